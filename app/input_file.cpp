@@ -1,0 +1,54 @@
+//===- input_file.cpp -----------------------------------------------------===//
+#include "app/input_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace pir::app {
+
+InputFile::~InputFile() {
+  if (map_) munmap(map_, mapSize_);
+}
+
+core::Status InputFile::open(const std::string& path) {
+  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return core::Status::error("cannot open '" + path + "': " + std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fd != STDIN_FILENO) ::close(fd);
+    return core::Status::error("cannot read '" + path + "': it is a directory");
+  }
+  if (fd != STDIN_FILENO && S_ISREG(st.st_mode) && st.st_size > 0) {
+    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) {
+      madvise(p, static_cast<size_t>(st.st_size), MADV_SEQUENTIAL);
+      ::close(fd);
+      map_ = p;
+      mapSize_ = static_cast<size_t>(st.st_size);
+      text_ = std::string_view(static_cast<const char*>(p), mapSize_);
+      return core::Status::ok();
+    }
+  }
+  char chunk[1 << 16];
+  while (true) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string err = std::strerror(errno);
+      if (fd != STDIN_FILENO) ::close(fd);
+      return core::Status::error("cannot read '" + path + "': " + err);
+    }
+    buffer_.append(chunk, static_cast<size_t>(n));
+  }
+  if (fd != STDIN_FILENO) ::close(fd);
+  text_ = buffer_;
+  return core::Status::ok();
+}
+
+}  // namespace pir::app

@@ -1,0 +1,34 @@
+//===- input_file.h - reading a program's text without copying it -*- C++ -*-===//
+//
+// A regular file is memory-mapped (a multi-gigabyte dump is never held
+// twice); stdin and other streams are read into a buffer.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace pir::app {
+
+class InputFile {
+ public:
+  InputFile() = default;
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile();
+
+  /// Opens `path`, or stdin when `path` is "-".
+  core::Status open(const std::string& path);
+  std::string_view text() const { return text_; }
+
+ private:
+  void* map_ = nullptr;
+  size_t mapSize_ = 0;
+  std::string buffer_;
+  std::string_view text_;
+};
+
+}  // namespace pir::app

@@ -1,0 +1,123 @@
+//===- output_file.cpp ----------------------------------------------------===//
+#include "app/output_file.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace pir::app {
+
+namespace {
+std::string dirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string errnoText(int e) { return std::strerror(e); }
+}  // namespace
+
+OutputFile::~OutputFile() { discard(); }
+
+core::Status OutputFile::open(const std::string& path) {
+  path_ = path;
+  if (path == "-") {
+    fd_ = STDOUT_FILENO;
+    return core::Status::ok();
+  }
+  // Follow symlinks to what would really be written.
+  std::string resolved = path;
+  char buf[PATH_MAX];
+  if (realpath(path.c_str(), buf)) resolved = buf;
+  struct stat st {};
+  bool exists = ::stat(resolved.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return core::Status::error("cannot write '" + path + "': it is a directory");
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A device, pipe or socket: write straight to it, never rename over it.
+    fd_ = ::open(resolved.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) return core::Status::error("cannot open '" + path + "': " + errnoText(errno));
+    ownsFd_ = true;
+    return core::Status::ok();
+  }
+  target_ = resolved;
+  temp_ = dirName(resolved) + "/.pir-opt-tmp-XXXXXX";
+  fd_ = mkstemp(temp_.data());
+  if (fd_ < 0) {
+    int e = errno;
+    temp_.clear();
+    return core::Status::error("cannot create a temporary file next to '" + path + "': " + errnoText(e));
+  }
+  ownsFd_ = true;
+  mode_t mode = exists ? (st.st_mode & 07777) : static_cast<mode_t>(0666 & ~[] {
+    mode_t m = umask(0);
+    umask(m);
+    return m;
+  }());
+  fchmod(fd_, mode);
+  return core::Status::ok();
+}
+
+bool OutputFile::write(std::string_view data) {
+  if (writeErrno_) return false;
+  while (!data.empty()) {
+    ssize_t n = ::write(fd_, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      writeErrno_ = errno;
+      return false;
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+core::Status OutputFile::commit() {
+  std::string name = path_ == "-" ? "<stdout>" : path_;
+  if (writeErrno_) {
+    int e = writeErrno_;
+    discard();
+    return core::Status::error("error writing '" + name + "': " + errnoText(e));
+  }
+  if (!temp_.empty()) {
+    if (fsync(fd_) != 0 || ::close(fd_) != 0) {
+      int e = errno;
+      fd_ = -1;
+      discard();
+      return core::Status::error("error writing '" + name + "': " + errnoText(e));
+    }
+    fd_ = -1;
+    if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+      int e = errno;
+      discard();
+      return core::Status::error("cannot replace '" + name + "': " + errnoText(e));
+    }
+    temp_.clear();
+    return core::Status::ok();
+  }
+  // Direct output: a device like /dev/full reports its error on fsync/close.
+  if (ownsFd_) {
+    int rc = ::close(fd_);
+    fd_ = -1;
+    ownsFd_ = false;
+    if (rc != 0) return core::Status::error("error writing '" + name + "': " + errnoText(errno));
+  }
+  return core::Status::ok();
+}
+
+void OutputFile::discard() {
+  if (ownsFd_ && fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ownsFd_ = false;
+  if (!temp_.empty()) {
+    ::unlink(temp_.c_str());
+    temp_.clear();
+  }
+}
+
+}  // namespace pir::app

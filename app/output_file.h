@@ -1,0 +1,49 @@
+//===- output_file.h - outputs that never lose data -------------*- C++ -*-===//
+//
+// `-o` resolves its target first. A regular file (or a new path) is written
+// to a temporary file in the same folder, fsynced, and renamed over the
+// target, keeping its permissions; a symlink to a regular file replaces the
+// target, not the link. Anything else (a pipe, /dev/stdout, /dev/null,
+// /dev/full) is written straight to and never renamed over. Until commit()
+// succeeds the old file is untouched; a destroyed, uncommitted output
+// removes its temporary file.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace pir::app {
+
+class OutputFile {
+ public:
+  OutputFile() = default;
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+
+  /// Prepares to write `path` ("-" is stdout).
+  core::Status open(const std::string& path);
+  /// Appends bytes; false after a write error (reported by commit()).
+  bool write(std::string_view data);
+  /// Finishes the output: flush, fsync and rename for regular files.
+  core::Status commit();
+  /// Drops the output: the temporary file is removed, the target untouched.
+  void discard();
+
+  /// The target file a temporary stands for (empty when writing directly).
+  const std::string& target() const { return target_; }
+
+ private:
+  int fd_ = -1;
+  bool ownsFd_ = false;
+  std::string path_;
+  std::string target_;  // resolved target when renaming
+  std::string temp_;    // temporary file path when renaming
+  int writeErrno_ = 0;
+};
+
+}  // namespace pir::app

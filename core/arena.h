@@ -1,0 +1,82 @@
+//===- arena.h - bump allocator for IR objects ------------------*- C++ -*-===//
+//
+// Types, attributes, values and operations live as long as their Context, so
+// they are bump-allocated: one pointer increment per object, no per-object
+// free, and no allocator headers. Objects placed here must not need their
+// destructors run (the IR keeps no owning std:: containers in arena memory).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace pir::core {
+
+class Arena {
+ public:
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  void* allocate(size_t size, size_t align) {
+    uintptr_t p = (reinterpret_cast<uintptr_t>(cur_) + align - 1) & ~(align - 1);
+    if (cur_ == nullptr || p + size > reinterpret_cast<uintptr_t>(end_)) {
+      grow(size + align);
+      p = (reinterpret_cast<uintptr_t>(cur_) + align - 1) & ~(align - 1);
+    }
+    cur_ = reinterpret_cast<char*>(p + size);
+    bytesUsed_ += size;
+    return reinterpret_cast<void*>(p);
+  }
+
+  template <class T, class... Args>
+  T* make(Args&&... args) {
+    static_assert(std::is_trivially_destructible_v<T>, "arena objects are never destroyed");
+    return new (allocate(sizeof(T), alignof(T))) T(std::forward<Args>(args)...);
+  }
+
+  /// Copies a span into the arena; the copy lives as long as the arena.
+  template <class T>
+  std::span<const T> copy(std::span<const T> src) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (src.empty()) return {};
+    T* dst = static_cast<T*>(allocate(sizeof(T) * src.size(), alignof(T)));
+    std::memcpy(dst, src.data(), sizeof(T) * src.size());
+    return {dst, src.size()};
+  }
+
+  std::string_view copy(std::string_view s) {
+    if (s.empty()) return {};
+    char* dst = static_cast<char*>(allocate(s.size(), 1));
+    std::memcpy(dst, s.data(), s.size());
+    return {dst, s.size()};
+  }
+
+  size_t bytesUsed() const { return bytesUsed_; }
+
+ private:
+  void grow(size_t atLeast) {
+    size_t size = slabSize_;
+    if (slabSize_ < (size_t{64} << 20)) slabSize_ *= 2;
+    if (size < atLeast) size = atLeast;
+    slabs_.emplace_back(new char[size]);
+    cur_ = slabs_.back().get();
+    end_ = cur_ + size;
+  }
+
+  std::vector<std::unique_ptr<char[]>> slabs_;
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+  size_t slabSize_ = 64 * 1024;
+  size_t bytesUsed_ = 0;
+};
+
+}  // namespace pir::core

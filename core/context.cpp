@@ -1,0 +1,219 @@
+//===- context.cpp - uniquing of strings, types and attributes ------------===//
+#include "core/context.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace pir::core {
+
+namespace {
+template <class T>
+bool spanEq(std::span<const T> a, std::span<const T> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
+uint64_t seedFor(unsigned kind) { return 0x51ed2701u * (kind + 1); }
+}  // namespace
+
+Context::Context() {
+  nullType_ = arena_.make<NullType>(seedFor(100));
+  true_ = arena_.make<BoolAttr>(seedFor(1), true);
+  false_ = arena_.make<BoolAttr>(seedFor(2), false);
+  null_ = arena_.make<NullAttr>(seedFor(3), false);
+  nullSpelled_ = arena_.make<NullAttr>(seedFor(4), true);
+}
+
+std::string_view Context::intern(std::string_view s) {
+  uint64_t h = hashString(s);
+  if (const InternedString* found = strings_.find(h, [&](const InternedString* e) { return e->s == s; }))
+    return found->s;
+  auto* e = arena_.make<InternedString>(InternedString{h, arena_.copy(s)});
+  strings_.insert(e);
+  return e->s;
+}
+
+// Uniques an object of type T: `eq` compares a candidate of kind T::kKind
+// with the key, `make` allocates a new one with the given hash.
+#define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                                        \
+  do {                                                                                   \
+    auto eq = [&](const auto* base) {                                                    \
+      if (base->kind() != T::kKind) return false;                                        \
+      const T* e = static_cast<const T*>(base);                                          \
+      (void)e;                                                                           \
+      return (eqExpr);                                                                   \
+    };                                                                                   \
+    if (auto* found = table.find(h, eq)) return static_cast<const T*>(found);           \
+    const T* created = (makeExpr);                                                       \
+    table.insert(created);                                                               \
+    return created;                                                                      \
+  } while (0)
+
+const ScalarType* Context::scalarType(DataType dtype) {
+  auto& slot = scalars_[static_cast<unsigned>(dtype)];
+  if (!slot) slot = arena_.make<ScalarType>(hashMix(seedFor(101), static_cast<uint64_t>(dtype)), dtype);
+  return slot;
+}
+
+const DenseTensorType* Context::denseTensorType(std::string_view spelling, DataType dtype,
+                                                std::span<const int64_t> dims) {
+  uint64_t h = hashSpan(dims, hashMix(hashString(spelling, seedFor(102)), static_cast<uint64_t>(dtype)));
+  PIR_UNIQUE(types_, DenseTensorType, h,
+             e->spelling() == spelling && e->dtype() == dtype && spanEq(e->dims(), dims),
+             arena_.make<DenseTensorType>(h, intern(spelling), dtype, arena_.copy(dims)));
+}
+
+const DistTensorType* Context::distTensorType(DataType dtype, std::span<const int64_t> dims,
+                                              const TensorDistAttr* dist) {
+  uint64_t h = hashSpan(dims, hashMix(hashMix(seedFor(103), static_cast<uint64_t>(dtype)), dist->hash()));
+  PIR_UNIQUE(types_, DistTensorType, h,
+             e->dtype() == dtype && e->distAttr() == dist && spanEq(e->dims(), dims),
+             arena_.make<DistTensorType>(h, dtype, arena_.copy(dims), dist));
+}
+
+const VectorType* Context::vectorType(std::span<const Type* const> elems) {
+  uint64_t h = hashSpan(elems, seedFor(104));
+  PIR_UNIQUE(types_, VectorType, h, spanEq(e->elements(), elems),
+             arena_.make<VectorType>(h, arena_.copy(elems)));
+}
+
+const OpaqueType* Context::opaqueType(std::string_view text) {
+  uint64_t h = hashString(text, seedFor(105));
+  PIR_UNIQUE(types_, OpaqueType, h, e->text() == text, arena_.make<OpaqueType>(h, intern(text)));
+}
+
+const StringAttr* Context::stringAttr(std::string_view raw) {
+  uint64_t h = hashString(raw, seedFor(10));
+  PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, arena_.make<StringAttr>(h, intern(raw)));
+}
+
+const StringAttr* Context::stringAttrFromValue(std::string_view value) {
+  std::string raw;
+  raw.reserve(value.size());
+  for (char c : value) {
+    if (c == '"' || c == '\\') raw += '\\';
+    raw += c;
+  }
+  return stringAttr(raw);
+}
+
+const NumberAttr* Context::numberAttr(std::string_view tag, std::string_view text) {
+  uint64_t h = hashString(text, hashString(tag, seedFor(11)));
+  PIR_UNIQUE(attrs_, NumberAttr, h, e->tag() == tag && e->text() == text,
+             arena_.make<NumberAttr>(h, intern(tag), intern(text)));
+}
+
+const ArrayAttr* Context::arrayAttr(std::span<const Attribute* const> elems, bool arrayPrefix) {
+  uint64_t h = hashSpan(elems, hashMix(seedFor(12), arrayPrefix));
+  PIR_UNIQUE(attrs_, ArrayAttr, h, e->hasArrayPrefix() == arrayPrefix && spanEq(e->elements(), elems),
+             arena_.make<ArrayAttr>(h, arena_.copy(elems), arrayPrefix));
+}
+
+const TaggedAttr* Context::taggedAttr(std::string_view tag, const Attribute* inner) {
+  uint64_t h = hashMix(hashString(tag, seedFor(13)), inner->hash());
+  PIR_UNIQUE(attrs_, TaggedAttr, h, e->tag() == tag && e->inner() == inner,
+             arena_.make<TaggedAttr>(h, intern(tag), inner));
+}
+
+const SymbolAttr* Context::symbolAttr(std::string_view text) {
+  uint64_t h = hashString(text, seedFor(14));
+  PIR_UNIQUE(attrs_, SymbolAttr, h, e->text() == text, arena_.make<SymbolAttr>(h, intern(text)));
+}
+
+const OpaqueAttr* Context::opaqueAttr(std::string_view text) {
+  uint64_t h = hashString(text, seedFor(15));
+  PIR_UNIQUE(attrs_, OpaqueAttr, h, e->text() == text, arena_.make<OpaqueAttr>(h, intern(text)));
+}
+
+const TypeAttr* Context::typeAttr(const Type* type) {
+  uint64_t h = hashMix(seedFor(16), type->hash());
+  PIR_UNIQUE(attrs_, TypeAttr, h, e->type() == type, arena_.make<TypeAttr>(h, type));
+}
+
+const ProcessMesh* Context::processMesh(std::span<const int64_t> shape, std::span<const int64_t> ids,
+                                        std::span<const std::string_view> dimNames) {
+  uint64_t h = hashSpan(ids, hashSpan(shape, seedFor(20)));
+  for (std::string_view n : dimNames) h = hashString(n, h);
+  auto namesEq = [&](std::span<const std::string_view> a) {
+    return std::equal(a.begin(), a.end(), dimNames.begin(), dimNames.end());
+  };
+  PIR_UNIQUE(attrs_, ProcessMesh, h,
+             spanEq(e->shape(), shape) && spanEq(e->processIds(), ids) && namesEq(e->dimNames()),
+             ([&] {
+               std::vector<std::string_view> names;
+               for (std::string_view n : dimNames) names.push_back(intern(n));
+               return arena_.make<ProcessMesh>(h, arena_.copy(shape), arena_.copy(ids),
+                                               arena_.copy(std::span<const std::string_view>(names)));
+             }()));
+}
+
+const PlacementsAttr* Context::placementsAttr(std::span<const Placement> placements) {
+  uint64_t h = seedFor(21);
+  for (const Placement& p : placements) {
+    h = hashMix(h, static_cast<uint64_t>(p.kind) * 131 + static_cast<uint64_t>(p.reduce));
+    h = hashMix(h, static_cast<uint64_t>(p.dim));
+    h = hashMix(h, static_cast<uint64_t>(p.splitFactor));
+  }
+  PIR_UNIQUE(attrs_, PlacementsAttr, h, spanEq(e->placements(), placements),
+             arena_.make<PlacementsAttr>(h, arena_.copy(placements)));
+}
+
+const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span<const int64_t> dimsMapping,
+                                              std::span<const PartialEntry> partial,
+                                              const PlacementsAttr* placements) {
+  uint64_t h = hashSpan(dimsMapping, hashMix(seedFor(22), mesh->hash()));
+  for (const PartialEntry& p : partial) h = hashMix(h, static_cast<uint64_t>(p.meshDim) * 8 + static_cast<uint64_t>(p.reduce));
+  h = hashMix(h, placements ? placements->hash() : 0);
+  auto lookup = [&]() -> const TensorDistAttr* {
+    PIR_UNIQUE(attrs_, TensorDistAttr, h,
+               e->mesh() == mesh && e->placements() == placements && spanEq(e->dimsMapping(), dimsMapping) &&
+                   spanEq(e->partial(), partial),
+               arena_.make<TensorDistAttr>(h, mesh, arena_.copy(dimsMapping), arena_.copy(partial), placements));
+  };
+  const TensorDistAttr* attr = lookup();
+  if (!attr->canonical_ &&
+      !std::is_sorted(partial.begin(), partial.end(),
+                      [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; })) {
+    std::vector<PartialEntry> sorted(partial.begin(), partial.end());
+    std::sort(sorted.begin(), sorted.end(),
+              [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; });
+    attr->canonical_ = tensorDistAttr(mesh, dimsMapping, sorted, placements);
+  }
+  return attr;
+}
+
+const OpDistAttr* Context::opDistAttr(const ProcessMesh* mesh, std::span<const Attribute* const> operands,
+                                      std::span<const Attribute* const> results, int64_t chunkId,
+                                      bool hasChunkId) {
+  uint64_t h = hashSpan(results, hashSpan(operands, hashMix(seedFor(23), mesh->hash())));
+  h = hashMix(hashMix(h, static_cast<uint64_t>(chunkId)), hasChunkId);
+  PIR_UNIQUE(attrs_, OpDistAttr, h,
+             e->mesh() == mesh && e->chunkId() == chunkId && e->hasChunkId() == hasChunkId &&
+                 spanEq(e->operands(), operands) && spanEq(e->results(), results),
+             arena_.make<OpDistAttr>(h, mesh, arena_.copy(operands), arena_.copy(results), chunkId, hasChunkId));
+}
+
+#undef PIR_UNIQUE
+
+size_t Context::numUniquedAttributes() const { return attrs_.size(); }
+
+bool typesEqual(const Type* a, const Type* b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind() != b->kind()) return false;
+  if (auto* da = a->dynCast<DistTensorType>()) {
+    auto* db = b->dynCast<DistTensorType>();
+    return da->dtype() == db->dtype() && spanEq(da->dims(), db->dims()) &&
+           sameDistAttr(da->distAttr(), db->distAttr());
+  }
+  if (auto* va = a->dynCast<VectorType>()) {
+    auto ea = va->elements(), eb = b->dynCast<VectorType>()->elements();
+    if (ea.size() != eb.size()) return false;
+    for (size_t i = 0; i < ea.size(); ++i)
+      if (!typesEqual(ea[i], eb[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace pir::core

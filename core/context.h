@@ -1,0 +1,90 @@
+//===- context.h - owner of interned strings, types, attributes -*- C++ -*-===//
+//
+// Everything the Context hands out lives as long as the Context and is
+// uniqued: equal inputs give the same pointer, so equality is a pointer
+// compare. IR objects (operations, values, blocks) are allocated from the
+// Context's arena too.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/arena.h"
+#include "core/attributes.h"
+#include "core/hash.h"
+#include "core/types.h"
+
+namespace pir::core {
+
+class Context {
+ public:
+  Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  Arena& arena() { return arena_; }
+
+  /// Returns a copy of `s` owned by the context; equal strings share storage.
+  std::string_view intern(std::string_view s);
+
+  // Types.
+  const ScalarType* scalarType(DataType dtype);
+  const DenseTensorType* denseTensorType(std::string_view spelling, DataType dtype,
+                                         std::span<const int64_t> dims);
+  const DistTensorType* distTensorType(DataType dtype, std::span<const int64_t> dims,
+                                       const TensorDistAttr* dist);
+  const VectorType* vectorType(std::span<const Type* const> elems);
+  const NullType* nullType() { return nullType_; }
+  const OpaqueType* opaqueType(std::string_view text);
+
+  // Attributes.
+  const BoolAttr* boolAttr(bool v) { return v ? true_ : false_; }
+  const StringAttr* stringAttr(std::string_view raw);
+  /// Escapes `"` and `\` in `value` and interns the result.
+  const StringAttr* stringAttrFromValue(std::string_view value);
+  const NumberAttr* numberAttr(std::string_view tag, std::string_view text);
+  const ArrayAttr* arrayAttr(std::span<const Attribute* const> elems, bool arrayPrefix = false);
+  const TaggedAttr* taggedAttr(std::string_view tag, const Attribute* inner);
+  const SymbolAttr* symbolAttr(std::string_view text);
+  const OpaqueAttr* opaqueAttr(std::string_view text);
+  const NullAttr* nullAttr(bool spelledNull = false) { return spelledNull ? nullSpelled_ : null_; }
+  const TypeAttr* typeAttr(const Type* type);
+
+  const ProcessMesh* processMesh(std::span<const int64_t> shape, std::span<const int64_t> ids,
+                                 std::span<const std::string_view> dimNames = {});
+  const PlacementsAttr* placementsAttr(std::span<const Placement> placements);
+  const TensorDistAttr* tensorDistAttr(const ProcessMesh* mesh, std::span<const int64_t> dimsMapping,
+                                       std::span<const PartialEntry> partial = {},
+                                       const PlacementsAttr* placements = nullptr);
+  const OpDistAttr* opDistAttr(const ProcessMesh* mesh, std::span<const Attribute* const> operands,
+                               std::span<const Attribute* const> results, int64_t chunkId,
+                               bool hasChunkId);
+
+  size_t numUniquedAttributes() const;
+
+ private:
+  struct InternedString {
+    uint64_t h;
+    std::string_view s;
+    uint64_t hash() const { return h; }
+  };
+
+  Arena arena_;
+  UniqueTable<InternedString> strings_;
+  UniqueTable<Type> types_;
+  UniqueTable<Attribute> attrs_;
+  const ScalarType* scalars_[32] = {};
+  const NullType* nullType_;
+  const BoolAttr* true_;
+  const BoolAttr* false_;
+  const NullAttr* null_;
+  const NullAttr* nullSpelled_;
+};
+
+/// The element types of a type: itself, or a vector's elements.
+bool typesEqual(const Type* a, const Type* b);
+
+}  // namespace pir::core

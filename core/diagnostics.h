@@ -1,0 +1,77 @@
+//===- diagnostics.h - located errors: file:line:col, source line, caret ===//
+//
+// A SourceFile is the text being read plus its name exactly as the user gave
+// it. Diagnostics refer to byte offsets; line and column are computed only
+// when a diagnostic is rendered, so tokens and ops carry no line numbers.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pir::core {
+
+class SourceFile {
+ public:
+  SourceFile(std::string name, std::string_view text) : name_(std::move(name)), text_(text) {}
+
+  const std::string& name() const { return name_; }
+  std::string_view text() const { return text_; }
+
+  struct LineCol {
+    uint64_t line;     // 1-based
+    uint64_t column;   // 1-based, in bytes
+    uint64_t lineStart;
+  };
+  LineCol lineCol(uint64_t offset) const;
+  /// The line containing `offset`, without its line terminator.
+  std::string_view lineText(uint64_t offset) const;
+
+ private:
+  std::string name_;
+  std::string_view text_;
+  mutable std::vector<uint64_t> lineStarts_;  // built on first use
+};
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  int64_t offset = -1;  // -1: no location
+  std::string message;
+  std::vector<Diagnostic> notes;
+};
+
+/// Collects diagnostics about one source and renders them in order of
+/// position. Rendering never throws and never reads outside the source.
+class DiagnosticEngine {
+ public:
+  explicit DiagnosticEngine(const SourceFile* source = nullptr) : source_(source) {}
+
+  Diagnostic& error(int64_t offset, std::string message);
+  void add(Diagnostic d) { diags_.push_back(std::move(d)); }
+  bool hasErrors() const;
+  size_t size() const { return diags_.size(); }
+  const std::vector<Diagnostic>& diagnostics() const { return diags_; }
+  void clear() { diags_.clear(); }
+
+  /// Sorts by position (stable, so equal offsets keep their order).
+  void sortByPosition();
+  /// Renders every diagnostic; each is `file:line:col: error: msg`, the
+  /// source line (clipped to 160 bytes around the caret) and a caret line.
+  std::string render() const;
+
+  const SourceFile* source() const { return source_; }
+
+ private:
+  const SourceFile* source_;
+  std::vector<Diagnostic> diags_;
+};
+
+/// Renders one diagnostic against `source` (which may be null).
+std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d);
+
+}  // namespace pir::core

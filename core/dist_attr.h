@@ -1,0 +1,124 @@
+//===- dist_attr.h - distributed attributes ---------------------*- C++ -*-===//
+//
+// ProcessMesh, placements, TensorDistAttr and OperationDistAttr, uniqued by
+// the Context. Equality follows Paddle's interned attributes: meshes compare
+// shape, process ids in order and dim names; tensor dist attrs compare mesh,
+// dims_mapping, partial dims with their reduce types (as a set), and
+// placements (absent placements differ from present ones, as in Paddle's
+// attribute storage). Use `sameDistAttr`, never text, to compare.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "core/attributes.h"
+
+namespace pir::core {
+
+class ProcessMesh : public Attribute {
+ public:
+  static constexpr AttrKind kKind = AttrKind::ProcessMesh;
+  ProcessMesh(uint64_t h, std::span<const int64_t> shape, std::span<const int64_t> ids,
+              std::span<const std::string_view> dimNames)
+      : Attribute(kKind, h), shape_(shape), ids_(ids), dimNames_(dimNames) {}
+  std::span<const int64_t> shape() const { return shape_; }
+  std::span<const int64_t> processIds() const { return ids_; }
+  /// Empty unless the text spelled them.
+  std::span<const std::string_view> dimNames() const { return dimNames_; }
+  size_t ndim() const { return shape_.size(); }
+
+ private:
+  std::span<const int64_t> shape_;
+  std::span<const int64_t> ids_;
+  std::span<const std::string_view> dimNames_;
+};
+
+struct Placement {
+  enum class Kind : uint8_t { Shard, Replicate, Partial };
+  Kind kind = Kind::Replicate;
+  ReduceType reduce = ReduceType::Sum;  // Partial only
+  int64_t dim = 0;                      // Shard only
+  int64_t splitFactor = 1;              // Shard only
+  bool operator==(const Placement&) const = default;
+};
+
+class PlacementsAttr : public Attribute {
+ public:
+  static constexpr AttrKind kKind = AttrKind::Placements;
+  PlacementsAttr(uint64_t h, std::span<const Placement> p) : Attribute(kKind, h), placements_(p) {}
+  std::span<const Placement> placements() const { return placements_; }
+
+ private:
+  std::span<const Placement> placements_;
+};
+
+struct PartialEntry {
+  int64_t meshDim;
+  ReduceType reduce;
+  bool operator==(const PartialEntry&) const = default;
+};
+
+class TensorDistAttr : public Attribute {
+ public:
+  static constexpr AttrKind kKind = AttrKind::TensorDist;
+  TensorDistAttr(uint64_t h, const ProcessMesh* mesh, std::span<const int64_t> dimsMapping,
+                 std::span<const PartialEntry> partial, const PlacementsAttr* placements)
+      : Attribute(kKind, h), mesh_(mesh), dims_(dimsMapping), partial_(partial), placements_(placements) {}
+
+  const ProcessMesh* mesh() const { return mesh_; }
+  std::span<const int64_t> dimsMapping() const { return dims_; }
+  /// Partial mesh dims in the order read (Paddle prints hash-map order).
+  std::span<const PartialEntry> partial() const { return partial_; }
+  const PlacementsAttr* placements() const { return placements_; }
+
+  /// The representative of all attrs equal to this one (partial sorted by
+  /// mesh dim). Two attrs are equal iff their canonical pointers are equal.
+  const TensorDistAttr* canonical() const { return canonical_ ? canonical_ : this; }
+
+  bool isShard() const;
+  bool isPartial() const { return !partial_.empty(); }
+  bool isReplicated() const { return !isPartial() && !isShard(); }
+
+ private:
+  friend class Context;
+  const ProcessMesh* mesh_;
+  std::span<const int64_t> dims_;
+  std::span<const PartialEntry> partial_;
+  const PlacementsAttr* placements_;
+  mutable const TensorDistAttr* canonical_ = nullptr;
+};
+
+inline bool sameDistAttr(const TensorDistAttr* a, const TensorDistAttr* b) {
+  if (a == b) return true;
+  if (!a || !b) return false;
+  return a->canonical() == b->canonical();
+}
+
+/// `op_dist_attr`: the op's mesh, one entry per operand and per result (a
+/// TensorDistAttr, an ArrayAttr of them for tensor lists, or a NullAttr), and
+/// the chunk id (-1 when unset; `hasChunkId` says whether it was printed).
+class OpDistAttr : public Attribute {
+ public:
+  static constexpr AttrKind kKind = AttrKind::OpDist;
+  OpDistAttr(uint64_t h, const ProcessMesh* mesh, std::span<const Attribute* const> operands,
+             std::span<const Attribute* const> results, int64_t chunkId, bool hasChunkId)
+      : Attribute(kKind, h), mesh_(mesh), operands_(operands), results_(results), chunkId_(chunkId),
+        hasChunkId_(hasChunkId) {}
+  const ProcessMesh* mesh() const { return mesh_; }
+  std::span<const Attribute* const> operands() const { return operands_; }
+  std::span<const Attribute* const> results() const { return results_; }
+  int64_t chunkId() const { return chunkId_; }
+  bool hasChunkId() const { return hasChunkId_; }
+
+  /// The operand's TensorDistAttr, or null when absent, null or a list.
+  const TensorDistAttr* operandDist(size_t i) const;
+  const TensorDistAttr* resultDist(size_t i) const;
+
+ private:
+  const ProcessMesh* mesh_;
+  std::span<const Attribute* const> operands_;
+  std::span<const Attribute* const> results_;
+  int64_t chunkId_;
+  bool hasChunkId_;
+};
+
+}  // namespace pir::core

@@ -1,0 +1,207 @@
+//===- operation.cpp - operations, blocks, regions, use lists -------------===//
+#include "core/operation.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "core/context.h"
+
+namespace pir::core {
+
+//===----------------------------------------------------------------------===//
+// Use lists
+//===----------------------------------------------------------------------===//
+
+void OpOperand::unlink() {
+  if (!back_) return;
+  *back_ = next_;
+  if (next_) next_->back_ = back_;
+  next_ = nullptr;
+  back_ = nullptr;
+}
+
+void OpOperand::set(Value* v) {
+  unlink();
+  value_ = v;
+  if (!v) return;
+  next_ = v->firstUse_;
+  if (next_) next_->back_ = &next_;
+  back_ = &v->firstUse_;
+  v->firstUse_ = this;
+}
+
+uint32_t OpOperand::index() const {
+  return static_cast<uint32_t>(this - &owner_->operand(0));
+}
+
+size_t Value::numUses() const {
+  size_t n = 0;
+  for (OpOperand* u = firstUse_; u; u = u->nextUse()) ++n;
+  return n;
+}
+
+void Value::replaceAllUsesWith(Value* v) {
+  if (v == this) return;
+  while (firstUse_) firstUse_->set(v);
+}
+
+//===----------------------------------------------------------------------===//
+// Operation
+//===----------------------------------------------------------------------===//
+
+Operation* Operation::create(Context& ctx, std::string_view name, std::span<Value* const> operands,
+                             std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs,
+                             uint32_t numRegions) {
+  Arena& arena = ctx.arena();
+  auto* op = new (arena.allocate(sizeof(Operation), alignof(Operation))) Operation();
+  op->name_ = ctx.intern(name);
+  op->numOperands_ = static_cast<uint32_t>(operands.size());
+  op->numResults_ = static_cast<uint32_t>(resultTypes.size());
+  if (!operands.empty()) {
+    op->operands_ = static_cast<OpOperand*>(arena.allocate(sizeof(OpOperand) * operands.size(), alignof(OpOperand)));
+    for (size_t i = 0; i < operands.size(); ++i) {
+      new (&op->operands_[i]) OpOperand();
+      op->operands_[i].owner_ = op;
+      op->operands_[i].set(operands[i]);
+    }
+  }
+  if (!resultTypes.empty()) {
+    op->results_ = static_cast<OpResult*>(arena.allocate(sizeof(OpResult) * resultTypes.size(), alignof(OpResult)));
+    for (size_t i = 0; i < resultTypes.size(); ++i)
+      new (&op->results_[i]) OpResult(op, resultTypes[i], static_cast<uint32_t>(i));
+  }
+  for (uint32_t i = 0; i < numRegions; ++i) op->addRegion(ctx);
+  op->attrs_.assign(arena, attrs);
+  return op;
+}
+
+Region& Operation::addRegion(Context& ctx) {
+  Region* r = ctx.arena().make<Region>();
+  r->parent_ = this;
+  regions_.push_back(ctx.arena(), r);
+  return *r;
+}
+
+const Attribute* Operation::attr(std::string_view key) const {
+  for (const NamedAttr& a : attrs_)
+    if (a.key == key) return a.value;
+  return nullptr;
+}
+
+void Operation::setAttr(Context& ctx, std::string_view key, const Attribute* value) {
+  for (NamedAttr& a : attrs_)
+    if (a.key == key) {
+      a.value = value;
+      return;
+    }
+  // A new key goes at its bytewise-sorted position among the keys read.
+  size_t pos = 0;
+  while (pos < attrs_.size() && attrs_[pos].key < key) ++pos;
+  attrs_.insert(ctx.arena(), pos, NamedAttr{ctx.intern(key), value});
+}
+
+bool Operation::removeAttr(std::string_view key) {
+  for (size_t i = 0; i < attrs_.size(); ++i)
+    if (attrs_[i].key == key) {
+      attrs_.erase(i);
+      return true;
+    }
+  return false;
+}
+
+Region& Operation::region(uint32_t i) {
+  assert(i < numRegions());
+  return *regions_[i];
+}
+
+const Region& Operation::region(uint32_t i) const {
+  assert(i < numRegions());
+  return *regions_[i];
+}
+
+Operation* Operation::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
+
+bool Operation::isAncestorOf(const Operation* other) const {
+  for (const Operation* p = other; p; p = p->parentOp())
+    if (p == this) return true;
+  return false;
+}
+
+void Operation::dropAllReferences() {
+  for (uint32_t i = 0; i < numOperands_; ++i) operands_[i].set(nullptr);
+  for (Region* r : regions_)
+    for (Block* b : r->blocks())
+      for (Operation& op : *b) op.dropAllReferences();
+}
+
+void Operation::erase() {
+  dropAllReferences();
+  if (parent_) parent_->remove(this);
+}
+
+//===----------------------------------------------------------------------===//
+// Block and Region
+//===----------------------------------------------------------------------===//
+
+Operation* Block::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
+
+void Block::insertBefore(Operation* pos, Operation* op) {
+  assert(op->parent_ == nullptr && "op is already in a block");
+  op->parent_ = this;
+  op->next_ = pos;
+  op->prev_ = pos ? pos->prev_ : last_;
+  if (op->prev_) op->prev_->next_ = op;
+  else first_ = op;
+  if (pos) pos->prev_ = op;
+  else last_ = op;
+  ++numOps_;
+}
+
+void Block::remove(Operation* op) {
+  assert(op->parent_ == this);
+  if (op->prev_) op->prev_->next_ = op->next_;
+  else first_ = op->next_;
+  if (op->next_) op->next_->prev_ = op->prev_;
+  else last_ = op->prev_;
+  op->prev_ = op->next_ = nullptr;
+  op->parent_ = nullptr;
+  --numOps_;
+}
+
+BlockArgument* Block::addArgument(Context& ctx, const Type* type) {
+  auto* arg = ctx.arena().make<BlockArgument>(ValueKind::BlockArgument, this, type,
+                                              static_cast<uint32_t>(args_.size()), std::string_view());
+  args_.push_back(ctx.arena(), arg);
+  return arg;
+}
+
+BlockArgument* Block::addKwarg(Context& ctx, std::string_view name, const Type* type) {
+  auto* arg = ctx.arena().make<BlockArgument>(ValueKind::Kwarg, this, type,
+                                              static_cast<uint32_t>(kwargs_.size()), ctx.intern(name));
+  kwargs_.push_back(ctx.arena(), arg);
+  return arg;
+}
+
+BlockArgument* Block::findKwarg(std::string_view name) const {
+  for (BlockArgument* k : kwargs_)
+    if (k->name() == name) return k;
+  return nullptr;
+}
+
+void Block::eraseKwarg(BlockArgument* kwarg) {
+  assert(kwarg->useEmpty());
+  for (size_t i = 0; i < kwargs_.size(); ++i)
+    if (kwargs_[i] == kwarg) {
+      kwargs_.erase(i);
+      break;
+    }
+}
+
+Block* Region::addBlock(Context& ctx) {
+  Block* b = ctx.arena().make<Block>();
+  b->parent_ = this;
+  blocks_.push_back(ctx.arena(), b);
+  return b;
+}
+
+}  // namespace pir::core

@@ -1,0 +1,538 @@
+//===- printer.cpp - PIR text output ---------------------------------------===//
+#include "core/printer.h"
+
+#include <atomic>
+#include <charconv>
+
+#include "core/context.h"
+
+namespace pir::core {
+
+namespace {
+
+constexpr size_t kFlushThreshold = 1 << 20;
+std::atomic<uint32_t> gPrintGeneration{0};
+
+void appendInt(std::string& out, int64_t v) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec;
+  out.append(buf, p);
+}
+
+void appendInts(std::string& out, std::span<const int64_t> vs) {
+  out += '[';
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (i) out += ',';
+    appendInt(out, vs[i]);
+  }
+  out += ']';
+}
+
+void appendPartials(std::string& out, const TensorDistAttr* tda) {
+  bool first = true;
+  for (const PartialEntry& p : tda->partial()) {
+    if (!first) out += ',';
+    first = false;
+    out += "partial(";
+    appendInt(out, p.meshDim);
+    out += ',';
+    out += reduceTypeName(p.reduce);
+    out += ')';
+  }
+}
+
+void appendPlacements(std::string& out, const PlacementsAttr* p) {
+  out += '[';
+  bool first = true;
+  for (const Placement& pl : p->placements()) {
+    if (!first) out += ", ";
+    first = false;
+    switch (pl.kind) {
+      case Placement::Kind::Shard:
+        out += "Shard(dim=";
+        appendInt(out, pl.dim);
+        if (pl.splitFactor != 1) {
+          out += ", split_factor=";
+          appendInt(out, pl.splitFactor);
+        }
+        out += ')';
+        break;
+      case Placement::Kind::Replicate: out += "Replicate()"; break;
+      case Placement::Kind::Partial:
+        out += "Partial(reduce_type=";
+        out += reduceTypeName(pl.reduce);
+        out += ')';
+        break;
+    }
+  }
+  out += ']';
+}
+
+/// A tensor dist attr as a type or a newest-era op attr prints it:
+/// `mesh_shape:[..],process_ids:[..],dims_mappings:[..], partial(..), placements:[..]`.
+/// The dims_maping era's types leave out process_ids.
+void appendTensorDist(std::string& out, const TensorDistAttr* tda, bool withIds) {
+  out += "mesh_shape:";
+  appendInts(out, tda->mesh()->shape());
+  if (withIds) {
+    out += ",process_ids:";
+    appendInts(out, tda->mesh()->processIds());
+  }
+  out += ",dims_mappings:";
+  appendInts(out, tda->dimsMapping());
+  if (tda->isPartial()) {
+    out += ", ";
+    appendPartials(out, tda);
+  }
+  if (tda->placements()) {
+    out += ", placements:";
+    appendPlacements(out, tda->placements());
+  }
+}
+
+/// One operand or result entry of op_dist_attr, between its braces.
+void appendOpDistEntry(std::string& out, const Attribute* a, const PrintStyle& style) {
+  if (auto* tda = a->dynCast<TensorDistAttr>()) {
+    if (style.distEra == DistEra::DimsMaping) {
+      out += "dims_maping:";
+      appendInts(out, tda->dimsMapping());
+      if (tda->isPartial()) {
+        out += ',';
+        appendPartials(out, tda);
+      }
+      if (tda->placements()) {
+        out += ", placements:";
+        appendPlacements(out, tda->placements());
+      }
+    } else {
+      appendTensorDist(out, tda, true);
+    }
+  } else if (auto* arr = a->dynCast<ArrayAttr>()) {
+    out += '[';
+    for (size_t i = 0; i < arr->size(); ++i) {
+      if (i) out += ',';
+      appendOpDistEntry(out, arr->elements()[i], style);
+    }
+    out += ']';
+  } else if (a->isa<NullAttr>()) {
+    out += style.distEra == DistEra::DimsMaping ? "null" : "<#AttrNull>";
+  } else {
+    printAttribute(out, a, style);
+  }
+}
+
+void appendOpDist(std::string& out, const OpDistAttr* od, const PrintStyle& style) {
+  out += "{mesh:{shape:";
+  appendInts(out, od->mesh()->shape());
+  out += ",process_ids:";
+  appendInts(out, od->mesh()->processIds());
+  out += '}';
+  for (size_t i = 0; i < od->operands().size(); ++i) {
+    out += ",operand(";
+    appendInt(out, static_cast<int64_t>(i));
+    out += "):{";
+    appendOpDistEntry(out, od->operands()[i], style);
+    out += '}';
+  }
+  for (size_t i = 0; i < od->results().size(); ++i) {
+    out += ",result(";
+    appendInt(out, static_cast<int64_t>(i));
+    out += "):{";
+    appendOpDistEntry(out, od->results()[i], style);
+    out += '}';
+  }
+  if (od->hasChunkId()) {
+    out += ",chunk_id:";
+    appendInt(out, od->chunkId());
+  }
+  out += '}';
+}
+
+void appendDims(std::string& out, std::span<const int64_t> dims, DataType dtype) {
+  for (int64_t d : dims) {
+    appendInt(out, d);
+    out += 'x';
+  }
+  out += dataTypeName(dtype);
+}
+
+class ProgramPrinter {
+ public:
+  ProgramPrinter(const PrintStyle& style, const OutputSink* sink) : style_(style), sink_(sink) {
+    gen_ = ++gPrintGeneration;
+    if (gen_ == 0) gen_ = ++gPrintGeneration;  // 0 marks "never printed"
+    out_.reserve(sink ? kFlushThreshold + 4096 : 4096);
+  }
+
+  void printBlock(const Block& block, std::string_view indent) {
+    out_ += indent;
+    out_ += "{\n";
+    std::string inner(indent);
+    inner += "    ";
+    if (!block.kwargs().empty()) {
+      out_ += inner;
+      out_ += "^kw:\n";
+      for (const BlockArgument* kw : block.kwargs()) {
+        out_ += inner;
+        out_ += "    ";
+        printValue(kw);
+        out_ += '\n';
+      }
+    }
+    printOps(block, inner);
+    out_ += indent;
+    out_ += "}\n";
+  }
+
+  std::string& buffer() { return out_; }
+  bool failed() const { return failed_; }
+  void flush() {
+    if (sink_ && !out_.empty()) {
+      if (!(*sink_)(out_)) failed_ = true;
+      out_.clear();
+    }
+  }
+
+ private:
+  void printOps(const Block& block, const std::string& indent) {
+    for (const Operation& op : block) {
+      out_ += indent;
+      printOp(op, indent);
+      out_ += '\n';
+      if (sink_ && out_.size() >= kFlushThreshold) flush();
+    }
+  }
+
+  void printValue(const Value* v) {
+    if (!v) {
+      out_ += "<<NULL VALUE>>";
+      return;
+    }
+    bool first = v->printGen != gen_;
+    if (first) {
+      v->printGen = gen_;
+      v->printId = v->kind() == ValueKind::BlockArgument ? nextArg_++ : v->kind() == ValueKind::OpResult ? nextResult_++ : 0;
+    }
+    switch (v->kind()) {
+      case ValueKind::OpResult:
+        out_ += '%';
+        appendInt(out_, v->printId);
+        return;
+      case ValueKind::BlockArgument:
+        out_ += "%arg_";
+        appendInt(out_, v->printId);
+        break;
+      case ValueKind::Kwarg:
+        out_ += "%kwarg_";
+        out_ += static_cast<const BlockArgument*>(v)->name();
+        break;
+    }
+    if (first) {
+      // Block arguments show their attributes on first print only.
+      out_ += " {";
+      printAttrList(static_cast<const BlockArgument*>(v)->attributes());
+      out_ += '}';
+    }
+  }
+
+  void printAttrList(std::span<const NamedAttr> attrs) {
+    for (size_t i = 0; i < attrs.size(); ++i) {
+      if (i) out_ += ',';
+      out_ += attrs[i].key;
+      out_ += ':';
+      printAttribute(out_, attrs[i].value, style_);
+    }
+  }
+
+  void printType(const Type* t) { core::printType(out_, t, style_); }
+
+  void printResults(const Operation& op) {
+    out_ += '(';
+    for (uint32_t i = 0; i < op.numResults(); ++i) {
+      if (i) out_ += ", ";
+      printValue(op.result(i));
+    }
+    out_ += ')';
+  }
+
+  void printNameAndId(const Operation& op) {
+    out_ += " = \"";
+    out_ += op.name();
+    out_ += '"';
+    if (op.debugId() >= 0) {
+      out_ += " [id:";
+      appendInt(out_, op.debugId());
+      out_ += ']';
+    }
+  }
+
+  void printOperands(const Operation& op) {
+    out_ += " (";
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      if (i) out_ += ", ";
+      printValue(op.operandValue(i));
+    }
+    out_ += ')';
+  }
+
+  void printAttrDict(const Operation& op) {
+    out_ += " {";
+    printAttrList(op.attributes());
+    out_ += '}';
+  }
+
+  void printResultTypes(const Operation& op) {
+    for (uint32_t i = 0; i < op.numResults(); ++i) {
+      if (i) out_ += ", ";
+      printType(op.result(i)->type());
+    }
+  }
+
+  static bool isIf(const Operation& op) {
+    return op.name() == "pd_op.if" && op.numRegions() == 2 && op.region(0).blocks().size() == 1 &&
+           op.region(1).blocks().size() == 1;
+  }
+  static bool isWhile(const Operation& op) {
+    return op.name() == "pd_op.while" && op.numRegions() == 1 && op.region(0).blocks().size() == 1 &&
+           op.numOperands() >= 1;
+  }
+
+  void printOp(const Operation& op, const std::string& indent) {
+    if (isIf(op)) return printIf(op, indent);
+    if (isWhile(op)) return printWhile(op, indent);
+    printResults(op);
+    printNameAndId(op);
+    printOperands(op);
+    printAttrDict(op);
+    out_ += " : (";
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      if (i) out_ += ", ";
+      const Value* v = op.operandValue(i);
+      printType(v ? v->type() : nullptr);
+    }
+    out_ += ") -> ";
+    printResultTypes(op);
+    if (op.numRegions() == 0) return;
+    // A generic region op: its blocks follow on their own lines, and the
+    // enclosing block's newline leaves an empty line after the last `}`.
+    out_ += '\n';
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (const Block* b : op.region(r).blocks()) printBlock(*b, indent);
+  }
+
+  // `(%4) = "pd_op.if" (%3) {..} -> T {` true ops `} else {` false ops `}`
+  void printIf(const Operation& op, const std::string& indent) {
+    printResults(op);
+    printNameAndId(op);
+    printOperands(op);
+    printAttrDict(op);
+    out_ += " -> ";
+    printResultTypes(op);
+    out_ += " {\n";
+    std::string inner = indent + "    ";
+    printOps(*op.region(0).front(), inner);
+    out_ += indent;
+    out_ += "} else {\n";
+    printOps(*op.region(1).front(), inner);
+    out_ += indent;
+    out_ += '}';
+  }
+
+  // `(%5) = "pd_op.while" (cond=%3, inputs=%1, %2) { ` `^%arg_0 {..}` ops `}`
+  void printWhile(const Operation& op, const std::string& indent) {
+    printResults(op);
+    printNameAndId(op);
+    out_ += " (cond=";
+    printValue(op.operandValue(0));
+    out_ += ", inputs=";
+    for (uint32_t i = 1; i < op.numOperands(); ++i) {
+      if (i > 1) out_ += ", ";
+      printValue(op.operandValue(i));
+    }
+    out_ += ") { \n";
+    out_ += indent;
+    out_ += '^';
+    const Block& body = *op.region(0).front();
+    for (size_t i = 0; i < body.arguments().size(); ++i) {
+      if (i) out_ += ", ";
+      printValue(body.arguments()[i]);
+    }
+    out_ += '\n';
+    printOps(body, indent + "    ");
+    out_ += indent;
+    out_ += '}';
+  }
+
+  const PrintStyle& style_;
+  const OutputSink* sink_;
+  std::string out_;
+  uint32_t gen_;
+  uint32_t nextResult_ = 0;
+  uint32_t nextArg_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+void printType(std::string& out, const Type* type, const PrintStyle& style) {
+  if (!type) {
+    out += "<<NULL TYPE>>";
+    return;
+  }
+  switch (type->kind()) {
+    case TypeKind::Scalar: out += dataTypeName(type->dynCast<ScalarType>()->dtype()); return;
+    case TypeKind::DenseTensor: {
+      auto* t = type->dynCast<DenseTensorType>();
+      out += t->spelling();
+      out += '<';
+      appendDims(out, t->dims(), t->dtype());
+      out += '>';
+      return;
+    }
+    case TypeKind::DistTensor: {
+      auto* t = type->dynCast<DistTensorType>();
+      out += "pd_dist.tensor<";
+      appendDims(out, t->dims(), t->dtype());
+      out += ", ";
+      appendTensorDist(out, t->distAttr(), style.distEra != DistEra::DimsMaping);
+      out += '>';
+      return;
+    }
+    case TypeKind::Vector: {
+      out += "vec[";
+      auto elems = type->dynCast<VectorType>()->elements();
+      for (size_t i = 0; i < elems.size(); ++i) {
+        if (i) out += ',';
+        printType(out, elems[i], style);
+      }
+      out += ']';
+      return;
+    }
+    case TypeKind::Null: out += "<<NULL TYPE>>"; return;
+    case TypeKind::Opaque: out += type->dynCast<OpaqueType>()->text(); return;
+  }
+}
+
+void printAttribute(std::string& out, const Attribute* attr, const PrintStyle& style) {
+  if (!attr) {
+    out += "<#AttrNull>";
+    return;
+  }
+  switch (attr->kind()) {
+    case AttrKind::Bool: out += attr->dynCast<BoolAttr>()->value() ? "true" : "false"; return;
+    case AttrKind::String:
+      out += '"';
+      out += attr->dynCast<StringAttr>()->raw();
+      out += '"';
+      return;
+    case AttrKind::Number: {
+      auto* n = attr->dynCast<NumberAttr>();
+      if (!n->tag().empty()) {
+        out += '(';
+        out += n->tag();
+        out += ')';
+      }
+      out += n->text();
+      return;
+    }
+    case AttrKind::Array: {
+      auto* a = attr->dynCast<ArrayAttr>();
+      if (a->hasArrayPrefix()) out += "(Array)";
+      out += '[';
+      for (size_t i = 0; i < a->size(); ++i) {
+        if (i) out += ',';
+        printAttribute(out, a->elements()[i], style);
+      }
+      out += ']';
+      return;
+    }
+    case AttrKind::Tagged: {
+      auto* t = attr->dynCast<TaggedAttr>();
+      out += '(';
+      out += t->tag();
+      out += ')';
+      printAttribute(out, t->inner(), style);
+      return;
+    }
+    case AttrKind::Symbol: out += attr->dynCast<SymbolAttr>()->text(); return;
+    case AttrKind::Opaque: out += attr->dynCast<OpaqueAttr>()->text(); return;
+    case AttrKind::Null: out += attr->dynCast<NullAttr>()->spelledNull() ? "null" : "<#AttrNull>"; return;
+    case AttrKind::TypeRef: printType(out, attr->dynCast<TypeAttr>()->type(), style); return;
+    case AttrKind::ProcessMesh: {
+      auto* m = attr->dynCast<ProcessMesh>();
+      out += "mesh_shape:";
+      appendInts(out, m->shape());
+      out += ",process_ids:";
+      appendInts(out, m->processIds());
+      return;
+    }
+    case AttrKind::Placements: appendPlacements(out, attr->dynCast<PlacementsAttr>()); return;
+    case AttrKind::TensorDist: appendTensorDist(out, attr->dynCast<TensorDistAttr>(), true); return;
+    case AttrKind::OpDist: appendOpDist(out, attr->dynCast<OpDistAttr>(), style); return;
+  }
+}
+
+std::string typeToString(const Type* type, const PrintStyle& style) {
+  std::string s;
+  printType(s, type, style);
+  return s;
+}
+
+std::string attributeToString(const Attribute* attr, const PrintStyle& style) {
+  std::string s;
+  printAttribute(s, attr, style);
+  return s;
+}
+
+namespace {
+/// In the dims_maping era a tensor dist attr prints no mesh, so it must be
+/// on its op's mesh (op attrs) or be recoverable from its producer (types).
+bool entrySpellable(const Attribute* a, const ProcessMesh* opMesh) {
+  if (auto* tda = a->dynCast<TensorDistAttr>()) return tda->mesh() == opMesh;
+  if (auto* arr = a->dynCast<ArrayAttr>()) {
+    for (const Attribute* e : arr->elements())
+      if (!entrySpellable(e, opMesh)) return false;
+  }
+  return true;
+}
+
+Status checkBlockPrintable(const Block& block) {
+  Status status;
+  walk(block, [&](const Operation& op) {
+    if (!status.isOk()) return;
+    const OpDistAttr* od = op.distAttr();
+    if (!od) return;
+    bool ok = true;
+    for (const Attribute* a : od->operands()) ok = ok && entrySpellable(a, od->mesh());
+    for (const Attribute* a : od->results()) ok = ok && entrySpellable(a, od->mesh());
+    if (!ok)
+      status = Status::error("op '" + std::string(op.name()) +
+                                 "' has a dist attr on another mesh than its op, which the program's "
+                                 "dims_maping era cannot print",
+                             op.location());
+  });
+  return status;
+}
+}  // namespace
+
+Status checkPrintable(const Program& program) {
+  if (program.style().distEra != DistEra::DimsMaping) return Status::ok();
+  return checkBlockPrintable(program.body());
+}
+
+Status printProgram(const Program& program, const OutputSink& sink) {
+  ProgramPrinter p(program.style(), &sink);
+  p.printBlock(program.body(), "");
+  p.flush();
+  if (p.failed()) return Status::error("write error");
+  return Status::ok();
+}
+
+std::string printProgram(const Program& program) {
+  ProgramPrinter p(program.style(), nullptr);
+  p.printBlock(program.body(), "");
+  return std::move(p.buffer());
+}
+
+}  // namespace pir::core

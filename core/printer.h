@@ -1,0 +1,40 @@
+//===- printer.h - PIR text output, byte for byte as Paddle prints -*- C++ -*-===//
+//
+// Values are numbered on first print with Paddle's counters: one for op
+// results across the whole program, one for positional block arguments;
+// kwargs print by name. Output goes to a reused buffer that is handed to a
+// sink whenever it grows past a threshold, so printing is linear and needs
+// no copy of the whole text. The printer never crashes on broken IR: an
+// operand that is null prints `<<NULL VALUE>>`, a missing type
+// `<<NULL TYPE>>`.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/program.h"
+#include "core/status.h"
+
+namespace pir::core {
+
+/// Receives printed text in chunks; returns false on a write error.
+using OutputSink = std::function<bool(std::string_view)>;
+
+/// Checks that everything in `program` can be spelled in its era (the
+/// dims_maping era cannot print a tensor dist attr whose mesh differs from
+/// its op's). Returns a located error naming the first op that cannot.
+Status checkPrintable(const Program& program);
+
+/// Prints `program` into `sink`. Fails only when the sink fails.
+Status printProgram(const Program& program, const OutputSink& sink);
+std::string printProgram(const Program& program);
+
+void printType(std::string& out, const Type* type, const PrintStyle& style);
+void printAttribute(std::string& out, const Attribute* attr, const PrintStyle& style);
+std::string typeToString(const Type* type, const PrintStyle& style = {});
+std::string attributeToString(const Attribute* attr, const PrintStyle& style = {});
+
+}  // namespace pir::core

@@ -1,0 +1,62 @@
+//===- status.h - errors as values ------------------------------*- C++ -*-===//
+//
+// No exception crosses a module boundary: functions that can fail return a
+// Status (or Result<T>). A Status optionally carries a byte offset into the
+// source it is about, so the caller can render a located diagnostic.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace pir::core {
+
+class [[nodiscard]] Status {
+ public:
+  Status() = default;
+  static Status ok() { return Status(); }
+  static Status error(std::string message, int64_t offset = -1) {
+    Status s;
+    s.failed_ = true;
+    s.message_ = std::move(message);
+    s.offset_ = offset;
+    return s;
+  }
+
+  bool isOk() const { return !failed_; }
+  explicit operator bool() const { return !failed_; }
+  const std::string& message() const { return message_; }
+  /// Byte offset in the source this error is about, or -1.
+  int64_t offset() const { return offset_; }
+
+ private:
+  bool failed_ = false;
+  std::string message_;
+  int64_t offset_ = -1;
+};
+
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}
+  Result(Status error) : v_(std::move(error)) { assert(!std::get<Status>(v_).isOk()); }
+
+  bool isOk() const { return v_.index() == 0; }
+  explicit operator bool() const { return isOk(); }
+  T& value() { return std::get<0>(v_); }
+  const T& value() const { return std::get<0>(v_); }
+  T& operator*() { return value(); }
+  T* operator->() { return &value(); }
+  const Status& status() const { return std::get<1>(v_); }
+  Status takeStatus() { return std::move(std::get<1>(v_)); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace pir::core

@@ -1,0 +1,56 @@
+//===- lexer.h - one switch over the first character -------------*- C++ -*-===//
+//
+// The lexer works on a string_view it does not own and produces tokens that
+// point into it: no heap strings. Line and column are not tracked; a
+// diagnostic computes them from the token's offset.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "parser/token.h"
+
+namespace pir::parser {
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view source);
+
+  Token next();
+
+  std::string_view source() const { return src_; }
+  const char* position() const { return cur_; }
+  /// Continues lexing at `p` (a position inside the source).
+  void resetTo(const char* p) { cur_ = p; }
+  size_t offsetOf(const char* p) const { return static_cast<size_t>(p - src_.data()); }
+
+  /// The reason for the last Error token.
+  const std::string& errorMessage() const { return error_; }
+
+ private:
+  Token make(TokenKind k, const char* start) const {
+    return Token{k, newline_, std::string_view(start, static_cast<size_t>(cur_ - start))};
+  }
+  Token error(const char* start, std::string message);
+  void skipTrivia();
+  Token lexNumber(const char* start);
+  Token lexString(const char* start);
+  Token lexIdentifier(const char* start);
+  Token lexValueId(const char* start);
+  Token lexAngle(const char* start);
+
+  std::string_view src_;
+  const char* cur_;
+  const char* end_;
+  bool newline_ = false;
+  bool atLineStart_ = true;
+  std::string error_;
+};
+
+inline bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c) || c == '.'; }
+
+}  // namespace pir::parser

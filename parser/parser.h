@@ -1,0 +1,53 @@
+//===- parser.h - reading PIR text into programs -----------------*- C++ -*-===//
+//
+// Entry points of the reader. Every era of Paddle's printer is accepted (see
+// research/paddle.md §1). Syntax errors stop at the first one; semantic
+// errors (undefined, redefined or early-used values, type mismatches) are
+// collected and all reported, sorted by position. Diagnostics go to `diag`;
+// the returned Status only summarises.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/context.h"
+#include "core/diagnostics.h"
+#include "core/program.h"
+#include "core/status.h"
+
+namespace pir::parser {
+
+/// How deep blocks, regions, arrays and types may nest before the reader
+/// refuses the input (keeps hostile input from exhausting the stack).
+inline constexpr int kMaxNestingDepth = 256;
+
+/// One program of a file, with the `// -----` line that preceded it (empty
+/// for a first program without one) and the offset where it starts.
+struct ParsedProgram {
+  std::string marker;
+  int64_t offset = 0;
+  std::unique_ptr<core::Program> program;
+};
+
+/// Parses every program in `source` (programs are separated by `// -----`
+/// lines, optionally `// ----- job: NAME`).
+core::Result<std::vector<ParsedProgram>> parseFile(core::Context& ctx, const core::SourceFile& source,
+                                                   core::DiagnosticEngine& diag);
+
+/// Parses exactly one program.
+core::Result<std::unique_ptr<core::Program>> parseProgram(core::Context& ctx, const core::SourceFile& source,
+                                                          core::DiagnosticEngine& diag);
+
+/// Fragment entry points, for tests and tools.
+core::Result<const core::Type*> parseType(core::Context& ctx, std::string_view text, core::DiagnosticEngine& diag);
+core::Result<const core::Attribute*> parseAttribute(core::Context& ctx, std::string_view text,
+                                                    core::DiagnosticEngine& diag);
+
+/// The job name in a `// ----- job: NAME` line, or empty.
+std::string_view jobNameOfMarker(std::string_view markerLine);
+
+}  // namespace pir::parser

@@ -1,0 +1,284 @@
+//===- parser_dist.cpp - op_dist_attr, tensor dist attrs, meshes ----------===//
+//
+// Older eras print less than the model holds. On reading, the gaps are
+// filled: an op attr entry without a mesh (`dims_maping` era) is on its op's
+// mesh; a type that prints only `mesh_shape` is on the mesh of `hint` (the
+// producer's op mesh for results, the value's mesh for operands) when the
+// shapes agree, and otherwise on ids 0..n-1 (block arguments and kwargs).
+//
+//===----------------------------------------------------------------------===//
+#include "parser/parser_impl.h"
+
+namespace pir::parser {
+
+namespace {
+constexpr int64_t kMaxMeshSize = int64_t{1} << 24;  // process ids in one mesh
+
+bool sameShape(const ProcessMesh* m, const std::vector<int64_t>& shape) {
+  return m && std::equal(m->shape().begin(), m->shape().end(), shape.begin(), shape.end());
+}
+}  // namespace
+
+void Parser::noteDistEra(DistEra era) {
+  if (sawDistEra_ || !program_) return;
+  sawDistEra_ = true;
+  program_->style().distEra = era;
+}
+
+// mesh-dict ::= `{` `shape` `:` int-list `,` `process_ids` `:` int-list
+//               (`,` `dim_names` `:` `[` names `]`)? `}`
+bool Parser::parseMeshDict(const ProcessMesh*& out) {
+  Token open = tok_;
+  if (!expect(TokenKind::LBrace, "'{' to start the mesh")) return false;
+  std::vector<int64_t> shape, ids;
+  std::vector<std::string_view> names;
+  if (!tok_.isIdent("shape")) return unexpected("'shape' in the mesh");
+  consume();
+  if (!expect(TokenKind::Colon, "':' after 'shape'") || !parseIntList(shape, "the mesh shape")) return false;
+  if (!expect(TokenKind::Comma, "',' after the mesh shape")) return false;
+  if (!tok_.isIdent("process_ids")) return unexpected("'process_ids' in the mesh");
+  consume();
+  if (!expect(TokenKind::Colon, "':' after 'process_ids'") || !parseIntList(ids, "the process ids")) return false;
+  if (consumeIf(TokenKind::Comma)) {
+    if (!tok_.isIdent("dim_names")) return unexpected("'dim_names' or '}' in the mesh");
+    consume();
+    if (!expect(TokenKind::Colon, "':' after 'dim_names'") || !expect(TokenKind::LBracket, "'['")) return false;
+    while (!tok_.is(TokenKind::RBracket)) {
+      if (tok_.is(TokenKind::Identifier) || tok_.is(TokenKind::String)) names.push_back(tok_.text);
+      else return unexpected("a mesh dim name");
+      consume();
+      if (!consumeIf(TokenKind::Comma)) break;
+    }
+    if (!expect(TokenKind::RBracket, "']' after the dim names")) return false;
+  }
+  if (!expect(TokenKind::RBrace, "'}' to close the mesh")) return false;
+  (void)open;
+  out = ctx_.processMesh(shape, ids, names);
+  return true;
+}
+
+// op-dist-attr ::= `{` `mesh` `:` mesh-dict (`,` entry)* `}`
+// entry ::= (`operand` | `result`) `(` integer `)` `:` `{` entry-value `}`
+//         | `chunk_id` `:` integer
+bool Parser::parseOpDistAttr(const Attribute*& out, const ProcessMesh*& opMesh) {
+  if (!enterNesting(tok_)) return false;
+  consume();  // {
+  if (!tok_.isIdent("mesh")) return unexpected("'mesh' to start op_dist_attr");
+  consume();
+  if (!expect(TokenKind::Colon, "':' after 'mesh'")) return false;
+  const ProcessMesh* mesh = nullptr;
+  if (!parseMeshDict(mesh)) return false;
+  opMesh = mesh;
+  std::vector<const Attribute*> operands, results;
+  int64_t chunkId = -1;
+  bool hasChunk = false;
+  while (consumeIf(TokenKind::Comma)) {
+    Token key = tok_;
+    if (key.isIdent("chunk_id")) {
+      consume();
+      if (!expect(TokenKind::Colon, "':' after 'chunk_id'")) return false;
+      if (!tok_.is(TokenKind::Integer)) return unexpected("an integer chunk id");
+      if (!parseInt64(tok_, chunkId, "chunk id")) return false;
+      hasChunk = true;
+      consume();
+      continue;
+    }
+    bool isOperand = key.isIdent("operand");
+    if (!isOperand && !key.isIdent("result")) return unexpected("'operand(N)', 'result(N)' or 'chunk_id'");
+    std::vector<const Attribute*>& list = isOperand ? operands : results;
+    consume();
+    if (!expect(TokenKind::LParen, "'('")) return false;
+    int64_t index = 0;
+    if (!tok_.is(TokenKind::Integer) || !parseInt64(tok_, index, "index")) return unexpected("an index");
+    if (index != static_cast<int64_t>(list.size()))
+      return syntaxError(tok_, "expected " + std::string(key.text) + "(" + std::to_string(list.size()) +
+                                   ") here; entries must be numbered in order from 0");
+    consume();
+    if (!expect(TokenKind::RParen, "')'") || !expect(TokenKind::Colon, "':'")) return false;
+    if (!expect(TokenKind::LBrace, "'{' before the dist attribute")) return false;
+    const Attribute* entry = nullptr;
+    if (!parseOpDistEntry(entry, mesh)) return false;
+    if (!expect(TokenKind::RBrace, "'}' after the dist attribute")) return false;
+    list.push_back(entry);
+  }
+  if (!expect(TokenKind::RBrace, "',' or '}' in op_dist_attr")) return false;
+  leaveNesting();
+  if (!sawChunkStyle_ && program_) {
+    sawChunkStyle_ = true;
+    program_->style().opDistChunkId = hasChunk;
+  }
+  out = ctx_.opDistAttr(mesh, operands, results, chunkId, hasChunk);
+  return true;
+}
+
+// entry-value ::= tensor-dist-attr | `[` (tensor-dist-attr (`,` tensor-dist-attr)*)? `]`
+//               | `null` | `<#AttrNull>`
+bool Parser::parseOpDistEntry(const Attribute*& out, const ProcessMesh* opMesh) {
+  if (consumeIf(TokenKind::AttrNull)) {
+    out = ctx_.nullAttr(false);
+    return true;
+  }
+  if (tok_.isIdent("null")) {
+    consume();
+    out = ctx_.nullAttr(true);
+    return true;
+  }
+  if (tok_.is(TokenKind::LBracket)) {
+    consume();
+    std::vector<const Attribute*> elems;
+    if (!consumeIf(TokenKind::RBracket)) {
+      while (true) {
+        const Attribute* e = nullptr;
+        if (!parseOpDistEntry(e, opMesh)) return false;
+        elems.push_back(e);
+        if (consumeIf(TokenKind::RBracket)) break;
+        if (!expect(TokenKind::Comma, "',' or ']' in the list of dist attributes")) return false;
+      }
+    }
+    out = ctx_.arrayAttr(elems);
+    return true;
+  }
+  const TensorDistAttr* tda = nullptr;
+  if (!parseTensorDistAttr(tda, opMesh, /*inType=*/false)) return false;
+  out = tda;
+  return true;
+}
+
+// tensor-dist-attr ::= field (`,` field)*
+// field ::= `mesh_shape` `:` int-list | `process_ids` `:` int-list | `mesh` `:` mesh-dict
+//         | (`dims_mappings` | `dims_maping`) `:` int-list
+//         | `partial` `(` integer `,` reduce-type `)` | `placements` `:` placements
+bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* hint, bool inType) {
+  Token start = tok_;
+  std::vector<int64_t> shape, ids, dims;
+  bool hasShape = false, hasIds = false, hasDims = false, oldSpelling = false;
+  const ProcessMesh* mesh = nullptr;
+  std::vector<PartialEntry> partial;
+  const PlacementsAttr* placements = nullptr;
+  while (true) {
+    Token field = tok_;
+    if (!field.is(TokenKind::Identifier)) return unexpected("a dist attribute field such as 'dims_mappings'");
+    std::string_view f = field.text;
+    consume();
+    if (f == "partial") {
+      if (!expect(TokenKind::LParen, "'(' after 'partial'")) return false;
+      int64_t dim = 0;
+      if (!tok_.is(TokenKind::Integer)) return unexpected("a mesh dim in partial(...)");
+      if (!parseInt64(tok_, dim, "mesh dim")) return false;
+      consume();
+      if (!expect(TokenKind::Comma, "',' in partial(...)")) return false;
+      if (!tok_.is(TokenKind::Identifier)) return unexpected("a reduce type");
+      auto reduce = parseReduceType(tok_.text);
+      if (!reduce)
+        return syntaxError(tok_, "unknown reduce type '" + std::string(tok_.text) +
+                                     "' (expected SUM, MAX, MIN, PRODUCT, AVG, ANY or ALL)");
+      consume();
+      if (!expect(TokenKind::RParen, "')' after the reduce type")) return false;
+      partial.push_back(PartialEntry{dim, *reduce});
+    } else {
+      if (!expect(TokenKind::Colon, "':' after '" + std::string(f) + "'")) return false;
+      if (f == "mesh_shape" && !hasShape) {
+        if (!parseIntList(shape, "mesh_shape")) return false;
+        hasShape = true;
+      } else if (f == "process_ids" && !hasIds) {
+        if (!parseIntList(ids, "process_ids")) return false;
+        hasIds = true;
+      } else if (f == "mesh" && !mesh) {
+        if (!parseMeshDict(mesh)) return false;
+      } else if ((f == "dims_mappings" || f == "dims_maping") && !hasDims) {
+        if (!parseIntList(dims, "dims_mapping")) return false;
+        hasDims = true;
+        oldSpelling = f == "dims_maping";
+      } else if (f == "placements" && !placements) {
+        if (!parsePlacements(placements)) return false;
+      } else {
+        return syntaxError(field, "unexpected dist attribute field '" + std::string(f) + "'");
+      }
+    }
+    if (!tok_.is(TokenKind::Comma)) break;
+    // In a list, `,mesh_shape` or `,dims_maping` starts the next attribute.
+    Token next = peek();
+    if (!next.is(TokenKind::Identifier) || ((next.text == "mesh_shape" && hasShape) ||
+                                            (next.text == "dims_maping" && hasDims) ||
+                                            (next.text == "mesh" && mesh)))
+      break;
+    consume();
+  }
+  if (!hasDims) return syntaxError(start, "dist attribute has no dims_mapping");
+
+  if (!mesh) {
+    if (hasShape && hasIds) {
+      mesh = ctx_.processMesh(shape, ids);
+    } else if (hasShape) {
+      if (sameShape(hint, shape)) {
+        mesh = hint;
+      } else {
+        int64_t n = 1;
+        for (int64_t d : shape) {
+          if (d <= 0 || n > kMaxMeshSize / d) return syntaxError(start, "mesh_shape has a non-positive or too large size");
+          n *= d;
+        }
+        std::vector<int64_t> seq(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) seq[static_cast<size_t>(i)] = i;
+        mesh = ctx_.processMesh(shape, seq);
+      }
+    } else if (hint && !inType) {
+      mesh = hint;
+    } else {
+      return syntaxError(start, "dist attribute has no mesh");
+    }
+  }
+  noteDistEra(oldSpelling || (inType && hasShape && !hasIds) ? DistEra::DimsMaping : DistEra::Full);
+  out = ctx_.tensorDistAttr(mesh, dims, partial, placements);
+  return true;
+}
+
+// placements ::= `[` placement (`,` placement)* `]`
+// placement  ::= `Shard` `(` `dim` `=` int (`,` `split_factor` `=` int)? `)`
+//              | `Replicate` `(` `)` | `Partial` `(` `reduce_type` `=` reduce-type `)`
+bool Parser::parsePlacements(const PlacementsAttr*& out) {
+  if (!expect(TokenKind::LBracket, "'[' to start the placements")) return false;
+  std::vector<Placement> list;
+  while (!tok_.is(TokenKind::RBracket)) {
+    Placement p;
+    Token kind = tok_;
+    consume();
+    if (!expect(TokenKind::LParen, "'(' after the placement kind")) return false;
+    auto keyValue = [&](std::string_view key, int64_t& v) {
+      if (!tok_.isIdent(key)) return unexpected("'" + std::string(key) + "='");
+      consume();
+      if (!expect(TokenKind::Equal, "'='")) return false;
+      if (!tok_.is(TokenKind::Integer)) return unexpected("an integer");
+      if (!parseInt64(tok_, v, key)) return false;
+      consume();
+      return true;
+    };
+    if (kind.isIdent("Shard")) {
+      p.kind = Placement::Kind::Shard;
+      if (!keyValue("dim", p.dim)) return false;
+      if (consumeIf(TokenKind::Comma) && !keyValue("split_factor", p.splitFactor)) return false;
+    } else if (kind.isIdent("Replicate")) {
+      p.kind = Placement::Kind::Replicate;
+    } else if (kind.isIdent("Partial")) {
+      p.kind = Placement::Kind::Partial;
+      if (!tok_.isIdent("reduce_type")) return unexpected("'reduce_type='");
+      consume();
+      if (!expect(TokenKind::Equal, "'='")) return false;
+      auto reduce = tok_.is(TokenKind::Identifier) ? parseReduceType(tok_.text) : std::nullopt;
+      if (!reduce) return syntaxError(tok_, "unknown reduce type '" + std::string(tok_.text) + "'");
+      p.reduce = *reduce;
+      consume();
+    } else {
+      return syntaxError(kind, "unknown placement '" + std::string(kind.text) + "' (expected Shard, Replicate or Partial)");
+    }
+    if (!expect(TokenKind::RParen, "')' after the placement")) return false;
+    list.push_back(p);
+    if (!consumeIf(TokenKind::Comma)) break;
+  }
+  if (!expect(TokenKind::RBracket, "']' after the placements")) return false;
+  if (list.empty()) return syntaxError(tok_, "placements must not be empty");
+  out = ctx_.placementsAttr(list);
+  return true;
+}
+
+}  // namespace pir::parser

@@ -1,0 +1,124 @@
+//===- parser_impl.h - the recursive-descent parser's shared state -*- C++ -*-===//
+//
+// One Parser object reads one source. Its parts live in parser_ops.cpp
+// (programs, blocks, ops, values), parser_types.cpp, parser_attrs.cpp and
+// parser_dist.cpp (distributed attributes). Each parse function returns
+// `false` on a syntax error, after reporting it; the grammar rule it reads
+// is written above it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/context.h"
+#include "core/diagnostics.h"
+#include "core/program.h"
+#include "parser/lexer.h"
+#include "parser/parser.h"
+
+namespace pir::parser {
+
+using namespace pir::core;
+
+class Parser {
+ public:
+  Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag);
+
+  bool parseFile(std::vector<ParsedProgram>& out);
+  bool parseTypeOnly(const Type*& out);
+  bool parseAttributeOnly(const Attribute*& out);
+
+ private:
+  //===--- tokens and errors (parser_ops.cpp) ---===//
+  void consume() { tok_ = lex_.next(); }
+  bool consumeIf(TokenKind k) {
+    if (!tok_.is(k)) return false;
+    consume();
+    return true;
+  }
+  bool expect(TokenKind k, std::string_view what);
+  /// The token after the current one, without consuming anything.
+  Token peek();
+  int64_t offsetOf(const Token& t) const { return static_cast<int64_t>(t.text.data() - text_.data()); }
+  int64_t offsetOf(const char* p) const { return static_cast<int64_t>(p - text_.data()); }
+  /// Reports a syntax error at `t` and returns false.
+  bool syntaxError(const Token& t, std::string message);
+  bool syntaxErrorAt(const char* p, std::string message);
+  /// Reports the current token as unexpected, saying what was expected.
+  bool unexpected(std::string_view expected);
+  bool enterNesting(const Token& at);
+  void leaveNesting() { --depth_; }
+
+  //===--- programs, blocks, ops, values (parser_ops.cpp) ---===//
+  bool parseProgramBody(Program& program, bool braced);
+  bool parseBlockBody(Block& block, bool braced);
+  bool parseKwargs(Block& block);
+  bool parseBlockArgsLine(Block& block);
+  bool parseOp(Block& block);
+  bool parseOpResults(std::vector<Token>& names);
+  bool parseOperands(Block& block, std::vector<Value*>& values, std::vector<Token>& names,
+                     std::vector<std::string_view>& keywords);
+  bool parseRegions(Operation& op);
+  bool parseTypeListUntilLineEnd(std::vector<const Type*>& types, const ProcessMesh* hint);
+  bool atAttrDict();
+  bool parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh*& opMesh);
+
+  struct ValueEntry {
+    Value* value = nullptr;
+    int64_t offset = -1;
+  };
+  ValueEntry* lookupEntry(std::string_view name, bool create);
+  Value* resolveOperand(const Token& name, Block& block, bool hasAttrs);
+  void defineValue(const Token& name, Value* v);
+  void checkOperandTypes(Operation& op, const std::vector<const Type*>& types, const Token& at,
+                         const std::vector<Token>& operandNames);
+  void reportUndefinedValues();
+
+  //===--- types (parser_types.cpp) ---===//
+  bool parseType(const Type*& out, const ProcessMesh* hint);
+  bool parseTensorBody(std::vector<int64_t>& dims, DataType& dtype);
+  bool parseOpaqueBalanced(char open, char close, std::string_view& text);
+
+  //===--- attributes (parser_attrs.cpp) ---===//
+  bool parseAttribute(const Attribute*& out);
+  bool parseTaggedOrParenthesized(const Attribute*& out);
+  bool parseNumber(std::string_view tag, const Attribute*& out);
+  bool parseArray(const Attribute*& out, bool arrayPrefix);
+  bool parseIntList(std::vector<int64_t>& out, std::string_view what);
+  bool parseInt64(const Token& t, int64_t& out, std::string_view what);
+  void noteNumberStyle(bool tagged);
+
+  //===--- distributed attributes (parser_dist.cpp) ---===//
+  bool parseOpDistAttr(const Attribute*& out, const ProcessMesh*& opMesh);
+  bool parseMeshDict(const ProcessMesh*& out);
+  bool parseOpDistEntry(const Attribute*& out, const ProcessMesh* opMesh);
+  bool parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* hint, bool inType);
+  bool parsePlacements(const PlacementsAttr*& out);
+  void noteDistEra(DistEra era);
+
+  Context& ctx_;
+  std::string_view text_;
+  Lexer lex_;
+  DiagnosticEngine& diag_;
+  Token tok_;
+  int depth_ = 0;
+  bool failed_ = false;  // a syntax error was reported
+
+  // Per program.
+  Program* program_ = nullptr;
+  bool sawDistEra_ = false, sawNumberStyle_ = false, sawTensorSpelling_ = false, sawChunkStyle_ = false;
+  std::vector<ValueEntry> numbered_;  // `%N`, indexed by N
+  std::unordered_map<std::string_view, ValueEntry> named_;
+  // Operands naming values not defined (yet): name -> offsets of the uses.
+  std::unordered_map<std::string_view, std::vector<int64_t>> pending_;
+  size_t numOpsRead_ = 0;
+
+  // Scratch buffers reused across ops to avoid per-op allocation.
+  std::vector<int64_t> intScratch_;
+};
+
+}  // namespace pir::parser

@@ -1,0 +1,517 @@
+//===- parser_ops.cpp - programs, blocks, operations and values -----------===//
+#include <charconv>
+
+#include "core/printer.h"
+#include "parser/parser_impl.h"
+
+namespace pir::parser {
+
+Parser::Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag)
+    : ctx_(ctx), text_(text), lex_(text), diag_(diag) {
+  consume();
+}
+
+//===----------------------------------------------------------------------===//
+// Tokens and errors
+//===----------------------------------------------------------------------===//
+
+bool Parser::syntaxErrorAt(const char* p, std::string message) {
+  if (!failed_) diag_.error(offsetOf(p), std::move(message));
+  failed_ = true;
+  return false;
+}
+
+bool Parser::syntaxError(const Token& t, std::string message) {
+  // An invalid token reports the lexer's reason, wherever it was met.
+  if (t.is(TokenKind::Error)) return syntaxErrorAt(t.text.data(), lex_.errorMessage());
+  return syntaxErrorAt(t.text.data(), std::move(message));
+}
+
+bool Parser::unexpected(std::string_view expected) {
+  std::string found = tok_.is(TokenKind::Eof) ? "end of input" : "'" + std::string(tok_.text.substr(0, 40)) + "'";
+  return syntaxError(tok_, "expected " + std::string(expected) + ", found " + found);
+}
+
+bool Parser::expect(TokenKind k, std::string_view what) {
+  if (consumeIf(k)) return true;
+  return unexpected(what);
+}
+
+Token Parser::peek() {
+  Lexer saved = lex_;
+  Token t = lex_.next();
+  lex_ = std::move(saved);
+  return t;
+}
+
+bool Parser::enterNesting(const Token& at) {
+  if (++depth_ > kMaxNestingDepth)
+    return syntaxError(at, "nesting deeper than " + std::to_string(kMaxNestingDepth) +
+                               " levels (kMaxNestingDepth); refusing to read further");
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+// file ::= (split-marker? program)*
+bool Parser::parseFile(std::vector<ParsedProgram>& out) {
+  while (true) {
+    std::string marker;
+    if (tok_.is(TokenKind::SplitMarker)) {
+      marker = std::string(tok_.text);
+      consume();
+    }
+    if (tok_.is(TokenKind::Eof)) {
+      if (out.empty()) return syntaxError(tok_, "empty input: expected a program");
+      return true;
+    }
+    ParsedProgram parsed;
+    parsed.marker = std::move(marker);
+    parsed.offset = offsetOf(tok_);
+    parsed.program = std::make_unique<Program>(ctx_);
+    bool braced = tok_.is(TokenKind::LBrace);
+    if (!braced && !tok_.is(TokenKind::LParen)) return unexpected("'{' or an operation to start a program");
+    if (!parseProgramBody(*parsed.program, braced)) return false;
+    out.push_back(std::move(parsed));
+    if (!tok_.is(TokenKind::Eof) && !tok_.is(TokenKind::SplitMarker) && !tok_.is(TokenKind::LBrace) &&
+        !tok_.is(TokenKind::LParen))
+      return unexpected("end of input or '// -----' after the program");
+  }
+}
+
+// program ::= `{` block-body `}` | op+   (a fragment without braces)
+bool Parser::parseProgramBody(Program& program, bool braced) {
+  program_ = &program;
+  numbered_.clear();
+  named_.clear();
+  pending_.clear();
+  sawDistEra_ = sawNumberStyle_ = sawTensorSpelling_ = sawChunkStyle_ = false;
+  if (braced) consume();
+  if (!parseBlockBody(program.body(), braced)) return false;
+  reportUndefinedValues();
+  return true;
+}
+
+// block-body ::= kwargs? block-args? op* `}`
+bool Parser::parseBlockBody(Block& block, bool braced) {
+  if (tok_.is(TokenKind::Caret)) {
+    Token next = peek();
+    if (next.isIdent("kw")) {
+      if (!parseKwargs(block)) return false;
+    }
+    if (tok_.is(TokenKind::Caret) && !parseBlockArgsLine(block)) return false;
+  }
+  while (true) {
+    if (braced && consumeIf(TokenKind::RBrace)) return true;
+    if (!braced && (tok_.is(TokenKind::Eof) || tok_.is(TokenKind::SplitMarker))) return true;
+    if (tok_.is(TokenKind::LParen)) {
+      if (!parseOp(block)) return false;
+      continue;
+    }
+    if (tok_.is(TokenKind::Eof)) return syntaxError(tok_, "unexpected end of input: missing '}'");
+    return unexpected(braced ? "an operation or '}'" : "an operation");
+  }
+}
+
+// kwargs ::= `^` `kw` `:` (kwarg-id attr-dict?)*
+bool Parser::parseKwargs(Block& block) {
+  consume();  // ^
+  consume();  // kw
+  if (!expect(TokenKind::Colon, "':' after '^kw'")) return false;
+  while (tok_.is(TokenKind::ValueId) && tok_.text.starts_with("%kwarg_")) {
+    Token name = tok_;
+    consume();
+    BlockArgument* kw = block.addKwarg(ctx_, name.text.substr(7), nullptr);
+    defineValue(name, kw);
+    if (tok_.is(TokenKind::LBrace) && atAttrDict()) {
+      std::vector<NamedAttr> attrs;
+      const ProcessMesh* unused = nullptr;
+      if (!parseNamedAttrList(attrs, unused)) return false;
+      kw->setAttributes(ctx_.arena(), attrs);
+    }
+  }
+  return true;
+}
+
+// block-args ::= `^` (arg-id attr-dict? (`,` arg-id attr-dict?)*)?
+bool Parser::parseBlockArgsLine(Block& block) {
+  consume();  // ^
+  if (tok_.newlineBefore) return true;
+  while (true) {
+    if (!tok_.is(TokenKind::ValueId)) return unexpected("a block argument such as '%arg_0'");
+    Token name = tok_;
+    consume();
+    BlockArgument* arg = block.addArgument(ctx_, nullptr);
+    defineValue(name, arg);
+    if (tok_.is(TokenKind::LBrace) && atAttrDict()) {
+      std::vector<NamedAttr> attrs;
+      const ProcessMesh* unused = nullptr;
+      if (!parseNamedAttrList(attrs, unused)) return false;
+      arg->setAttributes(ctx_.arena(), attrs);
+    }
+    if (!consumeIf(TokenKind::Comma)) return true;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Operations
+//===----------------------------------------------------------------------===//
+
+// op ::= `(` value-ids? `)` `=` op-name debug-id? operands attr-dict?
+//        (`:` `(` types? `)`)? (`->` result-types)? regions?
+bool Parser::parseOp(Block& block) {
+  Token start = tok_;
+  if (!enterNesting(start)) return false;
+  std::vector<Token> resultNames;
+  if (!parseOpResults(resultNames)) return false;
+  if (!expect(TokenKind::Equal, "'=' after the results")) return false;
+
+  std::string_view name;
+  if (tok_.is(TokenKind::String)) name = tok_.text.substr(1, tok_.text.size() - 2);
+  else if (tok_.is(TokenKind::Identifier)) name = tok_.text;
+  else return unexpected("an operation name");
+  if (name.empty()) return syntaxError(tok_, "empty operation name");
+  consume();
+
+  int64_t debugId = -1;
+  if (tok_.is(TokenKind::LBracket)) {
+    consume();
+    if (!tok_.isIdent("id")) return unexpected("'id' in a debug id '[id:N]'");
+    consume();
+    if (!expect(TokenKind::Colon, "':'")) return false;
+    if (!tok_.is(TokenKind::Integer)) return unexpected("an integer id");
+    if (!parseInt64(tok_, debugId, "debug id")) return false;
+    consume();
+    if (!expect(TokenKind::RBracket, "']'")) return false;
+  }
+
+  std::vector<Value*> operands;
+  std::vector<Token> operandNames;
+  std::vector<std::string_view> keywords;
+  if (!tok_.is(TokenKind::LParen)) return unexpected("'(' to start the operand list");
+  if (!parseOperands(block, operands, operandNames, keywords)) return false;
+
+  std::vector<NamedAttr> attrs;
+  const ProcessMesh* opMesh = nullptr;
+  if (tok_.is(TokenKind::LBrace) && atAttrDict() && !parseNamedAttrList(attrs, opMesh)) return false;
+
+  std::vector<const Type*> operandTypes;
+  Token typesAt = tok_;
+  bool hasOperandTypes = false;
+  if (consumeIf(TokenKind::Colon)) {
+    hasOperandTypes = true;
+    if (!expect(TokenKind::LParen, "'(' to start the operand types")) return false;
+    if (!tok_.is(TokenKind::RParen)) {
+      while (true) {
+        size_t i = operandTypes.size();
+        const ProcessMesh* hint = opMesh;
+        if (i < operands.size() && operands[i] && operands[i]->type()) {
+          const Type* vt = operands[i]->type();
+          if (auto* vec = vt->dynCast<VectorType>(); vec && !vec->elements().empty()) vt = vec->elements()[0];
+          if (auto* dt = vt->dynCast<DistTensorType>()) hint = dt->distAttr()->mesh();
+        }
+        const Type* t = nullptr;
+        if (!parseType(t, hint)) return false;
+        operandTypes.push_back(t);
+        if (!consumeIf(TokenKind::Comma)) break;
+      }
+    }
+    if (!expect(TokenKind::RParen, "')' after the operand types")) return false;
+  }
+
+  std::vector<const Type*> resultTypes;
+  Token resultTypesAt = tok_;
+  if (consumeIf(TokenKind::Arrow)) {
+    if (!parseTypeListUntilLineEnd(resultTypes, opMesh)) return false;
+  } else if (tok_.is(TokenKind::LBrace)) {
+    // pd_op.while prints no result types: like block arguments, its results
+    // learn their types where they are first used.
+    resultTypes.assign(resultNames.size(), nullptr);
+  } else if (!resultNames.empty()) {
+    return unexpected("'->' and the result types");
+  }
+  if (resultTypes.size() != resultNames.size()) {
+    diag_.error(offsetOf(resultTypesAt), "operation names " + std::to_string(resultNames.size()) +
+                                             " result(s) but lists " + std::to_string(resultTypes.size()) +
+                                             " result type(s)");
+    resultTypes.resize(resultNames.size(), nullptr);
+  }
+
+  Operation* op = Operation::create(ctx_, name, operands, resultTypes, attrs);
+  op->setLocation(offsetOf(start));
+  op->setDebugId(debugId);
+  if (!keywords.empty()) op->setOperandKeywords(ctx_.arena(), keywords);
+  block.pushBack(op);
+  ++numOpsRead_;
+  for (size_t i = 0; i < resultNames.size(); ++i) defineValue(resultNames[i], op->result(static_cast<uint32_t>(i)));
+  if (hasOperandTypes) checkOperandTypes(*op, operandTypes, typesAt, operandNames);
+
+  if (tok_.is(TokenKind::LBrace) && !parseRegions(*op)) return false;
+  leaveNesting();
+  return true;
+}
+
+// results ::= `(` (value-id (`,` value-id)*)? `)`
+bool Parser::parseOpResults(std::vector<Token>& names) {
+  consume();  // (
+  if (consumeIf(TokenKind::RParen)) return true;
+  while (true) {
+    if (!tok_.is(TokenKind::ValueId)) return unexpected("a result name such as '%0'");
+    names.push_back(tok_);
+    consume();
+    if (consumeIf(TokenKind::RParen)) return true;
+    if (!expect(TokenKind::Comma, "',' or ')' in the result list")) return false;
+  }
+}
+
+// operands ::= `(` (operand (`,` operand)*)? `)`
+// operand  ::= (identifier `=`)? (value-id attr-dict? | `<<NULL VALUE>>`)
+bool Parser::parseOperands(Block& block, std::vector<Value*>& values, std::vector<Token>& names,
+                           std::vector<std::string_view>& keywords) {
+  consume();  // (
+  if (consumeIf(TokenKind::RParen)) return true;
+  while (true) {
+    if (tok_.is(TokenKind::Identifier) && peek().is(TokenKind::Equal)) {
+      keywords.resize(values.size(), std::string_view());
+      keywords.push_back(ctx_.intern(tok_.text));
+      consume();
+      consume();
+    }
+    names.push_back(tok_);
+    if (consumeIf(TokenKind::NullValue)) {
+      values.push_back(nullptr);
+    } else if (tok_.is(TokenKind::ValueId)) {
+      Token name = tok_;
+      consume();
+      bool hasAttrs = tok_.is(TokenKind::LBrace) && atAttrDict();
+      Value* v = resolveOperand(name, block, hasAttrs);
+      if (hasAttrs) {
+        std::vector<NamedAttr> attrs;
+        const ProcessMesh* unused = nullptr;
+        Token at = tok_;
+        if (!parseNamedAttrList(attrs, unused)) return false;
+        if (v && v->kind() != ValueKind::OpResult && static_cast<BlockArgument*>(v)->attributes().empty())
+          static_cast<BlockArgument*>(v)->setAttributes(ctx_.arena(), attrs);
+        else if (!attrs.empty())
+          diag_.error(offsetOf(at), "attributes are printed only where a block argument first appears");
+      }
+      values.push_back(v);
+    } else {
+      return unexpected("an operand value");
+    }
+    if (consumeIf(TokenKind::RParen)) break;
+    if (!expect(TokenKind::Comma, "',' or ')' in the operand list")) return false;
+  }
+  if (!keywords.empty()) keywords.resize(values.size(), std::string_view());
+  return true;
+}
+
+// regions ::= region ((`else`)? region)*      region ::= `{` block-body `}`
+bool Parser::parseRegions(Operation& op) {
+  while (true) {
+    if (!enterNesting(tok_)) return false;
+    if (!expect(TokenKind::LBrace, "'{' to start a region")) return false;
+    Block* block = op.addRegion(ctx_).addBlock(ctx_);
+    if (!parseBlockBody(*block, true)) return false;
+    leaveNesting();
+    if (tok_.isIdent("else")) {
+      consume();
+      if (!tok_.is(TokenKind::LBrace)) return unexpected("'{' after 'else'");
+      continue;
+    }
+    if (!tok_.is(TokenKind::LBrace)) return true;
+  }
+}
+
+// result-types ::= (type (`,` type)*)?   -- ends at the end of the line
+bool Parser::parseTypeListUntilLineEnd(std::vector<const Type*>& types, const ProcessMesh* hint) {
+  if (tok_.newlineBefore || tok_.is(TokenKind::Eof) || tok_.is(TokenKind::LBrace) || tok_.is(TokenKind::RBrace) ||
+      tok_.is(TokenKind::SplitMarker))
+    return true;
+  while (true) {
+    const Type* t = nullptr;
+    if (!parseType(t, hint)) return false;
+    types.push_back(t);
+    if (!tok_.is(TokenKind::Comma) || tok_.newlineBefore) return true;
+    consume();
+  }
+}
+
+/// At a `{`: is it an attribute dictionary (`{}` on one line, or `{key:`)
+/// rather than a region?
+bool Parser::atAttrDict() {
+  Token next = peek();
+  if (next.is(TokenKind::RBrace)) return !next.newlineBefore;
+  return next.is(TokenKind::Identifier) || next.is(TokenKind::String);
+}
+
+// attr-dict ::= `{` (key `:` attr (`,` key `:` attr)*)? `}`
+bool Parser::parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh*& opMesh) {
+  if (!enterNesting(tok_)) return false;
+  consume();  // {
+  if (!consumeIf(TokenKind::RBrace)) {
+    while (true) {
+      if (!tok_.is(TokenKind::Identifier)) return unexpected("an attribute name");
+      Token key = tok_;
+      consume();
+      if (!expect(TokenKind::Colon, "':' after the attribute name")) return false;
+      const Attribute* value = nullptr;
+      if (key.text == "op_dist_attr" && tok_.is(TokenKind::LBrace)) {
+        if (!parseOpDistAttr(value, opMesh)) return false;
+      } else if (!parseAttribute(value)) {
+        return false;
+      }
+      for (const NamedAttr& a : attrs)
+        if (a.key == key.text) diag_.error(offsetOf(key), "duplicate attribute '" + std::string(key.text) + "'");
+      attrs.push_back(NamedAttr{ctx_.intern(key.text), value});
+      if (consumeIf(TokenKind::RBrace)) break;
+      if (!expect(TokenKind::Comma, "',' or '}' in the attribute dictionary")) return false;
+    }
+  }
+  leaveNesting();
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
+  std::string_view digits = name.substr(1);
+  if (!digits.empty() && digits.size() <= 9 && isDigit(digits[0])) {
+    uint32_t n = 0;
+    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    // A dense table for `%N` while N stays near the number of ops read, so
+    // a hostile `%999999999` cannot make it huge.
+    if (ec == std::errc() && p == digits.data() + digits.size() && n < 4 * numOpsRead_ + 4096) {
+      if (n < numbered_.size()) return &numbered_[n];
+      if (!create) return nullptr;
+      numbered_.resize(std::max<size_t>(n + 1, numbered_.size() * 2));
+      return &numbered_[n];
+    }
+  }
+  if (create) return &named_[name];
+  auto it = named_.find(name);
+  return it == named_.end() ? nullptr : &it->second;
+}
+
+Value* Parser::resolveOperand(const Token& name, Block& block, bool /*hasAttrs*/) {
+  if (ValueEntry* e = lookupEntry(name.text, false); e && e->value) return e->value;
+  // Paddle never declares positional block arguments: the first use, which
+  // prints the argument's attributes, introduces it.
+  if (name.text.starts_with("%arg_")) {
+    BlockArgument* arg = block.addArgument(ctx_, nullptr);
+    defineValue(name, arg);
+    return arg;
+  }
+  pending_[name.text].push_back(offsetOf(name));
+  return nullptr;
+}
+
+void Parser::defineValue(const Token& name, Value* v) {
+  ValueEntry* e = lookupEntry(name.text, true);
+  if (e->value) {
+    Diagnostic& d = diag_.error(offsetOf(name), "redefinition of value '" + std::string(name.text) + "'");
+    d.notes.push_back(Diagnostic{Severity::Note, e->offset, "previously defined here", {}});
+    return;
+  }
+  e->value = v;
+  e->offset = offsetOf(name);
+  if (pending_.empty()) return;
+  auto it = pending_.find(name.text);
+  if (it == pending_.end()) return;
+  for (int64_t use : it->second) {
+    Diagnostic& d = diag_.error(use, "value '" + std::string(name.text) + "' is used before its definition");
+    d.notes.push_back(Diagnostic{Severity::Note, offsetOf(name), "defined here", {}});
+  }
+  pending_.erase(it);
+}
+
+void Parser::reportUndefinedValues() {
+  for (auto& [name, uses] : pending_)
+    for (int64_t use : uses) diag_.error(use, "undefined value '" + std::string(name) + "'");
+  pending_.clear();
+}
+
+void Parser::checkOperandTypes(Operation& op, const std::vector<const Type*>& types, const Token& at,
+                               const std::vector<Token>& operandNames) {
+  if (types.size() != op.numOperands()) {
+    diag_.error(offsetOf(at), "operation has " + std::to_string(op.numOperands()) + " operand(s) but lists " +
+                                  std::to_string(types.size()) + " operand type(s)");
+    return;
+  }
+  for (uint32_t i = 0; i < op.numOperands(); ++i) {
+    Value* v = op.operandValue(i);
+    if (!v) continue;
+    if (!v->type()) {
+      v->setType(types[i]);  // a block argument or kwarg learns its type at its first use
+      continue;
+    }
+    if (!typesEqual(v->type(), types[i]))
+      diag_.error(offsetOf(operandNames[i]),
+                  "type of operand " + std::to_string(i) + " ('" + std::string(operandNames[i].text) +
+                      "') does not match its definition: defined as '" +
+                      typeToString(v->type(), program_->style()) + "', used as '" +
+                      typeToString(types[i], program_->style()) + "'");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+namespace {
+Status summary(DiagnosticEngine& diag) {
+  diag.sortByPosition();
+  size_t n = 0;
+  for (const Diagnostic& d : diag.diagnostics())
+    if (d.severity == Severity::Error) ++n;
+  return Status::error(std::to_string(n) + " error(s)");
+}
+}  // namespace
+
+Result<std::vector<ParsedProgram>> parseFile(Context& ctx, const SourceFile& source, DiagnosticEngine& diag) {
+  Parser p(ctx, source.text(), diag);
+  std::vector<ParsedProgram> programs;
+  bool ok = p.parseFile(programs);
+  if (!ok || diag.hasErrors()) return summary(diag);
+  return programs;
+}
+
+Result<std::unique_ptr<Program>> parseProgram(Context& ctx, const SourceFile& source, DiagnosticEngine& diag) {
+  auto r = parseFile(ctx, source, diag);
+  if (!r) return r.takeStatus();
+  if (r->size() != 1) {
+    diag.error((*r)[1].offset, "multiple programs; use --split-input-file");
+    return summary(diag);
+  }
+  return std::move((*r)[0].program);
+}
+
+Result<const Type*> parseType(Context& ctx, std::string_view text, DiagnosticEngine& diag) {
+  Parser p(ctx, text, diag);
+  const Type* t = nullptr;
+  if (!p.parseTypeOnly(t) || diag.hasErrors()) return summary(diag);
+  return t;
+}
+
+Result<const Attribute*> parseAttribute(Context& ctx, std::string_view text, DiagnosticEngine& diag) {
+  Parser p(ctx, text, diag);
+  const Attribute* a = nullptr;
+  if (!p.parseAttributeOnly(a) || diag.hasErrors()) return summary(diag);
+  return a;
+}
+
+std::string_view jobNameOfMarker(std::string_view markerLine) {
+  std::string_view rest = markerLine.substr(std::min(markerLine.size(), std::string_view("// -----").size()));
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  if (!rest.starts_with("job:")) return {};
+  rest.remove_prefix(4);
+  while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.remove_suffix(1);
+  return rest;
+}
+
+}  // namespace pir::parser

@@ -1,0 +1,159 @@
+//===- parser_types.cpp - types -------------------------------------------===//
+#include <charconv>
+
+#include "parser/parser_impl.h"
+
+namespace pir::parser {
+
+namespace {
+bool endsWithTensor(std::string_view s) { return s == "tensor" || s.ends_with("_tensor") || s.ends_with(".tensor"); }
+}  // namespace
+
+// type ::= `<<NULL TYPE>>` | `vec` `[` (type (`,` type)*)? `]`
+//        | `pd_dist.tensor` `<` tensor-body `,` tensor-dist-attr `>`
+//        | tensor-spelling `<` tensor-body `>` | dtype | dialect-type `<` ... `>`
+// `hint` is the mesh a dist type means when its era prints only the shape.
+bool Parser::parseType(const Type*& out, const ProcessMesh* hint) {
+  if (consumeIf(TokenKind::NullType)) {
+    out = ctx_.nullType();
+    return true;
+  }
+  if (!tok_.is(TokenKind::Identifier)) return unexpected("a type");
+  Token name = tok_;
+  if (name.text == "vec") {
+    consume();
+    if (!enterNesting(name)) return false;
+    if (!expect(TokenKind::LBracket, "'[' after 'vec'")) return false;
+    std::vector<const Type*> elems;
+    if (!consumeIf(TokenKind::RBracket)) {
+      while (true) {
+        const Type* t = nullptr;
+        if (!parseType(t, hint)) return false;
+        elems.push_back(t);
+        if (consumeIf(TokenKind::RBracket)) break;
+        if (!expect(TokenKind::Comma, "',' or ']' in 'vec[...]'")) return false;
+      }
+    }
+    leaveNesting();
+    out = ctx_.vectorType(elems);
+    return true;
+  }
+  const char* afterName = name.text.data() + name.text.size();
+  bool angle = afterName < text_.data() + text_.size() && *afterName == '<';
+  if (!angle) {
+    if (auto dt = parseDataType(name.text)) {
+      consume();
+      out = ctx_.scalarType(*dt);
+      return true;
+    }
+    return syntaxError(name, "unknown type '" + std::string(name.text) + "'");
+  }
+  if (name.text == "pd_dist.tensor" || endsWithTensor(name.text)) {
+    lex_.resetTo(afterName + 1);
+    std::vector<int64_t> dims;
+    DataType dtype;
+    if (!parseTensorBody(dims, dtype)) return false;
+    if (name.text == "pd_dist.tensor") {
+      consume();
+      if (!expect(TokenKind::Comma, "',' before the dist attribute of 'pd_dist.tensor'")) return false;
+      const TensorDistAttr* dist = nullptr;
+      if (!parseTensorDistAttr(dist, hint, /*inType=*/true)) return false;
+      if (!tok_.is(TokenKind::RAngle)) return unexpected("'>' to close 'pd_dist.tensor<'");
+      out = ctx_.distTensorType(dtype, dims, dist);
+    } else {
+      consume();
+      if (!tok_.is(TokenKind::RAngle)) return unexpected("'>' to close '" + std::string(name.text) + "<'");
+      if (!sawTensorSpelling_ && program_) {
+        sawTensorSpelling_ = true;
+        program_->style().tensorSpelling = ctx_.intern(name.text);
+      }
+      out = ctx_.denseTensorType(name.text, dtype, dims);
+    }
+    consume();
+    return true;
+  }
+  // A dialect type we do not model: kept verbatim, angle brackets balanced.
+  std::string_view body;
+  lex_.resetTo(afterName);
+  if (!parseOpaqueBalanced('<', '>', body)) return false;
+  out = ctx_.opaqueType(std::string_view(name.text.data(), static_cast<size_t>(body.data() + body.size() - name.text.data())));
+  consume();
+  return true;
+}
+
+// tensor-body ::= (dim `x`)* dtype       dim ::= `-`? digit+
+// Read from raw characters: `4x16xf32` is not a sequence of ordinary tokens.
+bool Parser::parseTensorBody(std::vector<int64_t>& dims, DataType& dtype) {
+  const char* p = lex_.position();
+  const char* end = text_.data() + text_.size();
+  while (true) {
+    const char* start = p;
+    if (p < end && (isDigit(*p) || (*p == '-' && p + 1 < end && isDigit(p[1])))) {
+      if (*p == '-') ++p;
+      while (p < end && isDigit(*p)) ++p;
+      int64_t d = 0;
+      auto [q, ec] = std::from_chars(start, p, d);
+      if (ec != std::errc() || q != p) return syntaxErrorAt(start, "tensor dimension does not fit in 64 bits");
+      if (d < -1) return syntaxErrorAt(start, "tensor dimension must be -1 (dynamic) or at least 0");
+      if (p >= end || *p != 'x') return syntaxErrorAt(p, "expected 'x' after a tensor dimension");
+      ++p;
+      dims.push_back(d);
+      continue;
+    }
+    if (p < end && isIdentStart(*p)) {
+      while (p < end && (isIdentStart(*p) || isDigit(*p))) ++p;
+      std::string_view name(start, static_cast<size_t>(p - start));
+      auto dt = parseDataType(name);
+      if (!dt) return syntaxErrorAt(start, "unknown element type '" + std::string(name) + "'");
+      dtype = *dt;
+      lex_.resetTo(p);
+      return true;
+    }
+    return syntaxErrorAt(start, "expected a tensor dimension or an element type");
+  }
+}
+
+/// Reads a balanced `open`...`close` run starting at the lexer position
+/// (which must be `open`), nesting (), <>, [] and {}, and leaves the lexer
+/// after it. Strings are skipped whole. Stops at a line end.
+bool Parser::parseOpaqueBalanced(char open, char close, std::string_view& text) {
+  const char* start = lex_.position();
+  const char* end = text_.data() + text_.size();
+  if (start >= end || *start != open) return syntaxErrorAt(start, std::string("expected '") + open + "'");
+  std::string stack;
+  const char* p = start;
+  for (; p < end; ++p) {
+    char c = *p;
+    if (c == '\n' || c == '\0') break;
+    if (c == '"') {
+      for (++p; p < end && *p != '"' && *p != '\n'; ++p)
+        if (*p == '\\') ++p;
+      continue;
+    }
+    if (c == '(' || c == '<' || c == '[' || c == '{') {
+      if (stack.size() >= static_cast<size_t>(kMaxNestingDepth))
+        return syntaxErrorAt(p, "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels (kMaxNestingDepth)");
+      stack += c == '(' ? ')' : c == '<' ? '>' : c == '[' ? ']' : '}';
+    } else if (c == ')' || c == '>' || c == ']' || c == '}') {
+      // `->` inside a dialect value is not a closing bracket.
+      if (c == '>' && p > start && p[-1] == '-') continue;
+      if (stack.empty() || stack.back() != c) return syntaxErrorAt(p, std::string("unbalanced '") + c + "'");
+      stack.pop_back();
+      if (stack.empty()) {
+        text = std::string_view(start, static_cast<size_t>(p + 1 - start));
+        lex_.resetTo(p + 1);
+        return true;
+      }
+    }
+  }
+  (void)close;
+  return syntaxErrorAt(start, std::string("unterminated '") + open + "'");
+}
+
+bool Parser::parseTypeOnly(const Type*& out) {
+  if (!parseType(out, nullptr)) return false;
+  if (!tok_.is(TokenKind::Eof)) return unexpected("end of input after the type");
+  return true;
+}
+
+}  // namespace pir::parser

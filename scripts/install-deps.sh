@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what pir-opt needs to build and test, and only what is missing.
+# Debian 12 packages only; never upgrades anything. Extra package names may be
+# passed as arguments (the fuzz and benchmark scripts add theirs).
+set -euo pipefail
+
+packages=(cmake ninja-build g++ pkg-config libcli11-dev libspdlog-dev libfmt-dev
+          libyaml-cpp-dev catch2 libre2-dev "$@")
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
