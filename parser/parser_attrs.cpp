@@ -82,6 +82,12 @@ bool Parser::parseTaggedOrParenthesized(const Attribute*& out) {
   consume();  // )
   if (tag == "Array" && tok_.is(TokenKind::LBracket)) return parseArray(out, true);
   if (tok_.is(TokenKind::Integer) || tok_.is(TokenKind::Float)) return parseNumber(tag, out);
+  if ((tag == "Float" || tag == "Double") && (tok_.isIdent("inf") || tok_.isIdent("nan"))) {
+    noteNumberStyle(true);
+    out = ctx_.numberAttr(tag, tok_.text);
+    consume();
+    return true;
+  }
   if (!enterNesting(open)) return false;
   const Attribute* inner = nullptr;
   if (!parseAttribute(inner)) return false;

@@ -1,0 +1,127 @@
+//===- printer_test.cpp - printing IR built by hand -----------------------===//
+#include <catch2/catch.hpp>
+
+#include "core/builder.h"
+#include "core/printer.h"
+#include "core/program.h"
+
+using namespace pir::core;
+
+namespace {
+struct Fixture {
+  Context ctx;
+  Program prog{ctx};
+  Builder b{ctx};
+  Fixture() { b.setInsertionPointToEnd(prog.body()); }
+  const Type* tensor(std::initializer_list<int64_t> dims, DataType dt = DataType::F32) {
+    std::vector<int64_t> d(dims);
+    return ctx.denseTensorType("builtin.tensor", dt, d);
+  }
+};
+}  // namespace
+
+TEST_CASE("printer: op lines, numbering, nulls, zero results", "[core][printer]") {
+  Fixture f;
+  NamedAttr dataAttrs[] = {{f.ctx.intern("name"), f.ctx.stringAttr("x")},
+                           {f.ctx.intern("stop_gradient"), f.ctx.arrayAttr(std::vector<const Attribute*>{f.ctx.boolAttr(true)})}};
+  Operation* data = f.b.create("pd_op.data", {}, std::vector<const Type*>{f.tensor({4, 16})}, dataAttrs);
+  Operation* two = f.b.create("pd_op.split2", std::vector<Value*>{data->result(0), nullptr},
+                              std::vector<const Type*>{f.tensor({4, 8}), f.ctx.nullType()});
+  f.b.create("builtin.shadow_output", std::vector<Value*>{two->result(0)}, {});
+  REQUIRE(printProgram(f.prog) ==
+          "{\n"
+          "    (%0) = \"pd_op.data\" () {name:\"x\",stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>\n"
+          "    (%1, %2) = \"pd_op.split2\" (%0, <<NULL VALUE>>) {} : (builtin.tensor<4x16xf32>, <<NULL TYPE>>) -> "
+          "builtin.tensor<4x8xf32>, <<NULL TYPE>>\n"
+          "    () = \"builtin.shadow_output\" (%1) {} : (builtin.tensor<4x8xf32>) -> \n"
+          "}\n");
+  // Printing twice numbers the same way: counters are per print.
+  REQUIRE(printProgram(f.prog) == printProgram(f.prog));
+}
+
+TEST_CASE("printer: kwargs, block arguments and region ops", "[core][printer]") {
+  Fixture f;
+  BlockArgument* kw = f.prog.body().addKwarg(f.ctx, "w", f.tensor({2}));
+  Operation* cond = f.b.create("pd_op.full", {}, std::vector<const Type*>{f.tensor({1}, DataType::Bool)});
+  Operation* loop = f.b.create("pd_op.while", std::vector<Value*>{cond->result(0), kw},
+                               std::vector<const Type*>{f.tensor({2})});
+  Block* body = loop->addRegion(f.ctx).addBlock(f.ctx);
+  BlockArgument* arg = body->addArgument(f.ctx, f.tensor({2}));
+  Builder inner(f.ctx);
+  inner.setInsertionPointToEnd(*body);
+  inner.create("cf.yield", std::vector<Value*>{cond->result(0), arg}, {});
+  Operation* group = f.b.create("cinn_op.group", {}, std::vector<const Type*>{f.tensor({2})});
+  Builder g(f.ctx);
+  g.setInsertionPointToEnd(*group->addRegion(f.ctx).addBlock(f.ctx));
+  g.create("cf.yield", std::vector<Value*>{loop->result(0)}, {});
+  REQUIRE(printProgram(f.prog) ==
+          "{\n"
+          "    ^kw:\n"
+          "        %kwarg_w {}\n"
+          "    (%0) = \"pd_op.full\" () {} : () -> builtin.tensor<1xb>\n"
+          "    (%1) = \"pd_op.while\" (cond=%0, inputs=%kwarg_w) { \n"
+          "    ^%arg_0 {}\n"
+          "        () = \"cf.yield\" (%0, %arg_0) {} : (builtin.tensor<1xb>, builtin.tensor<2xf32>) -> \n"
+          "    }\n"
+          "    (%2) = \"cinn_op.group\" () {} : () -> builtin.tensor<2xf32>\n"
+          "    {\n"
+          "        () = \"cf.yield\" (%1) {} : (builtin.tensor<2xf32>) -> \n"
+          "    }\n"
+          "\n"
+          "}\n");
+}
+
+TEST_CASE("printer: dist attrs in both eras", "[core][printer]") {
+  Context ctx;
+  int64_t shape[] = {2};
+  int64_t ids[] = {0, 1};
+  const ProcessMesh* mesh = ctx.processMesh(shape, ids);
+  int64_t dims[] = {-1, 0};
+  PartialEntry partial[] = {{0, ReduceType::Sum}};
+  int64_t rep[] = {-1, -1};
+  const TensorDistAttr* p = ctx.tensorDistAttr(mesh, rep, partial);
+  const TensorDistAttr* s = ctx.tensorDistAttr(mesh, dims);
+  int64_t tdims[] = {4, 8};
+  const Type* t = ctx.distTensorType(DataType::F32, tdims, p);
+  const Attribute* operands[] = {p, ctx.nullAttr()};
+  const Attribute* results[] = {s};
+  const OpDistAttr* od = ctx.opDistAttr(mesh, operands, results, 3, true);
+
+  PrintStyle full;
+  REQUIRE(typeToString(t, full) ==
+          "pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM)>");
+  REQUIRE(attributeToString(od, full) ==
+          "{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], "
+          "partial(0,SUM)},operand(1):{<#AttrNull>},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,0]},"
+          "chunk_id:3}");
+
+  PrintStyle old;
+  old.distEra = DistEra::DimsMaping;
+  REQUIRE(typeToString(t, old) == "pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,-1], partial(0,SUM)>");
+  REQUIRE(attributeToString(ctx.opDistAttr(mesh, operands, results, -1, false), old) ==
+          "{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1,-1],partial(0,SUM)},operand(1):{null},"
+          "result(0):{dims_maping:[-1,0]}}");
+
+  Placement pl[] = {{Placement::Kind::Shard, ReduceType::Sum, 1, 2}, {Placement::Kind::Partial, ReduceType::Avg, 0, 1}};
+  REQUIRE(attributeToString(ctx.placementsAttr(pl)) == "[Shard(dim=1, split_factor=2), Partial(reduce_type=AVG)]");
+}
+
+TEST_CASE("printer: an op on another mesh cannot be spelled in the dims_maping era", "[core][printer]") {
+  Context ctx;
+  Program prog(ctx);
+  prog.style().distEra = DistEra::DimsMaping;
+  int64_t shape[] = {2};
+  int64_t a[] = {0, 1}, b[] = {2, 3};
+  int64_t rep[] = {-1};
+  const Attribute* results[] = {ctx.tensorDistAttr(ctx.processMesh(shape, b), rep)};
+  NamedAttr attrs[] = {{ctx.intern("op_dist_attr"), ctx.opDistAttr(ctx.processMesh(shape, a), {}, results, -1, false)}};
+  Operation* op = Operation::create(ctx, "dist_op.reshard", {}, {}, attrs);
+  op->setLocation(7);
+  prog.body().pushBack(op);
+  Status s = checkPrintable(prog);
+  REQUIRE_FALSE(s.isOk());
+  REQUIRE(s.offset() == 7);
+  REQUIRE(s.message().find("dist_op.reshard") != std::string::npos);
+  prog.style().distEra = DistEra::Full;
+  REQUIRE(checkPrintable(prog).isOk());
+}

@@ -1,0 +1,117 @@
+//===- roundtrip_test.cpp - printing works from the IR, not the text -----===//
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <memory>
+
+#include "parser/tests/test_util.h"
+
+using namespace pir;
+using namespace pir::core;
+using parser::testing::errorsOf;
+using parser::testing::readFile;
+using parser::testing::roundTrip;
+
+TEST_CASE("seeds print identically after the input buffer is overwritten and freed", "[parser][printer]") {
+  for (const char* name : {"reshard_before.pir", "reshard_after.pir"}) {
+    std::string expected = readFile(std::string(PIR_SEEDS_DIR) + "/" + name);
+    REQUIRE(!expected.empty());
+    Context ctx;
+    std::unique_ptr<Program> prog;
+    {
+      auto buffer = std::make_unique<char[]>(expected.size());
+      std::memcpy(buffer.get(), expected.data(), expected.size());
+      SourceFile src(name, std::string_view(buffer.get(), expected.size()));
+      DiagnosticEngine diag(&src);
+      auto r = parser::parseProgram(ctx, src, diag);
+      INFO(diag.render());
+      REQUIRE(r.isOk());
+      prog = std::move(r.value());
+      std::memset(buffer.get(), '#', expected.size());
+    }  // the buffer is freed here
+    REQUIRE(printProgram(*prog) == expected);
+  }
+}
+
+TEST_CASE("CRLF becomes LF and a final newline is added", "[parser][printer]") {
+  std::string lf = readFile(std::string(PIR_SEEDS_DIR) + "/reshard_before.pir");
+  std::string crlf;
+  for (char c : lf) {
+    if (c == '\n') crlf += '\r';
+    crlf += c;
+  }
+  REQUIRE(roundTrip(crlf) == lf);
+  REQUIRE(roundTrip(lf.substr(0, lf.size() - 1)) == lf);
+}
+
+TEST_CASE("hand-edited numbering is closed up and renumbered in print order", "[parser][printer]") {
+  std::string in = R"({
+    (%7_123) = "pd_op.full" () {} : () -> tensor<1xf32>
+    (%3) = "pd_op.relu" (%7_123) {} : (tensor<1xf32>) -> tensor<1xf32>
+}
+)";
+  REQUIRE(roundTrip(in) == R"({
+    (%0) = "pd_op.full" () {} : () -> tensor<1xf32>
+    (%1) = "pd_op.relu" (%0) {} : (tensor<1xf32>) -> tensor<1xf32>
+}
+)");
+}
+
+TEST_CASE("semantic errors are all reported, in order", "[parser][errors]") {
+  std::string in = R"({
+    (%0) = "t.a" (%9) {} : (tensor<1xf32>) -> tensor<1xf32>
+    (%0) = "t.b" () {} : () -> tensor<1xf32>
+    (%1) = "t.c" (%0) {} : (tensor<2xf32>) -> tensor<1xf32>
+    (%2) = "t.d" (%5) {} : (tensor<1xf32>) -> tensor<1xf32>
+    (%5) = "t.e" () {} : () -> tensor<1xf32>
+}
+)";
+  std::string errors = errorsOf(in, "x.pir");
+  INFO(errors);
+  size_t undefined = errors.find("x.pir:2:19: error: undefined value '%9'");
+  size_t redefined = errors.find("x.pir:3:6: error: redefinition of value '%0'");
+  size_t previous = errors.find("x.pir:2:6: note: previously defined here");
+  size_t mismatch = errors.find("x.pir:4:19: error: type of operand 0 ('%0') does not match its definition");
+  size_t early = errors.find("x.pir:5:19: error: value '%5' is used before its definition");
+  REQUIRE(undefined != std::string::npos);
+  REQUIRE(redefined != std::string::npos);
+  REQUIRE(previous != std::string::npos);
+  REQUIRE(mismatch != std::string::npos);
+  REQUIRE(early != std::string::npos);
+  REQUIRE(undefined < redefined);
+  REQUIRE(redefined < previous);
+  REQUIRE(previous < mismatch);
+  REQUIRE(mismatch < early);
+}
+
+TEST_CASE("syntax errors stop at the first, with a caret", "[parser][errors]") {
+  REQUIRE(errorsOf("{\n    (%0) = \"t.a\" () {} : () -> tensor<1xf32>\n    (%1) = \"t.b\" (%0 {} : () ->\n}\n", "y.pir") ==
+          "y.pir:3:25: error: expected ',' or ')' in the operand list, found ':'\n"
+          "    (%1) = \"t.b\" (%0 {} : () ->\n"
+          "                        ^\n");
+  REQUIRE(errorsOf("", "e.pir") == "e.pir:1:1: error: empty input: expected a program\n\n^\n");
+}
+
+TEST_CASE("nesting is limited, not a stack overflow", "[parser][errors]") {
+  std::string deep = "{\n    (%0) = \"t.a\" () {a:" + std::string(10000, '[') + std::string(10000, ']') +
+                     "} : () -> tensor<1xf32>\n}\n";
+  std::string errors = errorsOf(deep);
+  REQUIRE(errors.find("nesting deeper than 256 levels (kMaxNestingDepth)") != std::string::npos);
+  std::string regions = "{\n";
+  for (int i = 0; i < 10000; ++i) regions += "() = \"t.r\" () {} : () -> {\n";
+  REQUIRE(errorsOf(regions).find("kMaxNestingDepth") != std::string::npos);
+}
+
+TEST_CASE("several programs with split markers", "[parser][split]") {
+  Context ctx;
+  std::string text = "// ----- job: forward\n{\n}\n// -----\n{\n}\n";
+  SourceFile src("s.pir", text);
+  DiagnosticEngine diag(&src);
+  auto r = parser::parseFile(ctx, src, diag);
+  REQUIRE(r.isOk());
+  REQUIRE(r->size() == 2);
+  REQUIRE(parser::jobNameOfMarker((*r)[0].marker) == "forward");
+  REQUIRE(parser::jobNameOfMarker((*r)[1].marker).empty());
+  DiagnosticEngine diag2(&src);
+  REQUIRE_FALSE(parser::parseProgram(ctx, src, diag2).isOk());
+  REQUIRE(diag2.render().find("multiple programs; use --split-input-file") != std::string::npos);
+}
