@@ -1,81 +1,308 @@
-//===- opt_driver.cpp - parse, (transform,) print -------------------------===//
+//===- opt_driver.cpp - parse, run passes, verify, print ------------------===//
+//
+// A straight line: read the pipeline, read the input, verify, run the passes
+// on each program, verify, then print. Output is written only when every
+// program succeeded, so a failure never leaves a half-written file.
+//
+//===----------------------------------------------------------------------===//
 #include "app/opt_driver.h"
 
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
-#include <iostream>
 #include <string>
 
 #include "app/input_file.h"
+#include "app/opt_options.h"
 #include "app/output_file.h"
+#include "app/staged_directory.h"
 #include "core/context.h"
-#include "core/diagnostics.h"
 #include "core/printer.h"
+#include "core/verifier.h"
 #include "parser/parser.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_registry.h"
 
 namespace pir::app {
 
 namespace {
 
-struct OptOptions {
-  std::string input = "-";
-  std::string output = "-";
-  bool splitInputFile = false;
-};
+using Clock = std::chrono::steady_clock;
 
-int reportError(const std::string& message) {
+int fail(const std::string& message) {
   std::fprintf(stderr, "pir-opt: error: %s\n", message.c_str());
   return 1;
 }
 
-int process(const OptOptions& opts) {
-  InputFile input;
-  if (core::Status s = input.open(opts.input); !s) return reportError(s.message());
-  std::string displayName = opts.input == "-" ? "<stdin>" : opts.input;
-  core::SourceFile source(displayName, input.text());
-  core::DiagnosticEngine diag(&source);
+int failWith(const core::DiagnosticEngine& diag) {
+  std::fputs(diag.render().c_str(), stderr);
+  return 1;
+}
+
+double msSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Reads the pipeline from --pass-pipeline or --config; false after
+/// reporting an error.
+bool readPipeline(const OptOptions& opts, std::vector<passes::PassSpec>& specs) {
+  if (!opts.passPipeline.empty() && !opts.configFile.empty()) {
+    fail("--pass-pipeline and --config both give a pipeline; use one");
+    return false;
+  }
+  if (!opts.passPipeline.empty()) {
+    core::SourceFile src("<pass-pipeline>", opts.passPipeline);
+    core::DiagnosticEngine diag(&src);
+    if (!passes::parsePassPipeline(opts.passPipeline, specs, diag)) return failWith(diag), false;
+    return true;
+  }
+  if (!opts.configFile.empty()) {
+    InputFile file;
+    if (core::Status s = file.open(opts.configFile); !s) return fail(s.message()), false;
+    core::SourceFile src(opts.configFile, file.text());
+    core::DiagnosticEngine diag(&src);
+    if (!passes::parsePipelineYaml(file.text(), specs, diag)) return failWith(diag), false;
+    return true;
+  }
+  return true;
+}
+
+/// Builds a pass manager; unknown passes and bad options are reported with
+/// a caret into the pipeline text (or the config file).
+bool buildPassManager(const OptOptions& opts, const std::vector<passes::PassSpec>& specs,
+                      passes::PassManager& pm) {
+  std::string text = opts.configFile.empty() ? opts.passPipeline : std::string();
+  InputFile config;
+  if (!opts.configFile.empty() && config.open(opts.configFile)) text = std::string(config.text());
+  core::SourceFile src(opts.configFile.empty() ? "<pass-pipeline>" : opts.configFile, text);
+  core::DiagnosticEngine diag(&src);
+  if (!pm.addPipeline(specs, diag)) return failWith(diag), false;
+  for (const auto* names : {&opts.printIrBefore, &opts.printIrAfter})
+    for (const std::string& n : *names)
+      if (!passes::PassRegistry::instance().contains(n)) {
+        fail("--print-ir-before/after names unknown pass '" + n + "'; known passes: " +
+             passes::PassRegistry::instance().namesJoined());
+        return false;
+      }
+  return true;
+}
+
+std::string dumpHeader(const std::string& pass, const char* when) {
+  return "// -----// IR Dump " + std::string(when) + " " + pass + " //----- //\n";
+}
+
+struct Session {
+  explicit Session(const OptOptions& o) : opts(o) {}
+  const OptOptions& opts;
   core::Context ctx;
+  StagedDirectory treeDir;
+  int treeIndex = 0;
+  size_t programIndex = 0;
+  size_t programCount = 1;
 
-  auto parsed = parser::parseFile(ctx, source, diag);
-  if (!parsed) {
-    std::fputs(diag.render().c_str(), stderr);
-    return 1;
-  }
-  if (parsed->size() > 1 && !opts.splitInputFile) {
-    diag.error((*parsed)[1].offset, "multiple programs; use --split-input-file");
-    std::fputs(diag.render().c_str(), stderr);
-    return 1;
-  }
-  for (const parser::ParsedProgram& p : *parsed) {
-    if (core::Status s = core::checkPrintable(*p.program); !s) {
-      diag.error(s.offset(), s.message());
-      std::fputs(diag.render().c_str(), stderr);
-      return 1;
+  void dump(const std::string& pass, const char* when, const core::Program& program) {
+    if (opts.printIrAfterAll || !opts.printIrBefore.empty() || !opts.printIrAfter.empty()) {
+      if ((std::string(when) == "Before" && contains(opts.printIrBefore, pass)) ||
+          (std::string(when) == "After" && (opts.printIrAfterAll || contains(opts.printIrAfter, pass)))) {
+        std::string text = dumpHeader(pass, when) + core::printProgram(program);
+        std::fputs(text.c_str(), stderr);
+      }
     }
+    if (treeDir.isOpen() && std::string(when) == "After") writeTree(pass, program);
   }
 
+  void writeTree(const std::string& label, const core::Program& program) {
+    char name[64];
+    if (programCount > 1) std::snprintf(name, sizeof name, "p%zu_%02d_", programIndex, treeIndex++);
+    else std::snprintf(name, sizeof name, "%02d_", treeIndex++);
+    if (core::Status s = treeDir.writeFile(name + label + ".pir", core::printProgram(program)); !s)
+      treeStatus = s;
+  }
+
+  static bool contains(const std::vector<std::string>& v, const std::string& s) {
+    for (const std::string& e : v)
+      if (e == s) return true;
+    return false;
+  }
+
+  core::Status treeStatus;
+};
+
+/// Runs the pipeline on one program; false after reporting errors.
+bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs, core::Program& program,
+                    core::DiagnosticEngine& diag, std::vector<std::pair<std::string, double>>& timings,
+                    std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+  const OptOptions& opts = session.opts;
+  if (!opts.noVerify) {
+    core::VerifyOptions v;
+    v.distConsistency = opts.verifyDist && specs.empty();
+    if (core::verifyProgram(program, diag, v)) return false;
+  }
+  if (session.treeDir.isOpen()) session.writeTree("input", program);
+  passes::PassManagerOptions pmOpts;
+  pmOpts.verifyEach = !opts.noVerify;
+  pmOpts.verifyDist = opts.verifyDist;
+  pmOpts.printBefore.insert(opts.printIrBefore.begin(), opts.printIrBefore.end());
+  pmOpts.printAfter.insert(opts.printIrAfter.begin(), opts.printIrAfter.end());
+  pmOpts.printAfterAll = opts.printIrAfterAll;
+  auto pm = std::make_unique<passes::PassManager>(pmOpts);
+  if (!buildPassManager(opts, specs, *pm)) return false;
+  pm->setIrDumpHook([&](const std::string& pass, const char* when, const core::Program& p) {
+    session.dump(pass, when, p);
+  });
+  core::Status s = pm->run(program, diag);
+  for (const auto& t : pm->timings()) timings.push_back(t);
+  managers.push_back(std::move(pm));
+  if (!s) {
+    if (!diag.hasErrors()) diag.error(s.offset(), s.message());
+    return false;
+  }
+  if (core::Status p = core::checkPrintable(program); !p) {
+    diag.error(p.offset(), p.message());
+    return false;
+  }
+  return true;
+}
+
+void printStatistics(const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+  std::fputs("===-------------------------------------------------------------------------===\n"
+             "                         ... Pass statistics report ...\n"
+             "===-------------------------------------------------------------------------===\n",
+             stderr);
+  for (const auto& pm : managers)
+    for (const auto& pass : pm->passes()) {
+      std::fprintf(stderr, "%.*s\n", static_cast<int>(pass->name().size()), pass->name().data());
+      if (pass->statistics().entries().empty()) std::fputs("  (no changes)\n", stderr);
+      for (const auto& [name, value] : pass->statistics().entries())
+        std::fprintf(stderr, "  (S) %lld %s\n", static_cast<long long>(value), name.c_str());
+    }
+}
+
+/// Prints every program (each after its `// -----` line, if it had one).
+core::Status writeOutput(const std::string& path, const std::vector<parser::ParsedProgram>& programs) {
   OutputFile out;
-  if (core::Status s = out.open(opts.output); !s) return reportError(s.message());
+  if (core::Status s = out.open(path); !s) return s;
   core::OutputSink sink = [&](std::string_view chunk) { return out.write(chunk); };
-  for (const parser::ParsedProgram& p : *parsed) {
+  for (const parser::ParsedProgram& p : programs) {
     if (!p.marker.empty()) {
       out.write(p.marker);
       out.write("\n");
     }
     (void)core::printProgram(*p.program, sink);
   }
-  if (core::Status s = out.commit(); !s) return reportError(s.message());
+  return out.commit();
+}
+
+int process(const OptOptions& opts) {
+  std::vector<passes::PassSpec> specs;
+  if (!readPipeline(opts, specs)) return 1;
+  {  // Unknown passes fail before any input is read.
+    passes::PassManager probe;
+    if (!buildPassManager(opts, specs, probe)) return 1;
+  }
+
+  Session session(opts);
+  InputFile input;
+  if (core::Status s = input.open(opts.input); !s) return fail(s.message());
+  core::SourceFile source(opts.input == "-" ? "<stdin>" : opts.input, input.text());
+  core::DiagnosticEngine diag(&source);
+
+  auto parseStart = Clock::now();
+  auto parsed = parser::parseFile(session.ctx, source, diag);
+  double parseMs = msSince(parseStart);
+  if (!parsed) return failWith(diag);
+  spdlog::debug("parsed {} program(s) in {:.1f} ms", parsed->size(), parseMs);
+  if (parsed->size() > 1 && !opts.splitInputFile) {
+    diag.error((*parsed)[1].offset, "multiple programs; use --split-input-file");
+    return failWith(diag);
+  }
+  if (!opts.printIrTreeDir.empty())
+    if (core::Status s = session.treeDir.open(opts.printIrTreeDir); !s) return fail(s.message());
+
+  std::vector<std::pair<std::string, double>> timings;
+  std::vector<std::unique_ptr<passes::PassManager>> managers;
+  session.programCount = parsed->size();
+  bool ok = true;
+  for (size_t i = 0; i < parsed->size(); ++i) {
+    session.programIndex = i;
+    ok = processProgram(session, specs, *(*parsed)[i].program, diag, timings, managers) && ok;
+  }
+  if (!ok) {
+    diag.sortByPosition();
+    return failWith(diag);
+  }
+  if (!session.treeStatus) return fail(session.treeStatus.message());
+
+  auto printStart = Clock::now();
+  if (core::Status s = writeOutput(opts.output, *parsed); !s) return fail(s.message());
+  double printMs = msSince(printStart);
+  if (session.treeDir.isOpen())
+    if (core::Status s = session.treeDir.commit(); !s) return fail(s.message());
+
+  if (opts.passStatistics) printStatistics(managers);
+  if (opts.timing) {
+    std::fprintf(stderr, "timing: parse %.3f ms\n", parseMs);
+    for (const auto& [name, seconds] : timings) std::fprintf(stderr, "timing: pass %s %.3f ms\n", name.c_str(), seconds * 1e3);
+    std::fprintf(stderr, "timing: print %.3f ms\n", printMs);
+  }
   return 0;
 }
+
+void listPasses() {
+  std::puts("Available passes:");
+  for (const auto& e : passes::PassRegistry::instance().entries()) {
+    std::printf("  %-20s %s\n", e.name.c_str(), e.description.c_str());
+    for (const auto& o : e.factory()->options())
+      std::printf("      %s=<value>  %s (default %s)\n", o.name.c_str(), o.description.c_str(), o.defaultValue.c_str());
+  }
+}
+
+void setUpLogging(const std::string& level) {
+  auto logger = spdlog::stderr_logger_mt("pir-opt");
+  logger->set_pattern("pir-opt: %l: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(level));
+}
+
+constexpr const char* kExamples = R"(
+Examples:
+  pir-opt program.pir                         parse, verify and print (byte-identical for Paddle output)
+  cat program.pir | pir-opt - -o out.pir      read stdin, write out.pir atomically
+  pir-opt program.pir --pass-pipeline=fold-reshard --pass-statistics
+  pir-opt program.pir --config pipeline.yaml --print-ir-after-all
+  pir-opt cases.pir --split-input-file        programs separated by '// -----' lines
+  pir-opt --list-passes
+
+Exit codes: 0 success, 1 bad input or options, 2 internal error.)";
 
 }  // namespace
 
 int runOpt(int argc, char** argv) {
+  passes::registerAllPasses();
   OptOptions opts;
   CLI::App app{"pir-opt: read, transform and print PaddlePaddle PIR programs"};
+  app.footer(kExamples);
   app.add_option("input", opts.input, "input file, or - for stdin")->capture_default_str();
-  app.add_option("-o,--output", opts.output, "output file, or - for stdout")->capture_default_str();
-  app.add_flag("--split-input-file", opts.splitInputFile, "handle programs separated by '// -----' one by one");
+  app.add_option("-o,--output", opts.output, "output file, or - for stdout (written atomically)")->capture_default_str();
+  app.add_option("--pass-pipeline", opts.passPipeline, "passes to run: 'a,b{key=value ...}'");
+  app.add_option("--config", opts.configFile, "YAML file with a 'pipeline:' list of passes");
+  app.add_flag("--list-passes", opts.listPasses, "list the registered passes and their options");
+  app.add_flag("--verify-each,!--no-verify", [&](int64_t n) { opts.noVerify = n < 0; },
+               "verify after parsing and after every pass (default), or not");
+  app.add_flag("--verify-dist", opts.verifyDist, "also check that every operand carries the dist attr its op expects");
+  app.add_option("--print-ir-before", opts.printIrBefore, "print the IR before this pass (on stderr)")->delimiter(',');
+  app.add_option("--print-ir-after", opts.printIrAfter, "print the IR after this pass (on stderr)")->delimiter(',');
+  app.add_flag("--print-ir-after-all", opts.printIrAfterAll, "print the IR after every pass (on stderr)");
+  app.add_option("--print-ir-tree-dir", opts.printIrTreeDir, "write the IR after each pass to numbered files in DIR");
+  app.add_flag("--split-input-file", opts.splitInputFile, "handle programs separated by '// -----' lines one by one");
+  app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
+  app.add_flag("--timing", opts.timing, "report the time of parsing, each pass and printing (on stderr)");
+  app.add_option("--log-level", opts.logLevel, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
   app.set_version_flag("--version", "pir-opt 0.1.0");
   try {
     app.parse(argc, argv);
@@ -83,6 +310,11 @@ int runOpt(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 1;
   }
   try {
+    setUpLogging(opts.logLevel);
+    if (opts.listPasses) {
+      listPasses();
+      return 0;
+    }
     return process(opts);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pir-opt: internal error: %s\n", e.what());

@@ -71,6 +71,8 @@ class Value {
   // printGen matches the current print.
   mutable uint32_t printId = 0;
   mutable uint32_t printGen = 0;
+  // Scratch mark for walks such as the verifier's scope check.
+  mutable uint32_t visitMark = 0;
 
  protected:
   friend class OpOperand;

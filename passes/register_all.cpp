@@ -3,9 +3,10 @@
 
 namespace pir::passes {
 
+void registerFoldReshardPass();
+
 void registerAllPasses() {
-  // Passes are added here as they land (apply-partition, fold-reshard,
-  // split-matmul-grad, pipeline-split); see their issues.
+  registerFoldReshardPass();
 }
 
 }  // namespace pir::passes

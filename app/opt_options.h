@@ -1,0 +1,26 @@
+//===- opt_options.h - what the pir-opt command line says -------*- C++ -*-===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pir::app {
+
+struct OptOptions {
+  std::string input = "-";
+  std::string output = "-";
+  std::string passPipeline;
+  std::string configFile;
+  bool listPasses = false;
+  bool noVerify = false;
+  bool verifyDist = false;
+  std::vector<std::string> printIrBefore, printIrAfter;
+  bool printIrAfterAll = false;
+  std::string printIrTreeDir;
+  bool splitInputFile = false;
+  bool passStatistics = false;
+  bool timing = false;
+  std::string logLevel = "warn";
+};
+
+}  // namespace pir::app

@@ -1,0 +1,39 @@
+//===- staged_directory.h - write several files, all or none ---*- C++ -*-===//
+//
+// Files are written into a temporary folder beside the target. commit()
+// renames the folder into place when the target does not exist yet, or
+// moves each file into an existing target folder; until then the target is
+// untouched, and a staged folder that is never committed is removed.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace pir::app {
+
+class StagedDirectory {
+ public:
+  StagedDirectory() = default;
+  StagedDirectory(const StagedDirectory&) = delete;
+  StagedDirectory& operator=(const StagedDirectory&) = delete;
+  ~StagedDirectory();
+
+  core::Status open(const std::string& dir);
+  core::Status writeFile(const std::string& name, std::string_view content);
+  core::Status commit();
+  bool isOpen() const { return !staging_.empty(); }
+
+ private:
+  void removeStaging();
+
+  std::string target_;
+  std::string staging_;
+  std::vector<std::string> files_;
+};
+
+}  // namespace pir::app

@@ -1,0 +1,212 @@
+//===- verifier.cpp -------------------------------------------------------===//
+#include "core/verifier.h"
+
+#include <atomic>
+#include <unordered_set>
+
+#include "core/context.h"
+#include "core/printer.h"
+
+namespace pir::core {
+
+namespace {
+
+std::atomic<uint32_t> gVerifyEpoch{0};
+
+std::string opLabel(const Operation& op) { return "'" + std::string(op.name()) + "'"; }
+
+int64_t rankOf(const Type* t) {
+  if (auto s = tensorShape(t)) return static_cast<int64_t>(s->dims.size());
+  return -1;
+}
+
+class Verifier {
+ public:
+  Verifier(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options)
+      : program_(program), diag_(diag), options_(options) {
+    epoch_ = ++gVerifyEpoch;
+    if (epoch_ == 0) epoch_ = ++gVerifyEpoch;
+  }
+
+  void run() {
+    verifyBlock(program_.body());
+    clearBlock(program_.body());
+  }
+  size_t errors() const { return errors_; }
+
+ private:
+  void error(const Operation& op, std::string message) {
+    ++errors_;
+    diag_.error(reportLocation(&op), std::move(message));
+  }
+
+  void define(const Value* v) { v->visitMark = epoch_; }
+  bool visible(const Value* v) const { return v->visitMark == epoch_; }
+
+  void verifyBlock(const Block& block) {
+    for (const BlockArgument* a : block.arguments()) define(a);
+    for (const BlockArgument* a : block.kwargs()) define(a);
+    for (const Operation& op : block) {
+      for (uint32_t i = 0; i < op.numOperands(); ++i) {
+        const Value* v = op.operandValue(i);
+        if (v && !visible(v)) {
+          Diagnostic& d = diag_.error(reportLocation(&op), "operand " + std::to_string(i) + " of " + opLabel(op) +
+                                                               " is not defined before it in this block or an "
+                                                               "enclosing one");
+          ++errors_;
+          if (const Operation* def = v->definingOp())
+            d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});
+        }
+      }
+      verifyDist(op);
+      // Results are visible to the op's own regions and to later ops.
+      for (uint32_t i = 0; i < op.numResults(); ++i) define(op.result(i));
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const Block* b : op.region(r).blocks()) {
+          verifyBlock(*b);
+          clearBlock(*b);  // what a region defines is not visible outside it
+        }
+    }
+  }
+
+  void clearBlock(const Block& block) {
+    for (const BlockArgument* a : block.arguments()) a->visitMark = 0;
+    for (const BlockArgument* a : block.kwargs()) a->visitMark = 0;
+    walk(block, [](const Operation& op) {
+      for (uint32_t i = 0; i < op.numResults(); ++i) op.result(i)->visitMark = 0;
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const Block* b : op.region(r).blocks()) {
+          for (const BlockArgument* a : b->arguments()) a->visitMark = 0;
+          for (const BlockArgument* a : b->kwargs()) a->visitMark = 0;
+        }
+    });
+  }
+
+  /// Problems with a mesh on its own, or empty.
+  static std::string meshProblem(const ProcessMesh* mesh) {
+    int64_t n = 1;
+    for (int64_t d : mesh->shape()) {
+      if (d <= 0) return "mesh shape has a dimension of size " + std::to_string(d);
+      if (n > (int64_t{1} << 40) / d) return "mesh shape is too large";
+      n *= d;
+    }
+    if (n != static_cast<int64_t>(mesh->processIds().size()))
+      return "mesh of shape " + attributeToString(mesh) + " has " + std::to_string(mesh->processIds().size()) +
+             " process ids, but its shape holds " + std::to_string(n);
+    return {};
+  }
+
+  /// Problems with a tensor dist attr for a tensor of `rank` dims (-1:
+  /// unknown), or empty.
+  static std::string tensorDistProblem(const TensorDistAttr* tda, int64_t rank) {
+    if (std::string m = meshProblem(tda->mesh()); !m.empty()) return m;
+    auto dims = tda->dimsMapping();
+    int64_t ndim = static_cast<int64_t>(tda->mesh()->ndim());
+    if (rank >= 0 && static_cast<int64_t>(dims.size()) != rank)
+      return "dims_mapping has " + std::to_string(dims.size()) + " entries for a tensor of rank " + std::to_string(rank);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      int64_t d = dims[i];
+      if (d == -1) continue;
+      if (d < 0 || d >= ndim)
+        return "dims_mapping names mesh dim " + std::to_string(d) + ", but the mesh has " + std::to_string(ndim) +
+               " dim(s)";
+      for (size_t j = 0; j < i; ++j)
+        if (dims[j] == d) return "dims_mapping uses mesh dim " + std::to_string(d) + " twice";
+    }
+    auto partial = tda->partial();
+    for (size_t i = 0; i < partial.size(); ++i) {
+      int64_t p = partial[i].meshDim;
+      if (p < 0 || p >= ndim)
+        return "partial names mesh dim " + std::to_string(p) + ", but the mesh has " + std::to_string(ndim) + " dim(s)";
+      for (int64_t d : dims)
+        if (d == p) return "mesh dim " + std::to_string(p) + " is both partial and sharded";
+      for (size_t j = 0; j < i; ++j)
+        if (partial[j].meshDim == p) return "partial names mesh dim " + std::to_string(p) + " twice";
+    }
+    return {};
+  }
+
+  void checkEntry(const Operation& op, const Attribute* entry, const Type* type, const std::string& where) {
+    if (auto* tda = entry->dynCast<TensorDistAttr>()) {
+      if (std::string p = tensorDistProblem(tda, rankOf(type)); !p.empty())
+        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where + ": " + p);
+    } else if (auto* arr = entry->dynCast<ArrayAttr>()) {
+      auto* vec = type ? type->dynCast<VectorType>() : nullptr;
+      if (vec && vec->elements().size() != arr->size())
+        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where + " lists " + std::to_string(arr->size()) +
+                      " dist attrs for " + std::to_string(vec->elements().size()) + " tensors");
+      for (size_t i = 0; i < arr->size(); ++i) {
+        const Type* et = vec && i < vec->elements().size() ? vec->elements()[i] : nullptr;
+        checkEntry(op, arr->elements()[i], et, where + "[" + std::to_string(i) + "]");
+      }
+    }
+  }
+
+  void verifyDist(const Operation& op) {
+    for (uint32_t i = 0; i < op.numResults(); ++i)
+      if (auto* dt = op.result(i)->type() ? op.result(i)->type()->dynCast<DistTensorType>() : nullptr)
+        if (checkedTypes_.insert(dt).second)
+          if (std::string p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.empty())
+            error(op, "type of result " + std::to_string(i) + " of " + opLabel(op) + ": " + p);
+    const OpDistAttr* od = op.distAttr();
+    if (!od) return;
+    if (std::string m = meshProblem(od->mesh()); !m.empty()) error(op, "in op_dist_attr of " + opLabel(op) + ": " + m);
+    if (od->operands().size() > op.numOperands())
+      error(op, "op_dist_attr of " + opLabel(op) + " has " + std::to_string(od->operands().size()) +
+                    " operand entries, but the op has " + std::to_string(op.numOperands()) + " operand(s)");
+    if (od->results().size() > op.numResults())
+      error(op, "op_dist_attr of " + opLabel(op) + " has " + std::to_string(od->results().size()) +
+                    " result entries, but the op has " + std::to_string(op.numResults()) + " result(s)");
+    for (size_t i = 0; i < od->operands().size(); ++i) {
+      const Value* v = i < op.numOperands() ? op.operandValue(static_cast<uint32_t>(i)) : nullptr;
+      checkEntry(op, od->operands()[i], v ? v->type() : nullptr, "operand(" + std::to_string(i) + ")");
+      if (options_.distConsistency && v) checkConsistency(op, od->operands()[i], v->type(), i);
+    }
+    for (size_t i = 0; i < od->results().size(); ++i) {
+      const Value* v = i < op.numResults() ? op.result(static_cast<uint32_t>(i)) : nullptr;
+      checkEntry(op, od->results()[i], v ? v->type() : nullptr, "result(" + std::to_string(i) + ")");
+    }
+  }
+
+  /// --verify-dist: the operand's value carries the attr its consumer expects.
+  void checkConsistency(const Operation& op, const Attribute* entry, const Type* type, size_t i) {
+    auto* want = entry->dynCast<TensorDistAttr>();
+    auto* have = type ? type->dynCast<DistTensorType>() : nullptr;
+    if (want && have && !sameDistAttr(want, have->distAttr())) {
+      PrintStyle full;  // meshes may differ: print them whatever the era
+      error(op, "operand " + std::to_string(i) + " of " + opLabel(op) + " is distributed as {" +
+                    attributeToString(have->distAttr(), full) + "} but the op expects {" +
+                    attributeToString(want, full) + "}");
+    }
+    auto* list = entry->dynCast<ArrayAttr>();
+    auto* vec = type ? type->dynCast<VectorType>() : nullptr;
+    if (list && vec)
+      for (size_t k = 0; k < list->size() && k < vec->elements().size(); ++k)
+        checkConsistency(op, list->elements()[k], vec->elements()[k], i);
+  }
+
+  const Program& program_;
+  DiagnosticEngine& diag_;
+  const VerifyOptions& options_;
+  uint32_t epoch_;
+  size_t errors_ = 0;
+  std::unordered_set<const DistTensorType*> checkedTypes_;
+};
+
+}  // namespace
+
+int64_t reportLocation(const Operation* op) {
+  for (const Operation* o = op; o; o = o->parentOp()) {
+    for (const Operation* p = o; p; p = p->prevOp())
+      if (p->location() >= 0) return p->location();
+  }
+  return -1;
+}
+
+size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options) {
+  Verifier v(program, diag, options);
+  v.run();
+  return v.errors();
+}
+
+}  // namespace pir::core

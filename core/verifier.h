@@ -1,0 +1,33 @@
+//===- verifier.h - structural and distributed-attribute checks -*- C++ -*-===//
+//
+// The verifier runs after parsing and after every pass. It checks that every
+// operand is defined before its use in its block or an enclosing one, and
+// that distributed attributes are well formed: no more op_dist_attr entries
+// than operands or results, one dims_mapping entry per tensor dim naming
+// existing mesh dims at most once, mesh process_ids matching the mesh
+// shape, and partial dims that exist and are not also sharded.
+//
+// The dist-consistency check (every operand's value carries the attr its
+// consumer expects) is separate and opt-in: a program before the reshard pass
+// is allowed to disagree.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "core/diagnostics.h"
+#include "core/program.h"
+
+namespace pir::core {
+
+struct VerifyOptions {
+  bool distConsistency = false;
+};
+
+/// Adds every problem found to `diag` and returns how many there were.
+size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options = {});
+
+/// The byte offset to report a problem with `op` at: its own, or for an op
+/// a pass created, the nearest earlier or enclosing op that has one.
+int64_t reportLocation(const Operation* op);
+
+}  // namespace pir::core

@@ -1,0 +1,48 @@
+//===- pass_manager.cpp ---------------------------------------------------===//
+#include "passes/pass_manager.h"
+
+#include <chrono>
+
+#include "core/verifier.h"
+#include "passes/pass_registry.h"
+
+namespace pir::passes {
+
+bool PassManager::addPipeline(const std::vector<PassSpec>& specs, core::DiagnosticEngine& diag) {
+  PassRegistry& registry = PassRegistry::instance();
+  for (const PassSpec& spec : specs) {
+    std::unique_ptr<Pass> pass = registry.create(spec.name);
+    if (!pass) {
+      diag.error(spec.offset, "unknown pass '" + spec.name + "'; known passes: " + registry.namesJoined());
+      return false;
+    }
+    if (core::Status s = pass->setOptions(spec.options); !s) {
+      diag.error(spec.offset, s.message());
+      return false;
+    }
+    addPass(std::move(pass));
+  }
+  return true;
+}
+
+core::Status PassManager::run(core::Program& program, core::DiagnosticEngine& diag) {
+  for (auto& pass : passes_) {
+    std::string name(pass->name());
+    if (dump_ && options_.printBefore.count(name)) dump_(name, "Before", program);
+    auto start = std::chrono::steady_clock::now();
+    core::Status s = pass->run(program, diag);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    timings_.emplace_back(name, seconds);
+    if (!s) return core::Status::error("pass '" + name + "' failed: " + s.message(), s.offset());
+    if (dump_ && (options_.printAfterAll || options_.printAfter.count(name))) dump_(name, "After", program);
+    if (options_.verifyEach || options_.verifyDist) {
+      core::VerifyOptions v;
+      v.distConsistency = options_.verifyDist || pass->verifiesDistAfter();
+      size_t errors = core::verifyProgram(program, diag, v);
+      if (errors) return core::Status::error("verification failed after pass '" + name + "'");
+    }
+  }
+  return core::Status::ok();
+}
+
+}  // namespace pir::passes

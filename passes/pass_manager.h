@@ -1,0 +1,55 @@
+//===- pass_manager.h - running a pipeline of passes ------------*- C++ -*-===//
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/diagnostics.h"
+#include "core/program.h"
+#include "core/status.h"
+#include "passes/pass.h"
+#include "passes/pass_pipeline.h"
+
+namespace pir::passes {
+
+struct PassManagerOptions {
+  bool verifyEach = true;     // run the verifier after every pass
+  bool verifyDist = false;    // also the dist-consistency check after every pass
+  std::set<std::string> printBefore, printAfter;
+  bool printAfterAll = false;
+  bool timing = false;
+};
+
+/// Receives IR dumps (`--print-ir-*`): the pass name, "before" or "after",
+/// and the program.
+using IrDumpHook = std::function<void(const std::string& pass, const char* when, const core::Program&)>;
+
+class PassManager {
+ public:
+  explicit PassManager(PassManagerOptions options = {}) : options_(std::move(options)) {}
+
+  void addPass(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
+  /// Builds the passes of `specs` from the registry; unknown names and bad
+  /// options are reported at the spec's offset in `diag`.
+  bool addPipeline(const std::vector<PassSpec>& specs, core::DiagnosticEngine& diag);
+
+  void setIrDumpHook(IrDumpHook hook) { dump_ = std::move(hook); }
+
+  /// Runs every pass on `program`, verifying after each (as configured).
+  core::Status run(core::Program& program, core::DiagnosticEngine& diag);
+
+  const std::vector<std::unique_ptr<Pass>>& passes() const { return passes_; }
+  /// `--timing` lines, one per pass, filled by run().
+  const std::vector<std::pair<std::string, double>>& timings() const { return timings_; }
+
+ private:
+  PassManagerOptions options_;
+  std::vector<std::unique_ptr<Pass>> passes_;
+  IrDumpHook dump_;
+  std::vector<std::pair<std::string, double>> timings_;
+};
+
+}  // namespace pir::passes
