@@ -15,6 +15,16 @@ std::atomic<uint32_t> gVerifyEpoch{0};
 
 std::string opLabel(const Operation& op) { return "'" + std::string(op.name()) + "'"; }
 
+std::string count(int64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string ints(std::span<const int64_t> v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
 int64_t rankOf(const Type* t) {
   if (auto s = tensorShape(t)) return static_cast<int64_t>(s->dims.size());
   return -1;
@@ -91,8 +101,9 @@ class Verifier {
       n *= d;
     }
     if (n != static_cast<int64_t>(mesh->processIds().size()))
-      return "mesh of shape " + attributeToString(mesh) + " has " + std::to_string(mesh->processIds().size()) +
-             " process ids, but its shape holds " + std::to_string(n);
+      return "mesh of shape " + ints(mesh->shape()) + " has " +
+             count(static_cast<int64_t>(mesh->processIds().size()), "process id", "process ids") +
+             ", but its shape holds " + std::to_string(n);
     return {};
   }
 
@@ -103,7 +114,8 @@ class Verifier {
     auto dims = tda->dimsMapping();
     int64_t ndim = static_cast<int64_t>(tda->mesh()->ndim());
     if (rank >= 0 && static_cast<int64_t>(dims.size()) != rank)
-      return "dims_mapping has " + std::to_string(dims.size()) + " entries for a tensor of rank " + std::to_string(rank);
+      return "dims_mapping has " + count(static_cast<int64_t>(dims.size()), "entry", "entries") +
+             " for a tensor of rank " + std::to_string(rank);
     for (size_t i = 0; i < dims.size(); ++i) {
       int64_t d = dims[i];
       if (d == -1) continue;

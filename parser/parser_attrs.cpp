@@ -164,14 +164,14 @@ bool Parser::parseInt64(const Token& t, int64_t& out, std::string_view what) {
 }
 
 // int-list ::= `[` (integer (`,` integer)*)? `]`
-bool Parser::parseIntList(std::vector<int64_t>& out, std::string_view what) {
+bool Parser::parseIntList(std::vector<int64_t>& out, std::string_view what, std::string_view element) {
   out.clear();
   if (!expect(TokenKind::LBracket, "'[' to start " + std::string(what))) return false;
   if (consumeIf(TokenKind::RBracket)) return true;
   while (true) {
     if (!tok_.is(TokenKind::Integer)) return unexpected("an integer in " + std::string(what));
     int64_t v = 0;
-    if (!parseInt64(tok_, v, what)) return false;
+    if (!parseInt64(tok_, v, element)) return false;
     out.push_back(v);
     consume();
     if (consumeIf(TokenKind::RBracket)) return true;

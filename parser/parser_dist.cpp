@@ -34,11 +34,11 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
   std::vector<std::string_view> names;
   if (!tok_.isIdent("shape")) return unexpected("'shape' in the mesh");
   consume();
-  if (!expect(TokenKind::Colon, "':' after 'shape'") || !parseIntList(shape, "the mesh shape")) return false;
+  if (!expect(TokenKind::Colon, "':' after 'shape'") || !parseIntList(shape, "the mesh shape", "mesh dimension")) return false;
   if (!expect(TokenKind::Comma, "',' after the mesh shape")) return false;
   if (!tok_.isIdent("process_ids")) return unexpected("'process_ids' in the mesh");
   consume();
-  if (!expect(TokenKind::Colon, "':' after 'process_ids'") || !parseIntList(ids, "the process ids")) return false;
+  if (!expect(TokenKind::Colon, "':' after 'process_ids'") || !parseIntList(ids, "the process ids", "process id")) return false;
   if (consumeIf(TokenKind::Comma)) {
     if (!tok_.isIdent("dim_names")) return unexpected("'dim_names' or '}' in the mesh");
     consume();
@@ -178,15 +178,15 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
     } else {
       if (!expect(TokenKind::Colon, "':' after '" + std::string(f) + "'")) return false;
       if (f == "mesh_shape" && !hasShape) {
-        if (!parseIntList(shape, "mesh_shape")) return false;
+        if (!parseIntList(shape, "mesh_shape", "mesh dimension")) return false;
         hasShape = true;
       } else if (f == "process_ids" && !hasIds) {
-        if (!parseIntList(ids, "process_ids")) return false;
+        if (!parseIntList(ids, "process_ids", "process id")) return false;
         hasIds = true;
       } else if (f == "mesh" && !mesh) {
         if (!parseMeshDict(mesh)) return false;
       } else if ((f == "dims_mappings" || f == "dims_maping") && !hasDims) {
-        if (!parseIntList(dims, "dims_mapping")) return false;
+        if (!parseIntList(dims, "dims_mapping", "dims_mapping entry")) return false;
         hasDims = true;
         oldSpelling = f == "dims_maping";
       } else if (f == "placements" && !placements) {

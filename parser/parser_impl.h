@@ -55,7 +55,7 @@ class Parser {
 
   //===--- programs, blocks, ops, values (parser_ops.cpp) ---===//
   bool parseProgramBody(Program& program, bool braced);
-  bool parseBlockBody(Block& block, bool braced);
+  bool parseBlockBody(Block& block, const Token* openBrace);
   bool parseKwargs(Block& block);
   bool parseBlockArgsLine(Block& block);
   bool parseOp(Block& block);
@@ -88,7 +88,7 @@ class Parser {
   bool parseTaggedOrParenthesized(const Attribute*& out);
   bool parseNumber(std::string_view tag, const Attribute*& out);
   bool parseArray(const Attribute*& out, bool arrayPrefix);
-  bool parseIntList(std::vector<int64_t>& out, std::string_view what);
+  bool parseIntList(std::vector<int64_t>& out, std::string_view what, std::string_view element);
   bool parseInt64(const Token& t, int64_t& out, std::string_view what);
   void noteNumberStyle(bool tagged);
 

@@ -88,14 +88,17 @@ bool Parser::parseProgramBody(Program& program, bool braced) {
   named_.clear();
   pending_.clear();
   sawDistEra_ = sawNumberStyle_ = sawTensorSpelling_ = sawChunkStyle_ = false;
+  Token open = tok_;
   if (braced) consume();
-  if (!parseBlockBody(program.body(), braced)) return false;
+  if (!parseBlockBody(program.body(), braced ? &open : nullptr)) return false;
   reportUndefinedValues();
   return true;
 }
 
 // block-body ::= kwargs? block-args? op* `}`
-bool Parser::parseBlockBody(Block& block, bool braced) {
+// `openBrace` is the block's `{`, or null for a fragment without braces.
+bool Parser::parseBlockBody(Block& block, const Token* openBrace) {
+  bool braced = openBrace != nullptr;
   if (tok_.is(TokenKind::Caret)) {
     Token next = peek();
     if (next.isIdent("kw")) {
@@ -110,7 +113,14 @@ bool Parser::parseBlockBody(Block& block, bool braced) {
       if (!parseOp(block)) return false;
       continue;
     }
-    if (tok_.is(TokenKind::Eof)) return syntaxError(tok_, "unexpected end of input: missing '}'");
+    if (tok_.is(TokenKind::Eof)) {
+      if (!failed_) {
+        Diagnostic& d = diag_.error(offsetOf(tok_), "unexpected end of input: missing '}'");
+        d.notes.push_back(Diagnostic{Severity::Note, offsetOf(*openBrace), "the block opened here", {}});
+      }
+      failed_ = true;
+      return false;
+    }
     return unexpected(braced ? "an operation or '}'" : "an operation");
   }
 }
@@ -312,9 +322,10 @@ bool Parser::parseOperands(Block& block, std::vector<Value*>& values, std::vecto
 bool Parser::parseRegions(Operation& op) {
   while (true) {
     if (!enterNesting(tok_)) return false;
+    Token open = tok_;
     if (!expect(TokenKind::LBrace, "'{' to start a region")) return false;
     Block* block = op.addRegion(ctx_).addBlock(ctx_);
-    if (!parseBlockBody(*block, true)) return false;
+    if (!parseBlockBody(*block, &open)) return false;
     leaveNesting();
     if (tok_.isIdent("else")) {
       consume();

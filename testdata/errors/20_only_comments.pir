@@ -1,0 +1,4 @@
+// program dumped by paddle: (empty)
+   
+	// nothing here either
+
