@@ -1,0 +1,12 @@
+// RUN: pir-opt %s --pass-pipeline=apply-partition
+// RULE: block kwargs are sources like any value (no defining op, so no chain rule and nothing to erase): a kwarg resharded on its own mesh [2,3] before matmul, and across meshes ([2,3] -> [0,1], merged mesh [0,1,2,3]) before gelu
+{
+    ^kw:
+        %kwarg_linear_0.w_0 {}
+        %kwarg_x_stage1 {}
+    (%0) = "pd_op.matmul" (%kwarg_x_stage1, %kwarg_linear_0.w_0) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]},operand(1):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]},result(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]},chunk_id:1},op_role:0,stop_gradient:[false],transpose_x:false,transpose_y:false} : (pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]>, pd_dist.tensor<16x8xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[0,-1]>) -> pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]>
+    (%1) = "pd_op.relu" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]},result(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]},chunk_id:1},op_role:0,stop_gradient:[false]} : (pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]>) -> pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]>
+    (%2) = "pd_op.gelu" (%kwarg_x_stage1) {approximate:false,op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,stop_gradient:[false]} : (pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]>) -> pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]},chunk_id:1},op_role:0,output_name:"out_stage1"} : (pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,0]>) -> 
+    () = "builtin.shadow_output" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,output_name:"out_stage0"} : (pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>) -> 
+}

@@ -1,0 +1,7 @@
+// RUN: pir-opt %s --pass-pipeline=apply-partition
+// RULE: tagged era with mesh_shape attrs and no chunk_id inside op_dist_attr (PR #67522 style): the consumer's separate chunk_id:(Int64)1 and op_role:(Int32)0 are copied with their tags; op_dist_attr prints no chunk_id in this era
+{
+    (%0) = "pd_op.data" () {chunk_id:(Int64)0,dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]}},op_role:(Int32)0,place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,8],stop_gradient:[true]} : () -> pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>
+    (%1) = "pd_op.relu" (%0) {chunk_id:(Int64)1,op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]}},op_role:(Int32)0,stop_gradient:[false]} : (pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>
+    () = "builtin.shadow_output" (%1) {chunk_id:(Int64)1,op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]}},op_role:(Int32)0,output_name:"out"} : (pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>) -> 
+}
