@@ -3,9 +3,11 @@
 
 namespace pir::passes {
 
+void registerApplyPartitionPass();
 void registerFoldReshardPass();
 
 void registerAllPasses() {
+  registerApplyPartitionPass();
   registerFoldReshardPass();
 }
 

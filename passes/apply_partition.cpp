@@ -1,0 +1,347 @@
+//===- apply_partition.cpp - insert dist_op.reshard where attrs differ ----===//
+//
+// `apply-partition` (Paddle's apply_partition_pass, pir_pass.py). Ops are
+// walked in order, the ops of an op's regions before the op itself. For an
+// op with op_dist_attr (combine and split skipped):
+//   1. in-place pairs whose input differs: reshard in, retype the result,
+//      reshard it back and `assign_out_` it into the input after the op;
+//   2. operands whose value differs from the operand attr: a reshard right
+//      before the op (from the input of a previous same-rank reshard, which
+//      is erased once unused); tensor lists element by element, with a new
+//      builtin.combine;
+//   3. results whose type differs from the result attr: retype, reshard
+//      back right after the op, move the other uses to it.
+// With `share=true`, consumers needing one value in one attr share one
+// reshard, hoisted before the earliest of them in their innermost common
+// block (Paddle makes one per consumer).
+//
+//===----------------------------------------------------------------------===//
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "core/context.h"
+#include "core/verifier.h"
+#include "passes/inplace_ops.h"
+#include "passes/pass_registry.h"
+#include "passes/reshard_builder.h"
+
+namespace pir::passes {
+
+namespace {
+
+using namespace pir::core;
+
+const TensorDistAttr* distOf(const Value* v) {
+  auto* t = v && v->type() ? v->type()->dynCast<DistTensorType>() : nullptr;
+  return t ? t->distAttr() : nullptr;
+}
+
+char transitionKind(const TensorDistAttr* a) { return a->isPartial() ? 'P' : a->isShard() ? 'S' : 'R'; }
+
+/// The block that owns `v` (where it is defined).
+Block* definingBlock(const Value* v) {
+  if (Operation* def = v->definingOp()) return def->parentBlock();
+  return v->ownerBlock();
+}
+
+bool blockEncloses(const Block* outer, const Block* inner) {
+  for (const Block* b = inner; b; b = b->parentOp() ? b->parentOp()->parentBlock() : nullptr)
+    if (b == outer) return true;
+  return false;
+}
+
+/// The op of `block` that is or contains `op`.
+Operation* ancestorIn(Operation* op, const Block* block) {
+  for (Operation* o = op; o; o = o->parentOp())
+    if (o->parentBlock() == block) return o;
+  return nullptr;
+}
+
+/// The innermost block enclosing both ops.
+Block* commonBlock(const Operation* a, const Operation* b) {
+  std::set<const Block*> chain;
+  for (const Block* x = a->parentBlock(); x; x = x->parentOp() ? x->parentOp()->parentBlock() : nullptr) chain.insert(x);
+  for (Block* y = b->parentBlock(); y; y = y->parentOp() ? y->parentOp()->parentBlock() : nullptr)
+    if (chain.count(y)) return y;
+  return nullptr;
+}
+
+class ApplyPartitionPass : public Pass {
+ public:
+  std::string_view name() const override { return "apply-partition"; }
+  std::string_view description() const override {
+    return "insert dist_op.reshard wherever a value's dist attr differs from what its consumer expects";
+  }
+  std::vector<PassOptionInfo> options() const override {
+    return {{"share", "consumers needing one value in one attr share one reshard", "false"}};
+  }
+  core::Status setOptions(const PassOptionValues& values) override {
+    if (core::Status s = Pass::setOptions(values); !s) return s;
+    if (auto it = values.values.find("share"); it != values.values.end()) {
+      if (it->second != "true" && it->second != "false")
+        return core::Status::error("option 'share' of 'apply-partition' takes true or false, not '" + it->second + "'");
+      share_ = it->second == "true";
+    }
+    return core::Status::ok();
+  }
+  bool verifiesDistAfter() const override { return true; }
+
+  core::Status run(Program& program, DiagnosticEngine& diag) override {
+    program_ = &program;
+    diag_ = &diag;
+    factory_ = std::make_unique<DistOpFactory>(program);
+    shared_.clear();
+    failed_ = false;
+    walkBlock(program.body());
+    if (failed_) return core::Status::error("apply-partition could not complete");
+    return core::Status::ok();
+  }
+
+ private:
+  Context& ctx() { return program_->context(); }
+
+  void walkBlock(Block& block) {
+    for (Operation* op = block.front(); op;) {
+      Operation* next = op->nextOp();  // ops inserted after `op` are not revisited
+      processOp(*op);
+      op = next;
+    }
+  }
+
+  void processOp(Operation& op) {
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (Block* b : op.region(r).blocks()) walkBlock(*b);
+    const OpDistAttr* od = op.distAttr();
+    if (!od || op.name() == "builtin.combine" || op.name() == "builtin.split") return;
+    processInplace(op, od);
+    for (uint32_t i = 0; i < op.numOperands() && i < od->operands().size(); ++i) processOperand(op, i, od->operands()[i]);
+    for (uint32_t i = 0; i < op.numResults() && i < od->results().size(); ++i) processResult(op, i, od->resultDist(i));
+  }
+
+  /// Reports that `op` would need a reshard the program's era cannot print.
+  bool spellable(const Operation& op, const TensorDistAttr* src, const TensorDistAttr* dst) {
+    if (program_->style().distEra != DistEra::DimsMaping || src->mesh() == dst->mesh()) return true;
+    if (!failed_)
+      diag_->error(reportLocation(&op), "op '" + std::string(op.name()) +
+                                            "' needs a reshard across meshes, which the program's dims_maping "
+                                            "era cannot print");
+    failed_ = true;
+    return false;
+  }
+
+  /// Creates `reshard(input) -> dst` at `builder`'s point, counting it.
+  Operation* makeReshard(Builder& builder, Value* input, const TensorDistAttr* dst, const Operation& like) {
+    const TensorDistAttr* src = distOf(input);
+    if (src->mesh() != dst->mesh()) stats_.add("reshards inserted: cross-mesh");
+    else stats_.add(std::string("reshards inserted: ") + transitionKind(src) + "→" + transitionKind(dst));
+    return factory_->reshard(builder, input, dst, &like);
+  }
+
+  /// The value `op` should read instead of `prev` to see `dst` (Paddle's
+  /// reshard_single_value), creating a reshard before `op` if needed.
+  Value* reshardSingle(Operation& op, Value* prev, const TensorDistAttr* dst) {
+    const TensorDistAttr* src = distOf(prev);
+    if (!src || sameDistAttr(src, dst)) return prev;
+    Value* base = prev;
+    Operation* def = prev->definingOp();
+    if (def && def->name() == "dist_op.reshard" && def->numOperands() == 1) {
+      const TensorDistAttr* in = distOf(def->operandValue(0));
+      // Start from the previous reshard's input, unless that reshard went
+      // from a global mesh to a sub-mesh (different mesh ranks).
+      if (in && in->mesh()->ndim() == src->mesh()->ndim()) {
+        if (sameDistAttr(in, dst)) return def->operandValue(0);
+        base = def->operandValue(0);
+      }
+    }
+    if (!spellable(op, distOf(base), dst)) return prev;
+    if (share_) return sharedReshard(op, base, dst);
+    Builder b(ctx());
+    b.setInsertionPoint(&op);
+    return makeReshard(b, base, dst, op)->result(0);
+  }
+
+  /// share=true: reuse a reshard of `base` to `dst`, hoisting it before the
+  /// ancestor of its first consumer in the innermost block enclosing both.
+  Value* sharedReshard(Operation& op, Value* base, const TensorDistAttr* dst) {
+    auto key = std::make_pair(base, dst->canonical());
+    auto it = shared_.find(key);
+    if (it != shared_.end()) {
+      Operation* r = it->second;
+      Block* target = commonBlock(r, &op);
+      if (target && blockEncloses(definingBlock(base), target)) {
+        if (r->parentBlock() != target) {
+          Operation* anchor = ancestorIn(r, target);
+          r->parentBlock()->remove(r);
+          target->insertBefore(anchor, r);
+          stats_.add("shared reshards hoisted");
+        }
+        stats_.add("reshards shared");
+        return r->result(0);
+      }
+    }
+    Builder b(ctx());
+    b.setInsertionPoint(&op);
+    Operation* r = makeReshard(b, base, dst, op);
+    shared_[key] = r;
+    return r->result(0);
+  }
+
+  void processOperand(Operation& op, uint32_t i, const Attribute* entry) {
+    Value* prev = op.operandValue(i);
+    if (!prev || entry->isa<NullAttr>()) return;
+    Value* next = nullptr;
+    if (auto* list = entry->dynCast<ArrayAttr>()) next = reshardList(op, prev, list);
+    else if (auto* dst = entry->dynCast<TensorDistAttr>()) next = reshardSingle(op, prev, dst);
+    if (!next || next == prev) return;
+    op.operand(i).set(next);
+    // An old reshard or combine nothing reads any more goes away.
+    Operation* def = prev->definingOp();
+    if (def && def->numResults() == 1 && prev->useEmpty() &&
+        (def->name() == "dist_op.reshard" || def->name() == "builtin.combine"))
+      def->erase();
+  }
+
+  /// A tensor list from builtin.combine: each element resharded, a new
+  /// combine built right before `op` (null when nothing changes).
+  Value* reshardList(Operation& op, Value* prev, const ArrayAttr* list) {
+    Operation* combine = prev->definingOp();
+    if (!combine || combine->name() != "builtin.combine" || combine->numOperands() != list->size()) {
+      stats_.add("tensor lists skipped (not from a matching builtin.combine)");
+      return nullptr;
+    }
+    std::vector<Value*> elems;
+    bool changed = false;
+    for (uint32_t j = 0; j < combine->numOperands(); ++j) {
+      Value* e = combine->operandValue(j);
+      auto* want = list->elements()[j]->dynCast<TensorDistAttr>();
+      Value* r = e && want ? reshardSingle(op, e, want) : e;
+      changed = changed || r != e;
+      elems.push_back(r);
+    }
+    if (!changed) return nullptr;
+    std::vector<const Type*> types;
+    std::vector<const Attribute*> elemAttrs;
+    for (Value* e : elems) {
+      types.push_back(e ? e->type() : nullptr);
+      const TensorDistAttr* a = distOf(e);
+      elemAttrs.push_back(a ? static_cast<const Attribute*>(a) : ctx().nullAttr());
+    }
+    std::vector<NamedAttr> attrs;
+    for (const NamedAttr& a : combine->attributes()) {
+      if (a.key == "op_role" || a.key == "chunk_id") continue;
+      if (a.key == "op_dist_attr") {
+        const Attribute* resultList[] = {ctx().arrayAttr(elemAttrs)};
+        attrs.push_back({a.key, factory_->opDistAttr(combine->distAttr()->mesh(), elemAttrs, resultList, &op)});
+      } else {
+        attrs.push_back(a);
+      }
+    }
+    factory_->appendRoleAndChunk(attrs, &op);
+    sortAttributes(attrs);
+    Builder b(ctx());
+    b.setInsertionPoint(&op);
+    const Type* resultTypes[] = {ctx().vectorType(types)};
+    stats_.add("tensor lists rebuilt");
+    return b.create("builtin.combine", elems, resultTypes, attrs)->result(0);
+  }
+
+  void processResult(Operation& op, uint32_t i, const TensorDistAttr* attr) {
+    Value* v = op.result(i);
+    const TensorDistAttr* old = distOf(v);
+    if (!attr || !old || sameDistAttr(old, attr)) return;
+    if (!spellable(op, attr, old)) return;
+    v->setType(withDistAttr(ctx(), v->type(), attr));
+    Builder b(ctx());
+    b.setInsertionPointAfter(&op);
+    Operation* back = makeReshard(b, v, old, op);
+    v->replaceAllUsesWith(back->result(0));
+    back->operand(0).set(v);
+    op.setAttr(ctx(), "replace_all_uses_with_reshard_var", ctx().boolAttr(true));
+  }
+
+  void processInplace(Operation& op, const OpDistAttr* od) {
+    bool known = false;
+    auto pairs = inplacePairs(op.name(), op.numOperands(), known);
+    if (!known && op.name().ends_with("_") && warned_.insert(std::string(op.name())).second)
+      stats_.add("ops ending in '_' not in the in-place table (treated as ordinary): " + std::string(op.name()));
+    for (const InplacePair& pair : pairs) {
+      if (pair.operand >= op.numOperands() || pair.result >= op.numResults()) continue;
+      const TensorDistAttr* want = od->operandDist(pair.operand);
+      Value* prev = op.operandValue(pair.operand);
+      const TensorDistAttr* prevAttr = distOf(prev);
+      const TensorDistAttr* resultAttr = od->resultDist(pair.result);
+      if (!want || !prevAttr || !resultAttr || sameDistAttr(prevAttr, want)) continue;
+      if (!spellable(op, prevAttr, want)) return;
+      if (!sameDistAttr(want, resultAttr)) {
+        diag_->error(reportLocation(&op), "in-place op '" + std::string(op.name()) + "' has operand(" +
+                                              std::to_string(pair.operand) + ") and result(" +
+                                              std::to_string(pair.result) + ") dist attrs that differ");
+        failed_ = true;
+        return;
+      }
+      rewriteInplace(op, pair, prev, want);
+    }
+  }
+
+  /// Paddle's in-place rewrite: reshard the input in, retype the result,
+  /// reshard it back and assign it into the old input after the op.
+  void rewriteInplace(Operation& op, const InplacePair& pair, Value* prev, const TensorDistAttr* want) {
+    const TensorDistAttr* prevAttr = distOf(prev);
+    Builder before(ctx());
+    before.setInsertionPoint(&op);
+    op.operand(pair.operand).set(makeReshard(before, prev, want, op)->result(0));
+
+    Value* result = op.result(pair.result);
+    const TensorDistAttr* old = distOf(result);
+    if (old) result->setType(withDistAttr(ctx(), result->type(), want));
+    Builder after(ctx());
+    after.setInsertionPointAfter(&op);
+    Operation* back = makeReshard(after, result, prevAttr, op);
+    after.setInsertionPointAfter(back);
+    Operation* assign = makeAssignOut(after, back->result(0), prev, op);
+    stats_.add("in-place values resharded");
+    if (!old || sameDistAttr(old, want)) return;
+    Operation* back2 = back;
+    if (!sameDistAttr(old, prevAttr)) {
+      after.setInsertionPointAfter(assign);
+      back2 = makeReshard(after, result, old, op);
+    }
+    // Later uses expected the result's old attr: they read the reshard that
+    // produces it (Paddle moves them to the first one, leaving the second
+    // unused, and so hands them the input's attr instead).
+    result->replaceAllUsesWith(back2->result(0));
+    back->operand(0).set(result);
+    back2->operand(0).set(result);
+  }
+
+  Operation* makeAssignOut(Builder& b, Value* x, Value* output, const Operation& like) {
+    const TensorDistAttr* a = distOf(output);
+    const Attribute* operands[] = {distOf(x), a};
+    const Attribute* results[] = {a};
+    std::vector<NamedAttr> attrs;
+    attrs.push_back({ctx().intern("op_dist_attr"), factory_->opDistAttr(a->mesh(), operands, results, &like)});
+    factory_->appendRoleAndChunk(attrs, &like);
+    sortAttributes(attrs);
+    Value* in[] = {x, output};
+    const Type* out[] = {output->type()};
+    return b.create("pd_op.assign_out_", in, out, attrs);
+  }
+
+  bool share_ = false;
+  Program* program_ = nullptr;
+  DiagnosticEngine* diag_ = nullptr;
+  std::unique_ptr<DistOpFactory> factory_;
+  std::map<std::pair<Value*, const TensorDistAttr*>, Operation*> shared_;
+  std::set<std::string> warned_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+void registerApplyPartitionPass() {
+  PassRegistry::instance().add("apply-partition", "insert dist_op.reshard where a value's dist attr differs from its consumer's",
+                               [] { return std::make_unique<ApplyPartitionPass>(); });
+}
+
+}  // namespace pir::passes

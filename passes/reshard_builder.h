@@ -1,0 +1,45 @@
+//===- reshard_builder.h - creating dist_op.reshard ops ---------*- C++ -*-===//
+#pragma once
+
+#include "core/builder.h"
+#include "core/program.h"
+
+namespace pir::passes {
+
+/// The mesh of a reshard from `src` to `dst` (Paddle's ReshardOp::Build):
+/// the shared mesh, or a 1-D mesh of the sorted union of both meshes' ids.
+const core::ProcessMesh* reshardMesh(core::Context& ctx, const core::ProcessMesh* src, const core::ProcessMesh* dst);
+
+/// `value`'s type with its dist attr replaced by `attr` (same dims, dtype).
+const core::Type* withDistAttr(core::Context& ctx, const core::Type* type, const core::TensorDistAttr* attr);
+
+/// Creates ops the way a pass in `program` should: in its era's spelling,
+/// carrying a reference op's role and chunk id.
+class DistOpFactory {
+ public:
+  explicit DistOpFactory(core::Program& program) : program_(program), ctx_(program.context()) {}
+
+  /// Inserts `dist_op.reshard(input) -> dst` at `builder`'s insertion point.
+  /// `like` is the op whose op_role and chunk id it carries (may be null).
+  core::Operation* reshard(core::Builder& builder, core::Value* input, const core::TensorDistAttr* dst,
+                           const core::Operation* like);
+
+  /// The attributes an op made on behalf of `like` carries besides its
+  /// op_dist_attr: `op_role` (as Int32) and a separate `chunk_id` if `like`
+  /// has them. Appended in bytewise key order.
+  void appendRoleAndChunk(std::vector<core::NamedAttr>& attrs, const core::Operation* like);
+  /// An op_dist_attr in the program's style, with `like`'s chunk id.
+  const core::OpDistAttr* opDistAttr(const core::ProcessMesh* mesh, std::span<const core::Attribute* const> operands,
+                                     std::span<const core::Attribute* const> results, const core::Operation* like);
+  /// An integer attribute spelled as the program spells numbers.
+  const core::Attribute* intAttr(std::string_view tag, int64_t value);
+
+ private:
+  core::Program& program_;
+  core::Context& ctx_;
+};
+
+/// Sorts attributes by key (for ops a pass creates from scratch).
+void sortAttributes(std::vector<core::NamedAttr>& attrs);
+
+}  // namespace pir::passes
