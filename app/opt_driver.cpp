@@ -147,7 +147,9 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   pmOpts.verifyDist = opts.verifyDist;
   pmOpts.printBefore.insert(opts.printIrBefore.begin(), opts.printIrBefore.end());
   pmOpts.printAfter.insert(opts.printIrAfter.begin(), opts.printIrAfter.end());
-  pmOpts.printAfterAll = opts.printIrAfterAll;
+  // The tree dir is fed by the "After" dump hook, which the pass manager
+  // calls only for passes it is told to print after.
+  pmOpts.printAfterAll = opts.printIrAfterAll || session.treeDir.isOpen();
   auto pm = std::make_unique<passes::PassManager>(pmOpts);
   if (!buildPassManager(opts, specs, *pm)) return false;
   pm->setIrDumpHook([&](const std::string& pass, const char* when, const core::Program& p) {
@@ -228,6 +230,7 @@ int process(const OptOptions& opts) {
   bool ok = true;
   for (size_t i = 0; i < parsed->size(); ++i) {
     session.programIndex = i;
+    session.treeIndex = 0;  // p1_00_input.pir, not p1_02_input.pir
     ok = processProgram(session, specs, *(*parsed)[i].program, diag, timings, managers) && ok;
   }
   if (!ok) {

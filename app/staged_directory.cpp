@@ -29,6 +29,10 @@ core::Status StagedDirectory::open(const std::string& dir) {
     staging_.clear();
     return core::Status::error("cannot create a folder next to '" + dir + "': " + e);
   }
+  // mkdtemp makes the folder 0700; a new DIR gets the mode mkdir would give.
+  mode_t mask = umask(0);
+  umask(mask);
+  ::chmod(staging_.c_str(), 0777 & ~mask);
   return core::Status::ok();
 }
 

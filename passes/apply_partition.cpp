@@ -16,9 +16,10 @@
 // block (Paddle makes one per consumer).
 //
 //===----------------------------------------------------------------------===//
+#include <spdlog/spdlog.h>
+
 #include <map>
 #include <set>
-#include <unordered_map>
 
 #include "core/context.h"
 #include "core/verifier.h"
@@ -80,7 +81,8 @@ class ApplyPartitionPass : public Pass {
     if (core::Status s = Pass::setOptions(values); !s) return s;
     if (auto it = values.values.find("share"); it != values.values.end()) {
       if (it->second != "true" && it->second != "false")
-        return core::Status::error("option 'share' of 'apply-partition' takes true or false, not '" + it->second + "'");
+        return values.errorAtValue("share", "option 'share' of 'apply-partition' takes true or false, not '" +
+                                                it->second + "'");
       share_ = it->second == "true";
     }
     return core::Status::ok();
@@ -264,7 +266,8 @@ class ApplyPartitionPass : public Pass {
     bool known = false;
     auto pairs = inplacePairs(op.name(), op.numOperands(), known);
     if (!known && op.name().ends_with("_") && warned_.insert(std::string(op.name())).second)
-      stats_.add("ops ending in '_' not in the in-place table (treated as ordinary): " + std::string(op.name()));
+      spdlog::warn("apply-partition: '{}' ends in '_' but is not in the in-place table; treated as an ordinary op",
+                   op.name());
     for (const InplacePair& pair : pairs) {
       if (pair.operand >= op.numOperands() || pair.result >= op.numResults()) continue;
       const TensorDistAttr* want = od->operandDist(pair.operand);

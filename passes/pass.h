@@ -34,6 +34,11 @@ class PassStatistics {
 /// stands in the pipeline text for diagnostics.
 struct PassOptionValues {
   std::map<std::string, std::string> values;
+  std::map<std::string, int64_t> keyOffsets, valueOffsets;
+
+  /// An error about option `key`, located at its key or its value.
+  core::Status errorAtKey(const std::string& key, std::string message) const;
+  core::Status errorAtValue(const std::string& key, std::string message) const;
 };
 
 class Pass {

@@ -17,7 +17,7 @@ bool PassManager::addPipeline(const std::vector<PassSpec>& specs, core::Diagnost
       return false;
     }
     if (core::Status s = pass->setOptions(spec.options); !s) {
-      diag.error(spec.offset, s.message());
+      diag.error(s.offset() >= 0 ? s.offset() : spec.offset, s.message());
       return false;
     }
     addPass(std::move(pass));

@@ -64,6 +64,8 @@ class PipelineReader {
           pos_ = keyAt;
           return fail("option '" + std::string(key) + "' is given twice");
         }
+        spec.options.keyOffsets[std::string(key)] = static_cast<int64_t>(keyAt);
+        spec.options.valueOffsets[std::string(key)] = static_cast<int64_t>(valueAt);
       }
     }
     return true;
@@ -133,6 +135,8 @@ bool parsePipelineYaml(std::string_view text, std::vector<PassSpec>& out, core::
           if (!option.first.IsScalar() || !option.second.IsScalar())
             return fail(option.first, "option of '" + spec.name + "' must be key: scalar");
           spec.options.values[option.first.Scalar()] = option.second.Scalar();
+          spec.options.keyOffsets[option.first.Scalar()] = offsetOfMark(text, option.first.Mark());
+          spec.options.valueOffsets[option.first.Scalar()] = offsetOfMark(text, option.second.Mark());
         }
       }
     } else {

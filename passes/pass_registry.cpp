@@ -14,11 +14,26 @@ void PassStatistics::add(const std::string& name, int64_t delta) {
   entries_.emplace_back(name, delta);
 }
 
+namespace {
+int64_t offsetIn(const std::map<std::string, int64_t>& offsets, const std::string& key) {
+  auto it = offsets.find(key);
+  return it == offsets.end() ? -1 : it->second;
+}
+}  // namespace
+
+core::Status PassOptionValues::errorAtKey(const std::string& key, std::string message) const {
+  return core::Status::error(std::move(message), offsetIn(keyOffsets, key));
+}
+
+core::Status PassOptionValues::errorAtValue(const std::string& key, std::string message) const {
+  return core::Status::error(std::move(message), offsetIn(valueOffsets, key));
+}
+
 core::Status Pass::setOptions(const PassOptionValues& values) {
   for (const auto& [key, value] : values.values) {
     bool known = false;
     for (const PassOptionInfo& o : options()) known = known || o.name == key;
-    if (!known) return core::Status::error("pass '" + std::string(name()) + "' has no option '" + key + "'");
+    if (!known) return values.errorAtKey(key, "pass '" + std::string(name()) + "' has no option '" + key + "'");
   }
   return core::Status::ok();
 }

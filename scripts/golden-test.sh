@@ -20,7 +20,10 @@ base=${case%.pir}
 args=("$case")
 first=$(head -n 1 "$case")
 if [[ $first == "// RUN: pir-opt "* ]]; then
-  read -r -a words <<< "${first#// RUN: pir-opt }"
+  # Shell-style words, so that '--pass-pipeline=p{a=1 b=2}' stays one word.
+  set -f
+  eval "words=(${first#// RUN: pir-opt })"
+  set +f
   args=()
   for w in "${words[@]}"; do args+=("${w//%s/$case}"); done
 fi
@@ -55,7 +58,7 @@ fi
 if [ $want_code -eq 0 ] && [ $fail -eq 0 ]; then
   # Idempotence: printing what was printed changes nothing.
   idem_args=(-)
-  for a in "${args[@]}"; do case $a in --split-input-file) idem_args+=("$a");; esac; done
+  if grep -q '^// -----' "$out"; then idem_args+=(--split-input-file); fi
   if ! "$pir_opt" "${idem_args[@]}" < "$out" > "$again" 2> "$err"; then
     echo "FAIL: the output does not parse again"; cat "$err"; fail=1
   elif ! cmp -s "$out" "$again"; then
