@@ -1,0 +1,77 @@
+//===- generate.cpp - option checks and dispatch ----------------------------===//
+#include "passes/schedule/generate.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace pir::passes::schedule {
+
+namespace {
+
+constexpr std::array<const char*, 6> kModes = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char ch) { return char(std::tolower(ch)); });
+  return text;
+}
+
+core::Status error(const std::string& message) { return core::Status::error(message); }
+
+core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
+  if (mode.empty()) {
+    std::string known;
+    for (const char* m : kModes) known += std::string(known.empty() ? "" : ", ") + m;
+    return error("unknown mode '" + o.mode + "' (expected one of " + known + ")");
+  }
+  if (o.stages < 1) return error("--stages must be at least 1");
+  if (o.microBatches < 1) return error("--micro-batches must be at least 1");
+  const bool needsNGeP = mode == "1F1B" || mode == "VPP" || mode == "ZBH1";
+  if (needsNGeP && o.microBatches < o.stages)
+    return error(mode + " needs at least as many micro-batches as stages (N=" +
+                 std::to_string(o.microBatches) + " < P=" + std::to_string(o.stages) +
+                 "), as Paddle asserts");
+  if (o.vpp != 0 && mode != "VPP" && mode != "ZBVPP" && o.vpp != 1)
+    return error("--vpp is only for VPP and ZBVPP");
+  if (o.vpp < 0) return error("--vpp must be at least 1");
+  if (mode == "ZBVPP" && o.vpp == 1)
+    return error("ZBVPP needs --vpp of at least 2 (chunks placed in a V)");
+  if (o.splitBw && mode != "VPP") return error("--split-bw is only for VPP");
+  if (o.splitBw && o.microBatches != o.stages)
+    return error("--split-bw needs micro-batches == stages (N=" + std::to_string(o.microBatches) +
+                 ", P=" + std::to_string(o.stages) +
+                 "); Paddle would silently fall back to VPP without split");
+  if (o.maxInFlight != 0 && mode != "ZB1P") return error("--max-in-flight is only for ZB1P");
+  if (o.maxInFlight < 0) return error("--max-in-flight must be at least 1");
+  return core::Status::ok();
+}
+
+}  // namespace
+
+std::string canonicalMode(const std::string& mode) {
+  for (const char* m : kModes)
+    if (lower(m) == lower(mode)) return m;
+  return "";
+}
+
+core::Result<Schedule> generateSchedule(const ScheduleOptions& o) {
+  const std::string mode = canonicalMode(o.mode);
+  if (core::Status s = checkOptions(o, mode); !s) return s;
+  const int p = o.stages, n = o.microBatches;
+  if (mode == "ZBVPP") {
+    Costs costs = o.costs.fromFile ? o.costs : Costs::paddleZbvppDefaults();
+    return zbvppSchedule(p, n, o.vpp == 0 ? 2 : o.vpp, costs);
+  }
+  if (mode == "ZB1P") return zb1pSchedule(p, n, o.costs, o.maxInFlight == 0 ? p : o.maxInFlight);
+  Schedule schedule{mode, p, n, mode == "VPP" && o.vpp != 0 ? o.vpp : 1, {}};
+  for (int s = 0; s < p; ++s) {
+    if (mode == "FThenB") schedule.stageJobs.push_back(fthenbJobs(p, n, s));
+    if (mode == "1F1B") schedule.stageJobs.push_back(oneFOneBJobs(p, n, s));
+    if (mode == "VPP") schedule.stageJobs.push_back(vppJobs(p, n, schedule.vpp, s, o.splitBw));
+    if (mode == "ZBH1") schedule.stageJobs.push_back(zbh1Jobs(p, n, s));
+  }
+  return schedule;
+}
+
+}  // namespace pir::passes::schedule

@@ -1,0 +1,53 @@
+//===- job.h - pipeline jobs and per-stage job lists ------------*- C++ -*-===//
+//
+// A job is "JOB_TYPE:MICRO_BATCH", the type being one of Paddle's program
+// names (`forward`, `backward_b1`, `recv_forward0`, `optimizer`, ...): a kind
+// plus an optional chunk suffix. A Schedule is one job list per stage.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace pir::passes::schedule {
+
+enum class JobKind { RecvForward, Forward, Backward, BackwardB, BackwardW, SendBackward, Optimizer };
+
+/// The program-name stem of a kind ("recv_forward", "backward_b", ...).
+std::string_view kindName(JobKind kind);
+
+struct Job {
+  JobKind kind = JobKind::Forward;
+  int chunk = -1;  ///< chunk suffix of the type, -1 when the type has none
+  int microBatch = 0;
+
+  /// The job type, e.g. "forward", "backward_w1".
+  std::string type() const;
+  /// "TYPE:MICRO_BATCH".
+  std::string name() const;
+  /// The chunk a dependency model uses (no suffix means chunk 0).
+  int chunkIndex() const { return chunk < 0 ? 0 : chunk; }
+  bool operator==(const Job& other) const = default;
+};
+
+/// Parses "TYPE:MICRO_BATCH" (a missing ":N" means micro-batch 0).
+core::Result<Job> parseJob(std::string_view text);
+
+/// Which dependency model a mode uses (see dependency.h).
+enum class Placement { Interleaved, VShape };
+
+struct Schedule {
+  std::string mode;
+  int stages = 0;
+  int microBatches = 0;
+  int vpp = 1;
+  std::vector<std::vector<Job>> stageJobs;  ///< one list per stage
+
+  Placement placement() const { return mode == "ZBVPP" ? Placement::VShape : Placement::Interleaved; }
+};
+
+}  // namespace pir::passes::schedule

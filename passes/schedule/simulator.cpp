@@ -1,0 +1,93 @@
+//===- simulator.cpp - timing a job list ------------------------------------===//
+#include "passes/schedule/simulator.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "passes/schedule/dependency.h"
+
+namespace pir::passes::schedule {
+
+namespace {
+
+using Key = std::tuple<int, JobKind, int, int>;
+
+Key keyOf(int stage, const Job& job) { return {stage, job.kind, job.chunkIndex(), job.microBatch}; }
+
+/// The start time of `job` on `stage` if every dependency has ended.
+bool readyAt(const DependencyModel& model, const std::map<Key, int64_t>& ends, int stage,
+             const Job& job, int64_t free, int64_t comm, int64_t& start) {
+  start = free;
+  for (const Dependency& dep : model.dependencies(stage, job)) {
+    auto it = ends.find(keyOf(dep.stage, dep.job));
+    if (it == ends.end()) return false;
+    start = std::max(start, it->second + (dep.crossStage ? comm : 0));
+  }
+  return true;
+}
+
+void computeMetrics(Simulation& sim) {
+  const int p = int(sim.stages.size());
+  for (const auto& jobs : sim.stages)
+    for (const TimedJob& t : jobs)
+      if (t.job.kind != JobKind::Optimizer) sim.makespan = std::max(sim.makespan, t.end);
+  int64_t idle = 0;
+  sim.peakInFlight.assign(p, 0);
+  for (int s = 0; s < p; ++s) {
+    int64_t busy = 0;
+    std::map<std::pair<int, int>, std::pair<int64_t, int64_t>> life;  // (chunk, mb) -> F start, last end
+    for (const TimedJob& t : sim.stages[s]) {
+      if (t.job.kind == JobKind::Optimizer) continue;
+      busy += std::min(t.end, sim.makespan) - std::min(t.start, sim.makespan);
+      auto& span = life[{t.job.chunkIndex(), t.job.microBatch}];
+      if (t.job.kind == JobKind::Forward) span.first = t.start;
+      if (t.job.kind == JobKind::Backward || t.job.kind == JobKind::BackwardW) span.second = t.end;
+    }
+    idle += sim.makespan - busy;
+    std::vector<std::pair<int64_t, int>> events;  // ends (-1) sort before starts (+1)
+    for (const auto& [pair, span] : life) {
+      events.emplace_back(span.first, 1);
+      events.emplace_back(span.second, -1);
+    }
+    std::sort(events.begin(), events.end());
+    int live = 0;
+    for (const auto& [time, delta] : events) sim.peakInFlight[s] = std::max(sim.peakInFlight[s], live += delta);
+  }
+  sim.bubbleRatio = sim.makespan > 0 ? double(idle) / (double(p) * double(sim.makespan)) : 0.0;
+}
+
+}  // namespace
+
+core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs) {
+  DependencyModel model(schedule);
+  const int p = int(schedule.stageJobs.size());
+  Simulation sim;
+  sim.stages.resize(p);
+  std::vector<int64_t> free(p, 0);
+  std::map<Key, int64_t> ends;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int s = 0; s < p; ++s) {
+      const auto& jobs = schedule.stageJobs[s];
+      for (size_t i = sim.stages[s].size(); i < jobs.size(); ++i) {
+        int64_t start = 0;
+        if (!readyAt(model, ends, s, jobs[i], free[s], costs.communication, start)) break;
+        int64_t end = start + costs.of(jobs[i].kind);
+        sim.stages[s].push_back({jobs[i], start, end});
+        ends[keyOf(s, jobs[i])] = end;
+        free[s] = end;
+        progress = true;
+      }
+    }
+  }
+  for (int s = 0; s < p; ++s)
+    if (sim.stages[s].size() != schedule.stageJobs[s].size())
+      return core::Status::error("the job lists deadlock (see the dry run); stage " +
+                                 std::to_string(s) + " stops at " +
+                                 schedule.stageJobs[s][sim.stages[s].size()].name());
+  computeMetrics(sim);
+  return sim;
+}
+
+}  // namespace pir::passes::schedule

@@ -1,0 +1,40 @@
+//===- simulator.h - timing a job list --------------------------*- C++ -*-===//
+//
+// Each stage runs its list in order; a job starts when its stage is free and
+// every dependency (dependency.h) has ended, plus `communication` for a
+// dependency on another stage. Metrics:
+//   makespan       end of the last non-optimizer job;
+//   bubble_ratio   sum over stages of idle time in [0, makespan] / (P * makespan);
+//   peak_in_flight per stage, the most (chunk, micro-batch) pairs whose forward
+//                  has started and whose last backward piece (backward, or
+//                  backward_w when split) has not ended.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/status.h"
+#include "passes/schedule/costs.h"
+#include "passes/schedule/job.h"
+
+namespace pir::passes::schedule {
+
+struct TimedJob {
+  Job job;
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+struct Simulation {
+  std::vector<std::vector<TimedJob>> stages;
+  int64_t makespan = 0;
+  double bubbleRatio = 0;
+  std::vector<int> peakInFlight;
+};
+
+/// Fails (naming the dry run) when the lists deadlock.
+core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs);
+
+}  // namespace pir::passes::schedule

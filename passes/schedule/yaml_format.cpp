@@ -1,0 +1,92 @@
+//===- yaml_format.cpp - the job-list YAML file ------------------------------===//
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "passes/schedule/formats.h"
+
+namespace pir::passes::schedule {
+
+namespace {
+
+std::string fixed4(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4f", value);
+  return buffer;
+}
+
+void emitSimulation(YAML::Emitter& out, const Simulation& sim) {
+  out << YAML::Key << "simulation" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  out << YAML::Key << "makespan" << YAML::Value << sim.makespan;
+  out << YAML::Key << "bubble_ratio" << YAML::Value << fixed4(sim.bubbleRatio);
+  out << YAML::Key << "peak_in_flight" << YAML::Value << YAML::Flow << sim.peakInFlight;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string scheduleToYaml(const Schedule& schedule, const Simulation* sim) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "mode" << YAML::Value << schedule.mode;
+  out << YAML::Key << "stages" << YAML::Value << schedule.stages;
+  out << YAML::Key << "micro_batches" << YAML::Value << schedule.microBatches;
+  out << YAML::Key << "vpp" << YAML::Value << schedule.vpp;
+  out << YAML::Key << "stage_jobs" << YAML::Value << YAML::BeginSeq;
+  for (size_t s = 0; s < schedule.stageJobs.size(); ++s) {
+    out << YAML::BeginMap << YAML::Key << "stage" << YAML::Value << s;
+    out << YAML::Key << "jobs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (const Job& job : schedule.stageJobs[s]) out << YAML::DoubleQuoted << job.name();
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  if (sim) emitSimulation(out, *sim);
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+namespace {
+
+core::Result<Schedule> fromNode(const YAML::Node& root) {
+  if (!root.IsMap()) return core::Status::error("a schedule file is a YAML map");
+  Schedule schedule;
+  if (root["mode"]) schedule.mode = root["mode"].as<std::string>();
+  if (!root["stages"] || !root["micro_batches"] || !root["stage_jobs"])
+    return core::Status::error("a schedule needs stages, micro_batches and stage_jobs");
+  schedule.stages = root["stages"].as<int>();
+  schedule.microBatches = root["micro_batches"].as<int>();
+  schedule.vpp = root["vpp"] ? root["vpp"].as<int>() : 1;
+  const YAML::Node lists = root["stage_jobs"];
+  if (!lists.IsSequence()) return core::Status::error("stage_jobs is a list");
+  schedule.stageJobs.resize(lists.size());
+  for (size_t i = 0; i < lists.size(); ++i) {
+    const YAML::Node entry = lists[i];
+    size_t stage = entry["stage"] ? entry["stage"].as<size_t>() : i;
+    if (stage != i)
+      return core::Status::error("stage_jobs entry " + std::to_string(i) + " says stage " +
+                                 std::to_string(stage) + "; list the stages in order");
+    if (!entry["jobs"] || !entry["jobs"].IsSequence())
+      return core::Status::error("stage " + std::to_string(i) + " has no jobs list");
+    for (const YAML::Node& text : entry["jobs"]) {
+      auto job = parseJob(text.as<std::string>());
+      if (!job) return core::Status::error("stage " + std::to_string(i) + ": " + job.status().message());
+      schedule.stageJobs[i].push_back(*job);
+    }
+  }
+  return schedule;
+}
+
+}  // namespace
+
+core::Result<Schedule> scheduleFromYaml(const std::string& text, const std::string& what) {
+  try {
+    auto result = fromNode(YAML::Load(text));
+    if (!result) return core::Status::error(what + ": " + result.status().message());
+    return result;
+  } catch (const YAML::Exception& e) {
+    return core::Status::error(what + ": " + e.what());
+  }
+}
+
+}  // namespace pir::passes::schedule

@@ -1,0 +1,213 @@
+//===- schedule_test.cpp - job lists, validator, dry run, simulator --------===//
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "passes/schedule/dry_run.h"
+#include "passes/schedule/formats.h"
+#include "passes/schedule/generate.h"
+#include "passes/schedule/simulator.h"
+#include "passes/schedule/validator.h"
+
+using namespace pir::passes::schedule;
+
+namespace {
+
+std::string readFile(const std::string& name) {
+  std::ifstream in(std::string(PIR_SCHEDULE_DIR) + "/" + name);
+  REQUIRE(in);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+Schedule load(const std::string& name) {
+  auto schedule = scheduleFromYaml(readFile(name), name);
+  REQUIRE(schedule.isOk());
+  return *schedule;
+}
+
+Schedule make(const std::string& mode, int p, int n, int v = 0, bool split = false, int k = 0) {
+  ScheduleOptions o;
+  o.mode = mode;
+  o.stages = p;
+  o.microBatches = n;
+  o.vpp = v;
+  o.splitBw = split;
+  o.maxInFlight = k;
+  auto schedule = generateSchedule(o);
+  INFO(mode << (schedule.isOk() ? "" : ": " + schedule.status().message()));
+  REQUIRE(schedule.isOk());
+  return *schedule;
+}
+
+Simulation run(const Schedule& schedule) {
+  auto sim = simulate(schedule, Costs{});
+  REQUIRE(sim.isOk());
+  return *sim;
+}
+
+std::string names(const std::vector<Job>& jobs) {
+  std::string text;
+  for (const Job& job : jobs) text += (text.empty() ? "" : " ") + job.name();
+  return text;
+}
+
+std::string generateError(const std::string& mode, int p, int n, int v = 0, bool split = false) {
+  ScheduleOptions o;
+  o.mode = mode;
+  o.stages = p;
+  o.microBatches = n;
+  o.vpp = v;
+  o.splitBw = split;
+  auto schedule = generateSchedule(o);
+  REQUIRE_FALSE(schedule.isOk());
+  return schedule.status().message();
+}
+
+bool mentions(const std::vector<std::string>& errors, const std::string& part) {
+  for (const std::string& e : errors)
+    if (e.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("1F1B P=4 N=8 is Paddle's PIR list (test_pir_1f1b_plan.py)", "[schedule]") {
+  Schedule s = make("1F1B", 4, 8);
+  for (const auto& jobs : s.stageJobs) CHECK(jobs.size() == 33);
+  std::string stage3 = "recv_forward:0 forward:0 backward:0";
+  for (int i = 1; i < 8; ++i)
+    stage3 += " recv_forward:" + std::to_string(i) + " send_backward:" + std::to_string(i - 1) +
+              " forward:" + std::to_string(i) + " backward:" + std::to_string(i);
+  stage3 += " send_backward:7 optimizer:0";
+  CHECK(names(s.stageJobs[3]) == stage3);
+  CHECK(names({s.stageJobs[0].begin(), s.stageJobs[0].begin() + 9}) ==
+        "recv_forward:0 forward:0 recv_forward:1 forward:1 recv_forward:2 forward:2 "
+        "recv_forward:3 forward:3 backward:0");
+}
+
+TEST_CASE("VPP and ZBVPP match the golden lists written from Paddle's code", "[schedule]") {
+  CHECK(make("VPP", 4, 6, 2).stageJobs == load("vpp_p4_n6_v2.yaml").stageJobs);
+  CHECK(make("VPP", 4, 8, 2).stageJobs == load("vpp_p4_n8_v2.yaml").stageJobs);
+  CHECK(make("VPP", 4, 4, 2, true).stageJobs == load("vpp_p4_n4_v2_split_bw.yaml").stageJobs);
+  CHECK(make("ZBVPP", 4, 4, 2).stageJobs == load("zbvpp_p4_n4_v2.yaml").stageJobs);
+  CHECK(make("1F1B", 4, 8).stageJobs == load("1f1b_p4_n8.yaml").stageJobs);
+}
+
+TEST_CASE("ZBH1 stage 1 is Paddle's list", "[schedule]") {
+  CHECK(names(make("ZBH1", 4, 8).stageJobs[1]) ==
+        "forward:0 forward:1 forward:2 backward_b:0 forward:3 backward:1 forward:4 backward:2 "
+        "forward:5 backward:3 forward:6 backward:4 forward:7 backward:5 backward:6 backward_b:7 "
+        "backward_w:7 backward_w:0 optimizer:0");
+}
+
+TEST_CASE("every generated list is valid; only Paddle's VPP remainder list deadlocks", "[schedule]") {
+  for (const char* mode : {"FThenB", "1F1B", "ZBH1", "ZB1P"})
+    for (int p : {1, 2, 4}) {
+      Schedule s = make(mode, p, 8);
+      INFO(mode << " P=" << p);
+      CHECK(validateSchedule(s).empty());
+      CHECK_FALSE(dryRun(s).deadlock);
+    }
+  for (int n : {4, 8, 12}) CHECK_FALSE(dryRun(make("VPP", 4, n, 2)).deadlock);
+  CHECK(validateSchedule(make("ZBVPP", 4, 8, 2)).empty());
+  CHECK_FALSE(dryRun(make("ZBVPP", 4, 8, 2)).deadlock);
+  // Paddle's PIR steady phase puts a blocking recv_forward before the
+  // send_backward its peer waits for; with a remainder (N=6) the cycle closes.
+  Schedule remainder = make("VPP", 4, 6, 2);
+  CHECK(validateSchedule(remainder).empty());
+  CHECK(dryRun(remainder).deadlock);
+}
+
+TEST_CASE("unit costs: FThenB and 1F1B bubble is (P-1)/(N+P-1)", "[schedule]") {
+  for (const char* mode : {"FThenB", "1F1B"})
+    for (auto [p, n] : {std::pair{4, 8}, {2, 5}, {3, 3}, {8, 16}}) {
+      Simulation sim = run(make(mode, p, n));
+      INFO(mode << " P=" << p << " N=" << n);
+      CHECK(sim.bubbleRatio == Approx(double(p - 1) / double(n + p - 1)));
+    }
+  Simulation sim = run(make("1F1B", 4, 8));
+  CHECK(sim.makespan == 33);
+  CHECK(sim.peakInFlight == std::vector<int>{4, 3, 2, 1});
+}
+
+TEST_CASE("ZB1P beats 1F1B and ZBH1 at P=4 N=8", "[schedule]") {
+  CHECK(run(make("ZBH1", 4, 8)).makespan == 29);
+  Simulation zb = run(make("ZB1P", 4, 8));
+  CHECK(zb.makespan <= 28);
+  for (int peak : zb.peakInFlight) CHECK(peak <= 4);
+  // The zero-bubble paper's N(F+B+W) + (P-1)(F+B-W) with one more in flight.
+  CHECK(run(make("ZB1P", 4, 8, 0, false, 5)).makespan == 8 * 3 + 3 * 1);
+}
+
+TEST_CASE("the validator rejects broken lists", "[schedule]") {
+  Schedule s = make("ZB1P", 2, 2);
+  auto withStage0 = [&](std::vector<std::string> jobs) {
+    Schedule copy = s;
+    copy.stageJobs[0].clear();
+    for (const std::string& text : jobs) copy.stageJobs[0].push_back(*parseJob(text));
+    return validateSchedule(copy);
+  };
+  CHECK(validateSchedule(s).empty());
+  CHECK(mentions(withStage0({"backward_b:0", "forward:0", "forward:1", "backward_b:1", "backward_w:0",
+                             "backward_w:1"}),
+                 "backward_b:0 comes before forward:0"));
+  CHECK(mentions(withStage0({"forward:0", "forward:1", "backward_w:0", "backward_b:0", "backward_b:1",
+                             "backward_w:1"}),
+                 "backward_w:0 comes before backward_b:0"));
+  CHECK(mentions(withStage0({"forward:0", "forward:1", "backward_b:0", "backward_w:0", "backward_b:1"}),
+                 "missing job backward_w:1"));
+  CHECK(mentions(withStage0({"forward:0", "backward_b:0", "backward_w:0", "backward_b:1", "backward_w:1"}),
+                 "missing job forward:1"));
+  CHECK(mentions(withStage0({"forward:0", "forward:0", "forward:1", "backward_b:0", "backward_w:0",
+                             "backward_b:1", "backward_w:1"}),
+                 "duplicate job forward:0"));
+  CHECK(mentions(withStage0({"forward:0", "optimizer:0", "forward:1", "backward:0", "backward:1"}),
+                 "optimizer is not the last job"));
+}
+
+TEST_CASE("the dry run reports the two-stage FThenB deadlock with its grid", "[schedule]") {
+  Schedule s = load("deadlock_fthenb.yaml");
+  CHECK(validateSchedule(s).empty());
+  DryRunResult result = dryRun(s);
+  CHECK(result.deadlock);
+  CHECK(result.report == readFile("deadlock_fthenb.expected"));
+}
+
+TEST_CASE("bad options give clear errors", "[schedule]") {
+  CHECK_THAT(generateError("1F1B", 4, 2), Catch::Contains("at least as many micro-batches"));
+  CHECK_THAT(generateError("GPipe", 4, 8), Catch::Contains("unknown mode 'GPipe'"));
+  CHECK_THAT(generateError("1F1B", 4, 8, 0, true), Catch::Contains("--split-bw is only for VPP"));
+  CHECK_THAT(generateError("VPP", 4, 8, 2, true), Catch::Contains("fall back"));
+  CHECK_THAT(generateError("ZBVPP", 4, 4, 1), Catch::Contains("at least 2"));
+}
+
+TEST_CASE("YAML round trip and costs", "[schedule]") {
+  Schedule s = make("ZBVPP", 4, 4, 2);
+  Simulation sim = run(s);
+  std::string text = scheduleToYaml(s, &sim);
+  CHECK_THAT(text, Catch::Contains("jobs: [\"forward0:0\", \"forward0:1\""));
+  CHECK_THAT(text, Catch::Contains("simulation: {makespan: 28, bubble_ratio: 0.1429"));
+  auto back = scheduleFromYaml(text, "round trip");
+  REQUIRE(back.isOk());
+  CHECK(back->stageJobs == s.stageJobs);
+  CHECK(back->mode == "ZBVPP");
+  auto costs = parseCosts("forward: 2\ncommunication: 1\n", "costs");
+  REQUIRE(costs.isOk());
+  CHECK(costs->forward == 2);
+  CHECK(costs->of(JobKind::Backward) == 2);
+  CHECK_FALSE(parseCosts("forwad: 2\n", "costs").isOk());
+  auto withComm = simulate(make("FThenB", 2, 1), *costs);
+  REQUIRE(withComm.isOk());
+  CHECK(withComm->makespan == 2 + 1 + 2 + 2 + 1 + 2);
+}
+
+TEST_CASE("renderers", "[schedule]") {
+  Schedule s = make("1F1B", 2, 2);
+  Simulation sim = run(s);
+  CHECK(renderTimeGrid(s, sim).find("stage 1 | .  F0 B0 B0 F1 B1 B1") != std::string::npos);
+  CHECK_THAT(renderChromeTrace(s, sim), Catch::Contains("\"name\": \"forward:0\""));
+  CHECK_THAT(renderSvg(s, sim), Catch::StartsWith("<svg"));
+}
