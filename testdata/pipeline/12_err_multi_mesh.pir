@@ -1,0 +1,8 @@
+// RUN: pir-opt %s --pass-pipeline=pipeline-split{mode=FThenB}
+// RULE: one stage per program: the first op whose op_dist_attr mesh differs from the first op's mesh is a located error (newest dist era, mesh named by process ids)
+{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,place:Place(undefined:0),shape:[4,16],stop_gradient:[false]} : () -> pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>
+    (%1) = "pd_op.relu" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,stop_gradient:[false]} : (pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>) -> pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>
+    (%2) = "pd_op.data" () {dtype:float32,name:"y",op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},result(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,place:Place(undefined:0),shape:[4,16],stop_gradient:[false]} : () -> pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]>
+    (%3) = "pd_op.relu" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]},result(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,stop_gradient:[false]} : (pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]>) -> pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1]>
+}
