@@ -11,8 +11,10 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "app/input_file.h"
@@ -90,6 +92,20 @@ bool buildPassManager(const OptOptions& opts, const std::vector<passes::PassSpec
   return true;
 }
 
+/// A YAML scalar for `s`, quoted unless it is plainly safe.
+std::string yamlString(std::string_view s) {
+  bool plain = !s.empty();
+  for (char c : s) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-');
+  if (plain && !std::isdigit(static_cast<unsigned char>(s[0])) && s != "true" && s != "false" && s != "null")
+    return std::string(s);
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
 std::string dumpHeader(const std::string& pass, const char* when) {
   return "// -----// IR Dump " + std::string(when) + " " + pass + " //----- //\n";
 }
@@ -131,11 +147,13 @@ struct Session {
   core::Status treeStatus;
 };
 
-/// Runs the pipeline on one program; false after reporting errors.
-bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs, core::Program& program,
+/// Runs the pipeline on one input program (which a splitting pass may turn
+/// into several named ones); false after reporting errors.
+bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs, core::ProgramSet& set,
                     core::DiagnosticEngine& diag, std::vector<std::pair<std::string, double>>& timings,
                     std::vector<std::unique_ptr<passes::PassManager>>& managers) {
   const OptOptions& opts = session.opts;
+  core::Program& program = *set.programs[0].program;
   if (!opts.noVerify) {
     core::VerifyOptions v;
     v.distConsistency = opts.verifyDist && specs.empty();
@@ -155,17 +173,18 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   pm->setIrDumpHook([&](const std::string& pass, const char* when, const core::Program& p) {
     session.dump(pass, when, p);
   });
-  core::Status s = pm->run(program, diag);
+  core::Status s = pm->run(set, diag);
   for (const auto& t : pm->timings()) timings.push_back(t);
   managers.push_back(std::move(pm));
   if (!s) {
     if (!diag.hasErrors()) diag.error(s.offset(), s.message());
     return false;
   }
-  if (core::Status p = core::checkPrintable(program); !p) {
-    diag.error(p.offset(), p.message());
-    return false;
-  }
+  for (const core::NamedProgram& p : set.programs)
+    if (core::Status ps = core::checkPrintable(*p.program); !ps) {
+      diag.error(ps.offset(), ps.message());
+      return false;
+    }
   return true;
 }
 
@@ -183,19 +202,56 @@ void printStatistics(const std::vector<std::unique_ptr<passes::PassManager>>& ma
     }
 }
 
-/// Prints every program (each after its `// -----` line, if it had one).
-core::Status writeOutput(const std::string& path, const std::vector<parser::ParsedProgram>& programs) {
+/// One input program and what the pipeline made of it.
+struct Unit {
+  std::string marker;  // the `// -----` line it had in the input, or empty
+  core::ProgramSet set;
+};
+
+/// Prints every program: named ones (what a split made) each after a
+/// `// ----- job: NAME` line, others after their input marker line.
+core::Status writeOutput(const std::string& path, const std::vector<Unit>& units) {
   OutputFile out;
   if (core::Status s = out.open(path); !s) return s;
   core::OutputSink sink = [&](std::string_view chunk) { return out.write(chunk); };
-  for (const parser::ParsedProgram& p : programs) {
-    if (!p.marker.empty()) {
-      out.write(p.marker);
-      out.write("\n");
+  for (const Unit& u : units)
+    for (const core::NamedProgram& p : u.set.programs) {
+      std::string header = !p.name.empty() ? "// ----- job: " + p.name : u.marker;
+      if (!header.empty()) {
+        out.write(header);
+        out.write("\n");
+      }
+      (void)core::printProgram(*p.program, sink);
     }
-    (void)core::printProgram(*p.program, sink);
-  }
   return out.commit();
+}
+
+/// `--output-dir`: DIR/NAME.pir per program and DIR/jobs.yaml listing them
+/// in order with what each imports (kwargs) and exports (shadow outputs).
+core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& units) {
+  StagedDirectory staged;
+  if (core::Status s = staged.open(dir); !s) return s;
+  std::string yaml = "programs:\n";
+  std::set<std::string> used;
+  for (size_t u = 0; u < units.size(); ++u)
+    for (const core::NamedProgram& p : units[u].set.programs) {
+      std::string name = !p.name.empty() ? p.name : units.size() > 1 ? "program" + std::to_string(u) : "program";
+      if (!used.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
+      if (core::Status s = staged.writeFile(name + ".pir", core::printProgram(*p.program)); !s) return s;
+      yaml += "  - name: " + name + "\n    file: " + name + ".pir\n    imports: [";
+      const auto& kwargs = p.program->body().kwargs();
+      for (size_t i = 0; i < kwargs.size(); ++i) yaml += (i ? ", " : "") + yamlString(kwargs[i]->name());
+      yaml += "]\n    exports: [";
+      bool first = true;
+      for (const core::Operation& op : p.program->body())
+        if (auto* n = op.name() == "builtin.shadow_output" ? op.attrOf<core::StringAttr>("output_name") : nullptr) {
+          yaml += (first ? "" : ", ") + yamlString(n->value());
+          first = false;
+        }
+      yaml += "]\n";
+    }
+  if (core::Status s = staged.writeFile("jobs.yaml", yaml); !s) return s;
+  return staged.commit();
 }
 
 int process(const OptOptions& opts) {
@@ -227,11 +283,14 @@ int process(const OptOptions& opts) {
   std::vector<std::pair<std::string, double>> timings;
   std::vector<std::unique_ptr<passes::PassManager>> managers;
   session.programCount = parsed->size();
+  std::vector<Unit> units(parsed->size());
   bool ok = true;
   for (size_t i = 0; i < parsed->size(); ++i) {
     session.programIndex = i;
     session.treeIndex = 0;  // p1_00_input.pir, not p1_02_input.pir
-    ok = processProgram(session, specs, *(*parsed)[i].program, diag, timings, managers) && ok;
+    units[i].marker = (*parsed)[i].marker;
+    units[i].set.programs.push_back({std::string(), std::move((*parsed)[i].program)});
+    ok = processProgram(session, specs, units[i].set, diag, timings, managers) && ok;
   }
   if (!ok) {
     diag.sortByPosition();
@@ -240,7 +299,11 @@ int process(const OptOptions& opts) {
   if (!session.treeStatus) return fail(session.treeStatus.message());
 
   auto printStart = Clock::now();
-  if (core::Status s = writeOutput(opts.output, *parsed); !s) return fail(s.message());
+  if (!opts.outputDir.empty()) {
+    if (core::Status s = writeOutputDir(opts.outputDir, units); !s) return fail(s.message());
+  } else if (core::Status s = writeOutput(opts.output, units); !s) {
+    return fail(s.message());
+  }
   double printMs = msSince(printStart);
   if (session.treeDir.isOpen())
     if (core::Status s = session.treeDir.commit(); !s) return fail(s.message());
@@ -290,6 +353,8 @@ int runOpt(int argc, char** argv) {
   app.footer(kExamples);
   app.add_option("input", opts.input, "input file, or - for stdin")->capture_default_str();
   app.add_option("-o,--output", opts.output, "output file, or - for stdout (written atomically)")->capture_default_str();
+  app.add_option("--output-dir", opts.outputDir,
+                 "write each program to DIR/NAME.pir and a DIR/jobs.yaml listing them (all files or none)");
   app.add_option("--pass-pipeline", opts.passPipeline, "passes to run: 'a,b{key=value ...}'");
   app.add_option("--config", opts.configFile, "YAML file with a 'pipeline:' list of passes");
   app.add_flag("--list-passes", opts.listPasses, "list the registered passes and their options");

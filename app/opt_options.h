@@ -9,6 +9,7 @@ namespace pir::app {
 struct OptOptions {
   std::string input = "-";
   std::string output = "-";
+  std::string outputDir;
   std::string passPipeline;
   std::string configFile;
   bool listPasses = false;

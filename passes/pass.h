@@ -54,6 +54,14 @@ class Pass {
   /// Transforms `program`. Located errors go to `diag`.
   virtual core::Status run(core::Program& program, core::DiagnosticEngine& diag) = 0;
 
+  /// A pass that splits one program into named programs says so, and
+  /// implements runSplit instead of run.
+  virtual bool splitsProgram() const { return false; }
+  virtual core::Status runSplit(core::Program& program, core::ProgramSet& out, core::DiagnosticEngine& diag) {
+    (void)program, (void)out, (void)diag;
+    return core::Status::error("pass does not split programs");
+  }
+
   PassStatistics& statistics() { return stats_; }
 
  protected:

@@ -25,23 +25,41 @@ bool PassManager::addPipeline(const std::vector<PassSpec>& specs, core::Diagnost
   return true;
 }
 
-core::Status PassManager::run(core::Program& program, core::DiagnosticEngine& diag) {
+core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine& diag) {
   for (auto& pass : passes_) {
     std::string name(pass->name());
-    if (dump_ && options_.printBefore.count(name)) dump_(name, "Before", program);
+    for (const core::NamedProgram& p : programs.programs)
+      if (dump_ && options_.printBefore.count(name)) dump_(name, "Before", *p.program);
     auto start = std::chrono::steady_clock::now();
-    core::Status s = pass->run(program, diag);
+    core::Status s = runOne(*pass, programs, diag);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     timings_.emplace_back(name, seconds);
     if (!s) return core::Status::error("pass '" + name + "' failed: " + s.message(), s.offset());
-    if (dump_ && (options_.printAfterAll || options_.printAfter.count(name))) dump_(name, "After", program);
+    for (const core::NamedProgram& p : programs.programs)
+      if (dump_ && (options_.printAfterAll || options_.printAfter.count(name))) dump_(name, "After", *p.program);
     if (options_.verifyEach || options_.verifyDist) {
       core::VerifyOptions v;
       v.distConsistency = options_.verifyDist || pass->verifiesDistAfter();
-      size_t errors = core::verifyProgram(program, diag, v);
+      size_t errors = 0;
+      for (const core::NamedProgram& p : programs.programs) errors += core::verifyProgram(*p.program, diag, v);
       if (errors) return core::Status::error("verification failed after pass '" + name + "'");
     }
   }
+  return core::Status::ok();
+}
+
+core::Status PassManager::runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag) {
+  if (!pass.splitsProgram()) {
+    for (core::NamedProgram& p : programs.programs)
+      if (core::Status s = pass.run(*p.program, diag); !s) return s;
+    return core::Status::ok();
+  }
+  if (programs.programs.size() != 1)
+    return core::Status::error("'" + std::string(pass.name()) + "' splits one program, but there are " +
+                               std::to_string(programs.programs.size()));
+  core::ProgramSet out;
+  if (core::Status s = pass.runSplit(*programs.programs[0].program, out, diag); !s) return s;
+  programs = std::move(out);
   return core::Status::ok();
 }
 

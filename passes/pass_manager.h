@@ -38,14 +38,18 @@ class PassManager {
 
   void setIrDumpHook(IrDumpHook hook) { dump_ = std::move(hook); }
 
-  /// Runs every pass on `program`, verifying after each (as configured).
-  core::Status run(core::Program& program, core::DiagnosticEngine& diag);
+  /// Runs every pass on every program of `programs`, verifying after each
+  /// (as configured). A splitting pass replaces the one program it is given
+  /// by the named programs it makes.
+  core::Status run(core::ProgramSet& programs, core::DiagnosticEngine& diag);
 
   const std::vector<std::unique_ptr<Pass>>& passes() const { return passes_; }
   /// `--timing` lines, one per pass, filled by run().
   const std::vector<std::pair<std::string, double>>& timings() const { return timings_; }
 
  private:
+  core::Status runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag);
+
   PassManagerOptions options_;
   std::vector<std::unique_ptr<Pass>> passes_;
   IrDumpHook dump_;

@@ -5,10 +5,12 @@ namespace pir::passes {
 
 void registerApplyPartitionPass();
 void registerFoldReshardPass();
+void registerSplitMatmulGradPass();
 
 void registerAllPasses() {
   registerApplyPartitionPass();
   registerFoldReshardPass();
+  registerSplitMatmulGradPass();
 }
 
 }  // namespace pir::passes

@@ -1,0 +1,222 @@
+//===- split_matmul_grad.cpp - matmul_grad into matmuls -------------------===//
+//
+// `split-matmul-grad` replaces `pd_op.matmul_grad(x, y, out_grad)` by ops
+// computing the same x_grad and y_grad, so that the two can land in
+// different jobs (backward_b and backward_w). Paddle's version (PR #68742)
+// ignores transpose_x/transpose_y and always uses the untransposed formulas;
+// here every transpose case gets its own:
+//
+//   (tx,ty)  x_grad                  y_grad
+//   (F,F)    matmul(og, y, F, T)     matmul(x, og, T, F)
+//   (T,F)    matmul(y, og, F, T)     matmul(x, og, F, F)
+//   (F,T)    matmul(og, y, F, F)     matmul(og, x, T, F)
+//   (T,T)    matmul(y, og, T, T)     matmul(og, x, T, T)
+//
+// A rank-3 x with a rank-2 y and no transposes gets Paddle's sequence:
+// y_grad = reshape(matmul(reshape(x, [x0*x1, ..]), reshape(og, [o0*o1, ..]),
+// T, F), y dims). Anything else stays a matmul_grad and is counted. The new
+// ops' result types are computed, and the op is left alone if they do not
+// equal the types of the results they replace.
+//
+//===----------------------------------------------------------------------===//
+#include <optional>
+
+#include "core/context.h"
+#include "passes/pass_registry.h"
+#include "passes/reshard_builder.h"
+
+namespace pir::passes {
+
+namespace {
+
+using namespace pir::core;
+
+/// Dims of matmul(a, b, ta, tb): a's batch dims, then M x N.
+std::optional<std::vector<int64_t>> matmulDims(std::span<const int64_t> a, std::span<const int64_t> b, bool ta,
+                                               bool tb) {
+  if (a.size() < 2 || b.size() != 2) return std::nullopt;
+  std::vector<int64_t> out(a.begin(), a.end() - 2);
+  out.push_back(ta ? a[a.size() - 1] : a[a.size() - 2]);
+  out.push_back(tb ? b[0] : b[1]);
+  return out;
+}
+
+/// Whether `v` is a result its op marks `stop_gradient` true.
+bool stopsGradient(const Value* v) {
+  const Operation* def = v ? v->definingOp() : nullptr;
+  auto* sg = def ? def->attrOf<ArrayAttr>("stop_gradient") : nullptr;
+  if (!sg || v->index() >= sg->size()) return false;
+  auto* b = sg->elements()[v->index()]->dynCast<BoolAttr>();
+  return b && b->value();
+}
+
+class SplitMatmulGradPass : public Pass {
+ public:
+  std::string_view name() const override { return "split-matmul-grad"; }
+  std::string_view description() const override {
+    return "replace pd_op.matmul_grad by matmuls (and reshapes) computing x_grad and y_grad separately";
+  }
+
+  core::Status run(Program& program, DiagnosticEngine&) override {
+    program_ = &program;
+    factory_ = std::make_unique<DistOpFactory>(program);
+    std::vector<Operation*> grads;
+    walk(program.body(), [&](Operation& op) {
+      if (op.name() == "pd_op.matmul_grad" && op.numOperands() == 3 && op.numResults() == 2) grads.push_back(&op);
+    });
+    for (Operation* op : grads) split(*op);
+    return core::Status::ok();
+  }
+
+ private:
+  Context& ctx() { return program_->context(); }
+  bool tagged() const { return program_->style().taggedNumbers; }
+
+  void split(Operation& grad) {
+    Value *x = grad.operandValue(0), *y = grad.operandValue(1), *og = grad.operandValue(2);
+    auto xs = tensorShape(x ? x->type() : nullptr), ys = tensorShape(y ? y->type() : nullptr);
+    auto* tx = grad.attrOf<BoolAttr>("transpose_x");
+    auto* ty = grad.attrOf<BoolAttr>("transpose_y");
+    bool ta = tx && tx->value(), tb = ty && ty->value();
+    if (!xs || !ys || !og) return leave("left as matmul_grad: operand types not tensors");
+    Builder b(ctx());
+    b.setInsertionPoint(&grad);
+    if (xs->dims.size() == 2 && ys->dims.size() == 2) return splitRank2(grad, b, x, y, og, ta, tb);
+    if (xs->dims.size() >= 3 && ys->dims.size() == 2 && !ta && !tb) {
+      if (grad.distAttr()) return leave("left as matmul_grad: rank >= 3 in a distributed program");
+      return splitFolded(grad, b, x, y, og);
+    }
+    leave("left as matmul_grad: ranks or transposes not supported");
+  }
+
+  void leave(const std::string& why) { stats_.add(why); }
+
+  void splitRank2(Operation& grad, Builder& b, Value* x, Value* y, Value* og, bool ta, bool tb) {
+    // (operands, transposes) of x_grad and y_grad per (ta, tb); see the header.
+    struct Mm { Value* a; Value* b; bool ta; bool tb; };
+    Mm dx = !ta && !tb ? Mm{og, y, false, true} : ta && !tb ? Mm{y, og, false, true}
+          : !ta && tb  ? Mm{og, y, false, false} : Mm{y, og, true, true};
+    Mm dy = !ta && !tb ? Mm{x, og, true, false} : ta && !tb ? Mm{x, og, false, false}
+          : !ta && tb  ? Mm{og, x, true, false} : Mm{og, x, true, true};
+    const Type* dxType = matmulType(dx.a, dx.b, dx.ta, dx.tb, grad.result(0)->type());
+    const Type* dyType = matmulType(dy.a, dy.b, dy.ta, dy.tb, grad.result(1)->type());
+    if (!dxType || !dyType) return leave("left as matmul_grad: result shapes disagree");
+    Operation* mx = matmul(b, grad, dx.a, dx.b, dx.ta, dx.tb, dxType);
+    Operation* my = matmul(b, grad, dy.a, dy.b, dy.ta, dy.tb, dyType);
+    replace(grad, mx->result(0), my->result(0));
+    stats_.add("matmul_grad split (rank 2)");
+  }
+
+  void splitFolded(Operation& grad, Builder& b, Value* x, Value* y, Value* og) {
+    auto xs = *tensorShape(x->type()), os = *tensorShape(og->type()), ys = *tensorShape(y->type());
+    const Type* dxType = matmulType(og, y, false, true, grad.result(0)->type());
+    if (!dxType || os.dims.size() != xs.dims.size()) return leave("left as matmul_grad: result shapes disagree");
+    auto fold = [](std::span<const int64_t> d) {
+      std::vector<int64_t> f{d[0] < 0 || d[1] < 0 ? -1 : d[0] * d[1]};
+      f.insert(f.end(), d.begin() + 2, d.end());
+      return f;
+    };
+    Operation* mx = matmul(b, grad, og, y, false, true, dxType);
+    Value* x2 = reshape(b, grad, x, fold(xs.dims));
+    Value* og2 = reshape(b, grad, og, fold(os.dims));
+    const Type* prodType = matmulType(x2, og2, true, false, nullptr);
+    if (!prodType) return leave("left as matmul_grad: result shapes disagree");
+    Operation* prod = matmul(b, grad, x2, og2, true, false, prodType);
+    Value* dy = reshape(b, grad, prod->result(0), std::vector<int64_t>(ys.dims.begin(), ys.dims.end()));
+    replace(grad, mx->result(0), dy);
+    stats_.add("matmul_grad split (rank 3, folded)");
+  }
+
+  /// The type of matmul(a, b, ta, tb): dims computed, spelled like `like`
+  /// (the result it replaces) when there is one; null if they disagree.
+  const Type* matmulType(Value* a, Value* b, bool ta, bool tb, const Type* like) {
+    auto as = tensorShape(a->type()), bs = tensorShape(b->type());
+    auto dims = matmulDims(as->dims, bs->dims, ta, tb);
+    if (!dims) return nullptr;
+    const Type* t = makeType(as->dtype, *dims, like ? like : a->type());
+    if (like && !typesEqual(t, like)) return nullptr;
+    return t;
+  }
+
+  const Type* makeType(DataType dtype, std::span<const int64_t> dims, const Type* like) {
+    if (auto* dist = like->dynCast<DistTensorType>()) return ctx().distTensorType(dtype, dims, dist->distAttr());
+    auto* dense = like->dynCast<DenseTensorType>();
+    return ctx().denseTensorType(dense ? dense->spelling() : program_->style().tensorSpelling, dtype, dims);
+  }
+
+  /// op_role, chunk_id (and op_dist_attr in distributed programs) copied
+  /// from the op being replaced, plus stop_gradient from the operands.
+  std::vector<NamedAttr> inherited(const Operation& from, std::span<Value* const> operands, const Type* resultType) {
+    std::vector<NamedAttr> attrs;
+    for (std::string_view key : {"op_role", "chunk_id"})
+      if (const Attribute* a = from.attr(key)) attrs.push_back({ctx().intern(key), a});
+    if (const OpDistAttr* od = from.distAttr()) {
+      std::vector<const Attribute*> ins;
+      for (Value* v : operands) {
+        auto* t = v->type()->dynCast<DistTensorType>();
+        ins.push_back(t ? static_cast<const Attribute*>(t->distAttr()) : ctx().nullAttr());
+      }
+      auto* rt = resultType->dynCast<DistTensorType>();
+      const Attribute* outs[] = {rt ? static_cast<const Attribute*>(rt->distAttr()) : ctx().nullAttr()};
+      attrs.push_back({ctx().intern("op_dist_attr"), factory_->opDistAttr(od->mesh(), ins, outs, &from)});
+    }
+    bool stop = true;
+    for (Value* v : operands) stop = stop && stopsGradient(v);
+    const Attribute* sg[] = {ctx().boolAttr(stop)};
+    attrs.push_back({ctx().intern("stop_gradient"), ctx().arrayAttr(sg)});
+    return attrs;
+  }
+
+  Operation* matmul(Builder& b, const Operation& from, Value* x, Value* y, bool tx, bool ty, const Type* type) {
+    Value* ins[] = {x, y};
+    std::vector<NamedAttr> attrs = inherited(from, ins, type);
+    attrs.push_back({ctx().intern("transpose_x"), ctx().boolAttr(tx)});
+    attrs.push_back({ctx().intern("transpose_y"), ctx().boolAttr(ty)});
+    sortAttributes(attrs);
+    const Type* out[] = {type};
+    return b.create("pd_op.matmul", ins, out, attrs);
+  }
+
+  /// `full_int_array` holding `dims`, then `reshape(v, it)`.
+  Value* reshape(Builder& b, const Operation& from, Value* v, const std::vector<int64_t>& dims) {
+    std::vector<NamedAttr> attrs = inherited(from, {}, v->type());
+    std::vector<const Attribute*> values;
+    for (int64_t d : dims) values.push_back(ctx().numberAttr(tagged() ? "Int64" : "", std::to_string(d)));
+    auto dialect = [&](std::string_view tag, std::string_view text) -> const Attribute* {
+      const Attribute* sym = ctx().symbolAttr(text);
+      return tagged() ? ctx().taggedAttr(tag, sym) : sym;
+    };
+    attrs.push_back({ctx().intern("dtype"), dialect("pd_op.DataType", "int64")});
+    attrs.push_back({ctx().intern("place"), dialect("pd_op.Place", "Place(cpu)")});
+    attrs.push_back({ctx().intern("value"), ctx().arrayAttr(values)});
+    sortAttributes(attrs);
+    int64_t n[] = {static_cast<int64_t>(dims.size())};
+    const Type* shapeType[] = {ctx().denseTensorType(program_->style().tensorSpelling, DataType::I64, n)};
+    Value* shape = b.create("pd_op.full_int_array", {}, shapeType, attrs)->result(0);
+
+    auto src = *tensorShape(v->type());
+    Value* ins[] = {v, shape};
+    const Type* out[] = {makeType(src.dtype, dims, v->type())};
+    std::vector<NamedAttr> rattrs = inherited(from, ins, out[0]);
+    sortAttributes(rattrs);
+    return b.create("pd_op.reshape", ins, out, rattrs)->result(0);
+  }
+
+  void replace(Operation& grad, Value* dx, Value* dy) {
+    grad.result(0)->replaceAllUsesWith(dx);
+    grad.result(1)->replaceAllUsesWith(dy);
+    grad.erase();
+  }
+
+  Program* program_ = nullptr;
+  std::unique_ptr<DistOpFactory> factory_;
+};
+
+}  // namespace
+
+void registerSplitMatmulGradPass() {
+  PassRegistry::instance().add("split-matmul-grad", "replace pd_op.matmul_grad by matmuls computing x_grad and y_grad",
+                               [] { return std::make_unique<SplitMatmulGradPass>(); });
+}
+
+}  // namespace pir::passes
