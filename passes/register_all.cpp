@@ -5,11 +5,13 @@ namespace pir::passes {
 
 void registerApplyPartitionPass();
 void registerFoldReshardPass();
+void registerPipelineSplitPass();
 void registerSplitMatmulGradPass();
 
 void registerAllPasses() {
   registerApplyPartitionPass();
   registerFoldReshardPass();
+  registerPipelineSplitPass();
   registerSplitMatmulGradPass();
 }
 

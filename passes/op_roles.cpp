@@ -1,0 +1,70 @@
+//===- op_roles.cpp -------------------------------------------------------===//
+#include "passes/op_roles.h"
+
+#include "core/context.h"
+#include "passes/reshard_builder.h"
+
+namespace pir::passes {
+
+using namespace pir::core;
+
+int64_t opRole(const Operation& op) {
+  auto* role = op.attrOf<NumberAttr>("op_role");
+  auto v = role ? role->asInt() : std::nullopt;
+  return v ? *v : -1;
+}
+
+size_t completeOpRoles(Program& program) {
+  std::vector<Operation*> ops;
+  for (Operation& op : program.body()) ops.push_back(&op);
+  std::vector<int64_t> roles(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) roles[i] = opRole(*ops[i]);
+  int64_t next = -1;
+  std::vector<int64_t> completed(roles);
+  for (size_t i = ops.size(); i-- > 0;) {
+    if (roles[i] != -1) next = roles[i];
+    else completed[i] = next;
+  }
+  int64_t prev = -1;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (completed[i] == -1) completed[i] = prev;  // a trailing run
+    prev = completed[i];
+  }
+  DistOpFactory factory(program);
+  size_t n = 0;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (roles[i] == -1 && completed[i] != -1) {
+      ops[i]->setAttr(program.context(), "op_role", factory.intAttr("Int32", completed[i]));
+      ++n;
+    }
+  return n;
+}
+
+int64_t opChunk(const Operation& op) {
+  if (auto* c = op.attrOf<NumberAttr>("chunk_id"))
+    if (auto v = c->asInt()) return *v;
+  if (const OpDistAttr* od = op.distAttr(); od && od->hasChunkId()) return od->chunkId();
+  return -1;
+}
+
+int64_t inferChunk(const std::vector<Operation*>& ops, size_t idx) {
+  auto chunkAt = [&](size_t i) { return i < ops.size() ? opChunk(*ops[i]) : -1; };
+  int64_t prev = idx > 0 ? chunkAt(idx - 1) : -1, next = chunkAt(idx + 1), nextNext = chunkAt(idx + 2);
+  if (prev != -1 && prev == next) return prev;
+  if (next != -1 && next == nextNext) return next;
+  const Operation& op = *ops[idx];
+  if (op.name() == "builtin.combine" || op.name() == "builtin.split") {
+    for (uint32_t r = 0; r < op.numResults(); ++r)
+      if (OpOperand* use = op.result(r)->firstUse()) {
+        // The first user in program order among the uses.
+        const Operation* first = nullptr;
+        for (OpOperand* u = use; u; u = u->nextUse())
+          for (size_t i = idx + 1; i < ops.size() && !first; ++i)
+            if (ops[i]->isAncestorOf(u->owner())) first = ops[i];
+        if (first) return opChunk(*first);
+      }
+  }
+  return -1;
+}
+
+}  // namespace pir::passes

@@ -1,0 +1,216 @@
+//===- pipeline_split.cpp - a training program into per-job programs ------===//
+//
+// `pipeline-split{mode=FThenB|1F1B|VPP|ZBH1 vpp=V split-bw=BOOL}` turns one
+// pipeline stage's program into the programs Paddle's pipeline passes make,
+// named and ordered as Paddle does (pass_utils.py, pipeline_1f1b.py,
+// pipeline_vpp.py):
+//   FThenB  forward, backward, optimizer
+//   1F1B    recv_forward, forward, backward, send_backward, optimizer
+//   VPP     recv_forward{c}, forward{c} (c = 0..V-1), backward{c},
+//           send_backward{c} (c = V-1..0), optimizer
+//   VPP + split-bw  forward{0..V-1}, backward_b{V-1..0}, backward_w{V-1..0}, optimizer
+//   ZBH1    forward, backward, backward_b, backward_w, optimizer; `backward`
+//           holds copies of every backward_b and backward_w op
+// Missing op roles are completed first; in VPP missing chunks are inferred.
+//
+//===----------------------------------------------------------------------===//
+#include <map>
+#include <string>
+
+#include "core/context.h"
+#include "core/verifier.h"
+#include "passes/backward_kind.h"
+#include "passes/op_roles.h"
+#include "passes/pass_registry.h"
+#include "passes/program_splitter.h"
+
+namespace pir::passes {
+
+namespace {
+
+using namespace pir::core;
+
+enum class Mode { FThenB, OneFOneB, VPP, ZBH1 };
+
+std::string meshIds(const ProcessMesh* m) {
+  std::string s = "[";
+  for (size_t i = 0; i < m->processIds().size(); ++i) s += (i ? "," : "") + std::to_string(m->processIds()[i]);
+  return s + "]";
+}
+
+class PipelineSplitPass : public Pass {
+ public:
+  std::string_view name() const override { return "pipeline-split"; }
+  std::string_view description() const override {
+    return "split a pipeline stage's training program into the per-job programs of a schedule";
+  }
+  std::vector<PassOptionInfo> options() const override {
+    return {{"mode", "FThenB, 1F1B, VPP or ZBH1", "FThenB"},
+            {"vpp", "number of virtual pipeline chunks (VPP)", "1"},
+            {"split-bw", "split backward into backward_b and backward_w (VPP)", "false"}};
+  }
+  bool splitsProgram() const override { return true; }
+  Status run(Program&, DiagnosticEngine&) override { return Status::error("pipeline-split makes several programs"); }
+
+  Status setOptions(const PassOptionValues& values) override {
+    if (Status s = Pass::setOptions(values); !s) return s;
+    auto get = [&](const char* key) -> const std::string* {
+      auto it = values.values.find(key);
+      return it == values.values.end() ? nullptr : &it->second;
+    };
+    if (const std::string* m = get("mode")) {
+      if (*m == "FThenB") mode_ = Mode::FThenB;
+      else if (*m == "1F1B") mode_ = Mode::OneFOneB;
+      else if (*m == "VPP") mode_ = Mode::VPP;
+      else if (*m == "ZBH1") mode_ = Mode::ZBH1;
+      else return values.errorAtValue("mode", "unknown pipeline mode '" + *m + "' (expected FThenB, 1F1B, VPP or ZBH1)");
+    }
+    if (const std::string* v = get("vpp")) {
+      size_t used = 0;
+      try {
+        vpp_ = std::stoi(*v, &used);
+      } catch (...) {
+        used = 0;
+      }
+      if (used != v->size() || vpp_ < 1 || vpp_ > 1024)
+        return values.errorAtValue("vpp", "vpp takes a whole number from 1 to 1024, not '" + *v + "'");
+      if (vpp_ > 1 && mode_ != Mode::VPP) return values.errorAtKey("vpp", "vpp needs mode=VPP");
+    }
+    if (const std::string* b = get("split-bw")) {
+      if (*b != "true" && *b != "false")
+        return values.errorAtValue("split-bw", "split-bw takes true or false, not '" + *b + "'");
+      splitBw_ = *b == "true";
+      if (splitBw_ && mode_ != Mode::VPP) return values.errorAtKey("split-bw", "split-bw needs mode=VPP");
+    }
+    return Status::ok();
+  }
+
+  Status runSplit(Program& program, ProgramSet& out, DiagnosticEngine& diag) override {
+    std::vector<Operation*> ops;
+    for (Operation& op : program.body()) ops.push_back(&op);
+    if (Status s = checkOneMesh(ops, diag); !s) return s;
+    if (size_t n = completeOpRoles(program)) stats_.add("op roles completed", static_cast<int64_t>(n));
+    std::vector<int64_t> roles;
+    for (Operation* op : ops) roles.push_back(opRole(*op));
+    for (size_t i = 0; i < ops.size(); ++i)
+      if (roles[i] != kRoleForward && roles[i] != kRoleBackward && roles[i] != kRoleOptimize) {
+        diag.error(reportLocation(ops[i]), "op '" + std::string(ops[i]->name()) + "' has op role " +
+                                               std::to_string(roles[i]) +
+                                               ", not forward (0), backward (1) or optimize (2)");
+        return Status::error("unknown op role");
+      }
+    SplitPlan plan;
+    if (Status s = makePlan(ops, roles, plan, diag); !s) return s;
+    return splitProgram(program, ops, plan, out, diag, stats_);
+  }
+
+ private:
+  /// Several meshes in one program is several stages.
+  Status checkOneMesh(const std::vector<Operation*>& ops, DiagnosticEngine& diag) {
+    const ProcessMesh* first = nullptr;
+    for (Operation* op : ops) {
+      const OpDistAttr* od = op->distAttr();
+      if (!od) continue;
+      if (!first) first = od->mesh();
+      else if (od->mesh() != first) {
+        diag.error(reportLocation(op), "one stage per program: op '" + std::string(op->name()) + "' is on mesh " +
+                                           meshIds(od->mesh()) + ", the program's first op on " + meshIds(first));
+        return Status::error("several meshes");
+      }
+    }
+    return Status::ok();
+  }
+
+  /// The chunk of every op (VPP), inferring missing ones in reverse order
+  /// as Paddle does; optimizer ops need none.
+  Status chunks(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, std::vector<int64_t>& out,
+                DiagnosticEngine& diag) {
+    out.assign(ops.size(), 0);
+    for (size_t i = ops.size(); i-- > 0;) {
+      if (roles[i] == kRoleOptimize) continue;
+      int64_t c = opChunk(*ops[i]);
+      if (c == -1) c = inferChunk(ops, i);
+      if (c == -1) {
+        diag.error(reportLocation(ops[i]), "cannot infer the chunk of op '" + std::string(ops[i]->name()) + "'");
+        return Status::error("cannot infer a chunk");
+      }
+      if (c < 0 || c >= vpp_) {
+        diag.error(reportLocation(ops[i]), "op '" + std::string(ops[i]->name()) + "' is in chunk " +
+                                               std::to_string(c) + ", but vpp is " + std::to_string(vpp_));
+        return Status::error("chunk out of range");
+      }
+      out[i] = c;
+    }
+    return Status::ok();
+  }
+
+  Status makePlan(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, SplitPlan& plan,
+                  DiagnosticEngine& diag) {
+    std::vector<BackwardKind> kinds;
+    if (splitBw_ || mode_ == Mode::ZBH1) kinds = classifyBackward(ops, roles);
+    auto isRecv = [&](size_t i) { return ops[i]->name() == "pd_op.recv_v2" && roles[i] == kRoleForward; };
+    auto isSend = [&](size_t i) { return ops[i]->name() == "pd_op.send_v2" && roles[i] == kRoleBackward; };
+    plan.homes.resize(ops.size());
+    switch (mode_) {
+      case Mode::FThenB:
+        plan.jobs = {"forward", "backward", "optimizer"};
+        for (size_t i = 0; i < ops.size(); ++i) plan.homes[i] = {static_cast<int>(roles[i])};
+        return Status::ok();
+      case Mode::OneFOneB:
+        plan.jobs = {"recv_forward", "forward", "backward", "send_backward", "optimizer"};
+        for (size_t i = 0; i < ops.size(); ++i)
+          plan.homes[i] = {isRecv(i) ? 0 : isSend(i) ? 3 : roles[i] == kRoleForward ? 1 : roles[i] == kRoleBackward ? 2 : 4};
+        return Status::ok();
+      case Mode::ZBH1:
+        plan.jobs = {"forward", "backward", "backward_b", "backward_w", "optimizer"};
+        plan.copyJob = 1;
+        plan.copyReaders = {2, 3};
+        for (size_t i = 0; i < ops.size(); ++i) {
+          if (roles[i] == kRoleBackward) plan.homes[i] = {kinds[i] == BackwardKind::W ? 3 : 2, 1};
+          else plan.homes[i] = {roles[i] == kRoleForward ? 0 : 4};
+        }
+        return Status::ok();
+      case Mode::VPP: break;
+    }
+    std::vector<int64_t> chunk;
+    if (Status s = chunks(ops, roles, chunk, diag); !s) return s;
+    int v = vpp_;
+    std::map<std::string, int> job;
+    auto add = [&](std::string name) {
+      job[name] = static_cast<int>(plan.jobs.size());
+      plan.jobs.push_back(std::move(name));
+    };
+    std::string c;
+    if (!splitBw_) {
+      for (int k = 0; k < v; ++k) add("recv_forward" + std::to_string(k)), add("forward" + std::to_string(k));
+      for (int k = v - 1; k >= 0; --k) add("backward" + std::to_string(k)), add("send_backward" + std::to_string(k));
+    } else {
+      for (int k = 0; k < v; ++k) add("forward" + std::to_string(k));
+      for (int k = v - 1; k >= 0; --k) add("backward_b" + std::to_string(k));
+      for (int k = v - 1; k >= 0; --k) add("backward_w" + std::to_string(k));
+    }
+    add("optimizer");
+    for (size_t i = 0; i < ops.size(); ++i) {
+      std::string k = std::to_string(chunk[i]);
+      std::string name = roles[i] == kRoleOptimize ? "optimizer"
+                         : roles[i] == kRoleForward ? (!splitBw_ && isRecv(i) ? "recv_forward" : "forward") + k
+                         : splitBw_                 ? (kinds[i] == BackwardKind::W ? "backward_w" : "backward_b") + k
+                                                    : (isSend(i) ? "send_backward" : "backward") + k;
+      plan.homes[i] = {job.at(name)};
+    }
+    return Status::ok();
+  }
+
+  Mode mode_ = Mode::FThenB;
+  int vpp_ = 1;
+  bool splitBw_ = false;
+};
+
+}  // namespace
+
+void registerPipelineSplitPass() {
+  PassRegistry::instance().add("pipeline-split", "split a training program into per-job programs (FThenB, 1F1B, VPP, ZBH1)",
+                               [] { return std::make_unique<PipelineSplitPass>(); });
+}
+
+}  // namespace pir::passes
