@@ -7,6 +7,8 @@
 // shapes agree, and otherwise on ids 0..n-1 (block arguments and kwargs).
 //
 //===----------------------------------------------------------------------===//
+#include <tuple>
+
 #include "parser/parser_impl.h"
 
 namespace pir::parser {
@@ -61,6 +63,22 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
 // entry ::= (`operand` | `result`) `(` integer `)` `:` `{` entry-value `}`
 //         | `chunk_id` `:` integer
 bool Parser::parseOpDistAttr(const Attribute*& out, const ProcessMesh*& opMesh) {
+  const char* start = tok_.text.data();
+  const char* end = extentOf(start, true);
+  if (!end) return parseOpDistAttrUncached(out, opMesh);
+  std::string_view key(start, static_cast<size_t>(end - start));
+  if (auto it = opDistCache_.find(key); it != opDistCache_.end()) {
+    std::tie(out, opMesh) = it->second;
+    lex_.resetTo(end);
+    consume();
+    return true;
+  }
+  if (!parseOpDistAttrUncached(out, opMesh)) return false;
+  if (prevEnd_ == end) opDistCache_.emplace(key, std::make_pair(out, opMesh));
+  return true;
+}
+
+bool Parser::parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& opMesh) {
   if (!enterNesting(tok_)) return false;
   consume();  // {
   if (!tok_.isIdent("mesh")) return unexpected("'mesh' to start op_dist_attr");

@@ -34,7 +34,10 @@ class Parser {
 
  private:
   //===--- tokens and errors (parser_ops.cpp) ---===//
-  void consume() { tok_ = lex_.next(); }
+  void consume() {
+    prevEnd_ = tok_.text.data() + tok_.text.size();
+    tok_ = lex_.next();
+  }
   bool consumeIf(TokenKind k) {
     if (!tok_.is(k)) return false;
     consume();
@@ -117,8 +120,36 @@ class Parser {
   std::unordered_map<std::string_view, std::vector<int64_t>> pending_;
   size_t numOpsRead_ = 0;
 
-  // Scratch buffers reused across ops to avoid per-op allocation.
-  std::vector<int64_t> intScratch_;
+  // Per-op lists, reused across ops to avoid allocating for each. Nothing
+  // reads them once an op's regions are being parsed, so nested ops may
+  // reuse them.
+  std::vector<Token> resultNames_, operandNames_;
+  std::vector<Value*> operands_;
+  std::vector<std::string_view> keywords_;
+  std::vector<NamedAttr> attrs_;
+  std::vector<const Type*> operandTypes_, resultTypes_;
+
+  // Real dumps repeat the same type and op_dist_attr text thousands of
+  // times: equal text (and, for types, equal mesh hint) parses to the same
+  // interned object, so the result is cached by text, per program.
+  const char* prevEnd_ = nullptr;  // end of the last consumed token
+  struct TypeKey {
+    std::string_view text;
+    const void* hint;
+    bool operator==(const TypeKey&) const = default;
+  };
+  struct TypeKeyHash {
+    size_t operator()(const TypeKey& k) const {
+      return std::hash<std::string_view>()(k.text) ^ (std::hash<const void*>()(k.hint) << 1);
+    }
+  };
+  std::unordered_map<TypeKey, const Type*, TypeKeyHash> typeCache_;
+  std::unordered_map<std::string_view, std::pair<const Attribute*, const ProcessMesh*>> opDistCache_;
+  /// The end of the balanced text starting at `p` (a type or a `{...}`
+  /// attribute on one line), or null when it is not simple to find.
+  const char* extentOf(const char* p, bool braces) const;
+  bool parseTypeUncached(const Type*& out, const ProcessMesh* hint);
+  bool parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& opMesh);
 };
 
 }  // namespace pir::parser

@@ -87,6 +87,8 @@ bool Parser::parseProgramBody(Program& program, bool braced) {
   numbered_.clear();
   named_.clear();
   pending_.clear();
+  typeCache_.clear();
+  opDistCache_.clear();
   sawDistEra_ = sawNumberStyle_ = sawTensorSpelling_ = sawChunkStyle_ = false;
   Token open = tok_;
   if (braced) consume();
@@ -174,7 +176,8 @@ bool Parser::parseBlockArgsLine(Block& block) {
 bool Parser::parseOp(Block& block) {
   Token start = tok_;
   if (!enterNesting(start)) return false;
-  std::vector<Token> resultNames;
+  std::vector<Token>& resultNames = resultNames_;
+  resultNames.clear();
   if (!parseOpResults(resultNames)) return false;
   if (!expect(TokenKind::Equal, "'=' after the results")) return false;
 
@@ -197,17 +200,22 @@ bool Parser::parseOp(Block& block) {
     if (!expect(TokenKind::RBracket, "']'")) return false;
   }
 
-  std::vector<Value*> operands;
-  std::vector<Token> operandNames;
-  std::vector<std::string_view> keywords;
+  std::vector<Value*>& operands = operands_;
+  std::vector<Token>& operandNames = operandNames_;
+  std::vector<std::string_view>& keywords = keywords_;
+  operands.clear();
+  operandNames.clear();
+  keywords.clear();
   if (!tok_.is(TokenKind::LParen)) return unexpected("'(' to start the operand list");
   if (!parseOperands(block, operands, operandNames, keywords)) return false;
 
-  std::vector<NamedAttr> attrs;
+  std::vector<NamedAttr>& attrs = attrs_;
+  attrs.clear();
   const ProcessMesh* opMesh = nullptr;
   if (tok_.is(TokenKind::LBrace) && atAttrDict() && !parseNamedAttrList(attrs, opMesh)) return false;
 
-  std::vector<const Type*> operandTypes;
+  std::vector<const Type*>& operandTypes = operandTypes_;
+  operandTypes.clear();
   Token typesAt = tok_;
   bool hasOperandTypes = false;
   if (consumeIf(TokenKind::Colon)) {
@@ -231,7 +239,8 @@ bool Parser::parseOp(Block& block) {
     if (!expect(TokenKind::RParen, "')' after the operand types")) return false;
   }
 
-  std::vector<const Type*> resultTypes;
+  std::vector<const Type*>& resultTypes = resultTypes_;
+  resultTypes.clear();
   Token resultTypesAt = tok_;
   if (consumeIf(TokenKind::Arrow)) {
     if (!parseTypeListUntilLineEnd(resultTypes, opMesh)) return false;

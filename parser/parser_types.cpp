@@ -1,5 +1,6 @@
 //===- parser_types.cpp - types -------------------------------------------===//
 #include <charconv>
+#include <cstring>
 
 #include "parser/parser_impl.h"
 
@@ -14,6 +15,51 @@ bool endsWithTensor(std::string_view s) { return s == "tensor" || s.ends_with("_
 //        | tensor-spelling `<` tensor-body `>` | dtype | dialect-type `<` ... `>`
 // `hint` is the mesh a dist type means when its era prints only the shape.
 bool Parser::parseType(const Type*& out, const ProcessMesh* hint) {
+  const char* start = tok_.text.data();
+  const char* end = tok_.is(TokenKind::Identifier) ? extentOf(start, false) : nullptr;
+  if (!end) return parseTypeUncached(out, hint);
+  TypeKey key{std::string_view(start, static_cast<size_t>(end - start)), hint};
+  if (auto it = typeCache_.find(key); it != typeCache_.end()) {
+    out = it->second;
+    lex_.resetTo(end);
+    consume();
+    return true;
+  }
+  if (!parseTypeUncached(out, hint)) return false;
+  if (prevEnd_ == end) typeCache_.emplace(key, out);
+  return true;
+}
+
+const char* Parser::extentOf(const char* p, bool braces) const {
+  constexpr size_t kMaxExtent = 4096;
+  const char* limit = text_.data() + std::min(text_.size(), static_cast<size_t>(p - text_.data()) + kMaxExtent);
+  if (braces) {
+    int depth = 0;
+    for (; p < limit && *p != '\n' && *p != '"'; ++p) {
+      if (*p == '{') ++depth;
+      else if (*p == '}' && --depth == 0) return p + 1;
+    }
+    return nullptr;
+  }
+  while (p < limit && (isIdentChar(*p))) ++p;
+  if (p < limit && *p == '<') {
+    // Tensor types hold no '>' before their end; the line must not end first.
+    auto* gt = static_cast<const char*>(std::memchr(p, '>', static_cast<size_t>(limit - p)));
+    if (!gt || std::memchr(p, '\n', static_cast<size_t>(gt - p))) return nullptr;
+    return gt + 1;
+  }
+  if (p < limit && *p == '[') {
+    int depth = 0;
+    for (; p < limit && *p != '\n'; ++p) {
+      if (*p == '[') ++depth;
+      else if (*p == ']' && --depth == 0) return p + 1;
+    }
+    return nullptr;
+  }
+  return p;
+}
+
+bool Parser::parseTypeUncached(const Type*& out, const ProcessMesh* hint) {
   if (consumeIf(TokenKind::NullType)) {
     out = ctx_.nullType();
     return true;
