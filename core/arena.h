@@ -25,6 +25,7 @@ class Arena {
   Arena() = default;
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
+  ~Arena();
 
   void* allocate(size_t size, size_t align) {
     uintptr_t p = (reinterpret_cast<uintptr_t>(cur_) + align - 1) & ~(align - 1);
@@ -63,16 +64,13 @@ class Arena {
   size_t bytesUsed() const { return bytesUsed_; }
 
  private:
-  void grow(size_t atLeast) {
-    size_t size = slabSize_;
-    if (slabSize_ < (size_t{64} << 20)) slabSize_ *= 2;
-    if (size < atLeast) size = atLeast;
-    slabs_.emplace_back(new char[size]);
-    cur_ = slabs_.back().get();
-    end_ = cur_ + size;
-  }
+  void grow(size_t atLeast);
 
-  std::vector<std::unique_ptr<char[]>> slabs_;
+  struct Slab {
+    char* data;
+    size_t size;
+  };
+  std::vector<Slab> slabs_;
   char* cur_ = nullptr;
   char* end_ = nullptr;
   size_t slabSize_ = 64 * 1024;
