@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/uniqued.h"
+
 namespace pir::core {
 
 class Type;
@@ -22,25 +24,9 @@ enum class AttrKind : uint8_t {
   ProcessMesh, Placements, TensorDist, OpDist
 };
 
-class Attribute {
- public:
-  AttrKind kind() const { return kind_; }
-  uint64_t hash() const { return hash_; }
-  template <class T>
-  const T* dynCast() const {
-    return kind_ == T::kKind ? static_cast<const T*>(this) : nullptr;
-  }
-  template <class T>
-  bool isa() const {
-    return kind_ == T::kKind;
-  }
-
+class Attribute : public Uniqued<AttrKind> {
  protected:
-  Attribute(AttrKind kind, uint64_t hash) : hash_(hash), kind_(kind) {}
-
- private:
-  uint64_t hash_;
-  AttrKind kind_;
+  using Uniqued::Uniqued;
 };
 
 class BoolAttr : public Attribute {
@@ -166,4 +152,6 @@ std::optional<ReduceType> parseReduceType(std::string_view name);
 
 }  // namespace pir::core
 
+// The distributed attributes are attributes too; whoever sees one kind sees
+// all (dist_attr.h includes this file first).
 #include "core/dist_attr.h"

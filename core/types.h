@@ -12,6 +12,8 @@
 #include <span>
 #include <string_view>
 
+#include "core/uniqued.h"
+
 namespace pir::core {
 
 class TensorDistAttr;
@@ -25,26 +27,9 @@ std::optional<DataType> parseDataType(std::string_view name);
 
 enum class TypeKind : uint8_t { Scalar, DenseTensor, DistTensor, Vector, Null, Opaque };
 
-class Type {
- public:
-  TypeKind kind() const { return kind_; }
-  uint64_t hash() const { return hash_; }
-
-  template <class T>
-  const T* dynCast() const {
-    return kind_ == T::kKind ? static_cast<const T*>(this) : nullptr;
-  }
-  template <class T>
-  bool isa() const {
-    return kind_ == T::kKind;
-  }
-
+class Type : public Uniqued<TypeKind> {
  protected:
-  Type(TypeKind kind, uint64_t hash) : hash_(hash), kind_(kind) {}
-
- private:
-  uint64_t hash_;
-  TypeKind kind_;
+  using Uniqued::Uniqued;
 };
 
 /// A bare element type such as `f32` or `i64`.
