@@ -137,18 +137,25 @@ class Verifier {
     return {};
   }
 
-  void checkEntry(const Operation& op, const Attribute* entry, const Type* type, const std::string& where) {
+  /// Checks one op_dist_attr entry (`kind`(index), element `element` of a
+  /// list when >= 0); the label is only spelled when there is a problem.
+  void checkEntry(const Operation& op, const Attribute* entry, const Type* type, const char* kind, size_t index,
+                  long element = -1) {
+    auto where = [&] {
+      std::string w = std::string(kind) + "(" + std::to_string(index) + ")";
+      return element >= 0 ? w + "[" + std::to_string(element) + "]" : w;
+    };
     if (auto* tda = entry->dynCast<TensorDistAttr>()) {
       if (std::string p = tensorDistProblem(tda, rankOf(type)); !p.empty())
-        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where + ": " + p);
+        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where() + ": " + p);
     } else if (auto* arr = entry->dynCast<ArrayAttr>()) {
       auto* vec = type ? type->dynCast<VectorType>() : nullptr;
       if (vec && vec->elements().size() != arr->size())
-        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where + " lists " + std::to_string(arr->size()) +
+        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where() + " lists " + std::to_string(arr->size()) +
                       " dist attrs for " + std::to_string(vec->elements().size()) + " tensors");
       for (size_t i = 0; i < arr->size(); ++i) {
         const Type* et = vec && i < vec->elements().size() ? vec->elements()[i] : nullptr;
-        checkEntry(op, arr->elements()[i], et, where + "[" + std::to_string(i) + "]");
+        checkEntry(op, arr->elements()[i], et, kind, index, static_cast<long>(i));
       }
     }
   }
@@ -159,6 +166,16 @@ class Verifier {
         if (checkedTypes_.insert(dt).second)
           if (std::string p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.empty())
             error(op, "type of result " + std::to_string(i) + " of " + opLabel(op) + ": " + p);
+    // Block arguments and kwargs have no producer whose result check would
+    // see their type: check it where it is used (a kwarg's type is spelled
+    // only there).
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      const Value* v = op.operandValue(i);
+      if (auto* dt = v && v->type() ? v->type()->dynCast<DistTensorType>() : nullptr)
+        if (checkedTypes_.insert(dt).second)
+          if (std::string p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.empty())
+            error(op, "type of operand " + std::to_string(i) + " of " + opLabel(op) + ": " + p);
+    }
     const OpDistAttr* od = op.distAttr();
     if (!od) return;
     if (std::string m = meshProblem(od->mesh()); !m.empty()) error(op, "in op_dist_attr of " + opLabel(op) + ": " + m);
@@ -170,12 +187,12 @@ class Verifier {
                     " result entries, but the op has " + std::to_string(op.numResults()) + " result(s)");
     for (size_t i = 0; i < od->operands().size(); ++i) {
       const Value* v = i < op.numOperands() ? op.operandValue(static_cast<uint32_t>(i)) : nullptr;
-      checkEntry(op, od->operands()[i], v ? v->type() : nullptr, "operand(" + std::to_string(i) + ")");
+      checkEntry(op, od->operands()[i], v ? v->type() : nullptr, "operand", i);
       if (options_.distConsistency && v) checkConsistency(op, od->operands()[i], v->type(), i);
     }
     for (size_t i = 0; i < od->results().size(); ++i) {
       const Value* v = i < op.numResults() ? op.result(static_cast<uint32_t>(i)) : nullptr;
-      checkEntry(op, od->results()[i], v ? v->type() : nullptr, "result(" + std::to_string(i) + ")");
+      checkEntry(op, od->results()[i], v ? v->type() : nullptr, "result", i);
     }
   }
 

@@ -29,6 +29,19 @@ class Lexer {
   /// The reason for the last Error token.
   const std::string& errorMessage() const { return error_; }
 
+  /// Where the lexer stands, to look ahead and come back cheaply.
+  struct State {
+    const char* cur;
+    bool newline;
+    bool atLineStart;
+  };
+  State save() const { return {cur_, newline_, atLineStart_}; }
+  void restore(const State& s) {
+    cur_ = s.cur;
+    newline_ = s.newline;
+    atLineStart_ = s.atLineStart;
+  }
+
  private:
   Token make(TokenKind k, const char* start) const {
     return Token{k, newline_, std::string_view(start, static_cast<size_t>(cur_ - start))};

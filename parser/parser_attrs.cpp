@@ -166,7 +166,8 @@ bool Parser::parseInt64(const Token& t, int64_t& out, std::string_view what) {
 // int-list ::= `[` (integer (`,` integer)*)? `]`
 bool Parser::parseIntList(std::vector<int64_t>& out, std::string_view what, std::string_view element) {
   out.clear();
-  if (!expect(TokenKind::LBracket, "'[' to start " + std::string(what))) return false;
+  if (!tok_.is(TokenKind::LBracket)) return unexpected("'[' to start " + std::string(what));
+  consume();
   if (consumeIf(TokenKind::RBracket)) return true;
   while (true) {
     if (!tok_.is(TokenKind::Integer)) return unexpected("an integer in " + std::string(what));
@@ -175,7 +176,8 @@ bool Parser::parseIntList(std::vector<int64_t>& out, std::string_view what, std:
     out.push_back(v);
     consume();
     if (consumeIf(TokenKind::RBracket)) return true;
-    if (!expect(TokenKind::Comma, "',' or ']' in " + std::string(what))) return false;
+    if (!tok_.is(TokenKind::Comma)) return unexpected("',' or ']' in " + std::string(what));
+    consume();
   }
 }
 

@@ -194,7 +194,8 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
       if (!expect(TokenKind::RParen, "')' after the reduce type")) return false;
       partial.push_back(PartialEntry{dim, *reduce});
     } else {
-      if (!expect(TokenKind::Colon, "':' after '" + std::string(f) + "'")) return false;
+      if (!tok_.is(TokenKind::Colon)) return unexpected("':' after '" + std::string(f) + "'");
+      consume();
       if (f == "mesh_shape" && !hasShape) {
         if (!parseIntList(shape, "mesh_shape", "mesh dimension")) return false;
         hasShape = true;

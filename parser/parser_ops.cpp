@@ -38,9 +38,9 @@ bool Parser::expect(TokenKind k, std::string_view what) {
 }
 
 Token Parser::peek() {
-  Lexer saved = lex_;
+  Lexer::State saved = lex_.save();
   Token t = lex_.next();
-  lex_ = std::move(saved);
+  lex_.restore(saved);
   return t;
 }
 

@@ -27,6 +27,7 @@ class Splitter {
   Splitter(Program& program, const std::vector<Operation*>& ops, const SplitPlan& plan, DiagnosticEngine& diag,
            PassStatistics& stats)
       : program_(program), ops_(ops), plan_(plan), diag_(diag), stats_(stats), factory_(program) {
+    index_.reserve(ops.size());
     for (size_t i = 0; i < ops.size(); ++i) index_[ops[i]] = i;
   }
 
@@ -37,7 +38,26 @@ class Splitter {
     for (size_t i = 0; i < ops_.size(); ++i)
       for (int job : plan_.homes[i])
         if (Status s = collectReads(*ops_[i], i, job); !s) return s;
-    for (size_t j = 0; j < n; ++j) out.programs.push_back({plan_.jobs[j], build(static_cast<int>(j))});
+    std::vector<ValueMapping> maps(n);
+    for (size_t j = 0; j < n; ++j) out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j), maps[j])});
+    // Copies first, while every op still reads what it read in the input;
+    // then each op moves into the job that makes it (no copy, so splitting
+    // costs no more memory than the input's IR).
+    for (size_t i = 0; i < ops_.size(); ++i)
+      for (size_t h = 1; h < plan_.homes[i].size(); ++h) {
+        int job = plan_.homes[i][h];
+        Operation* copy = cloneOperation(ctx(), *ops_[i], maps[job], [&](const Value*) -> Value* {
+          unresolved_ = true;  // collectReads records every read from another job
+          return nullptr;
+        });
+        place(*out.programs[job].program, job, i, copy);
+      }
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      int job = plan_.homes[i][0];
+      program_.body().remove(ops_[i]);
+      rewireReads(*ops_[i], maps[job]);
+      place(*out.programs[job].program, job, i, ops_[i]);
+    }
     if (unresolved_) return Status::error("internal error: a value crossing jobs was not handed over");
     return Status::ok();
   }
@@ -97,7 +117,9 @@ class Splitter {
                                                "' in the later job '" + plan_.jobs[homes[0]] + "'");
       return Status::error("a job reads a value made by a later job");
     }
-    Export e = exportOf(v, producer);
+    auto [named, fresh] = names_.try_emplace(v);
+    if (fresh) named->second = exportOf(v, producer);
+    const Export& e = named->second;
     imports_[job][v] = e.name;
     exports_[source][v] = e;
     // A job of copies exports too what jobs outside its originals' readers read.
@@ -119,11 +141,11 @@ class Splitter {
     return {"var_" + std::to_string(producer) + "_" + std::string(def.name()) + "_" + std::to_string(v->index()), true};
   }
 
-  std::unique_ptr<Program> build(int job) {
+  /// An empty program for `job` with its kwargs (sorted by name, one per
+  /// name); `map` learns what each imported value becomes there.
+  std::unique_ptr<Program> makeProgram(int job, ValueMapping& map) {
     auto prog = std::make_unique<Program>(ctx());
     prog->style() = program_.style();
-    ValueMapping map;
-    // Kwargs, sorted by name; one per distinct name.
     std::map<std::string, std::vector<const Value*>> byName;
     for (const auto& [v, name] : imports_[job]) byName[name].push_back(v);
     for (const auto& [name, values] : byName) {
@@ -131,22 +153,32 @@ class Splitter {
       for (const Value* v : values) map[v] = kw;
       stats_.add("kwargs added");
     }
-    Builder b(ctx());
-    b.setInsertionPointToEnd(prog->body());
-    for (size_t i = 0; i < ops_.size(); ++i) {
-      if (!inJob(i, job)) continue;
-      Operation* copy = cloneOperation(ctx(), *ops_[i], map, [&](const Value*) -> Value* {
-        unresolved_ = true;  // collectReads records every read from another job
-        return nullptr;
-      });
-      prog->body().pushBack(copy);
-      for (uint32_t r = 0; r < ops_[i]->numResults(); ++r) {
-        auto it = exports_[job].find(ops_[i]->result(r));
-        if (it != exports_[job].end() && it->second.needsShadowOutput)
-          shadowOutput(b, *ops_[i], copy->result(r), it->second.name);
-      }
-    }
     return prog;
+  }
+
+  /// Points what a moved op (and the ops nested in it) reads from other
+  /// jobs at this job's kwargs.
+  void rewireReads(Operation& op, const ValueMapping& map) {
+    auto rewire = [&](Operation& o) {
+      for (uint32_t k = 0; k < o.numOperands(); ++k)
+        if (auto it = map.find(o.operandValue(k)); it != map.end()) o.operand(k).set(it->second);
+    };
+    rewire(op);
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (Block* b : op.region(r).blocks()) walk(*b, rewire);
+  }
+
+  /// Appends `op` (standing for ops_[i]) to `job`'s program, followed by a
+  /// shadow_output for each result the job exports under a new name.
+  void place(Program& prog, int job, size_t i, Operation* op) {
+    prog.body().pushBack(op);
+    Builder b(ctx());
+    b.setInsertionPointToEnd(prog.body());
+    for (uint32_t r = 0; r < ops_[i]->numResults(); ++r) {
+      auto it = exports_[job].find(ops_[i]->result(r));
+      if (it != exports_[job].end() && it->second.needsShadowOutput)
+        shadowOutput(b, *ops_[i], op->result(r), it->second.name);
+    }
   }
 
   void shadowOutput(Builder& b, const Operation& producer, Value* v, const std::string& name) {
@@ -171,8 +203,9 @@ class Splitter {
   PassStatistics& stats_;
   DistOpFactory factory_;
   std::unordered_map<const Operation*, size_t> index_;
-  std::vector<std::map<const Value*, std::string>> imports_;
-  std::vector<std::map<const Value*, Export>> exports_;
+  std::unordered_map<const Value*, Export> names_;  // each crossing value's name, made once
+  std::vector<std::unordered_map<const Value*, std::string>> imports_;
+  std::vector<std::unordered_map<const Value*, Export>> exports_;
   bool unresolved_ = false;
 };
 
