@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Throughput of pir-opt against mlir-opt-14 on generated programs.
+#
+#   bash scripts/bench.sh [--quick]
+#
+# Installs what it needs (mlir-14-tools, GNU time), builds pir-opt
+# (RelWithDebInfo) if needed, generates programs of 10k, 100k and 1M ops
+# (--quick: 10k only) with scripts/gen-program into a temp folder, and times
+# (best of 3 runs; 1 run at 1M):
+#   parse+print         pir-opt F.pir -o /dev/null
+#   apply-partition     pir-opt F.pir --pass-pipeline=apply-partition -o /dev/null
+#   pipeline-split 1F1B pir-opt S.pir --pass-pipeline=pipeline-split{mode=1F1B} -o /dev/null
+#                       (S.pir: the same size with --stages 4)
+#   mlir-opt-14         mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic F.mlir -o /dev/null
+# and prints a markdown table (ops/s, MB/s, peak RSS, pir-opt ops/s over
+# mlir-opt's from the same run), the core count, the 1M/100k time ratio and
+# peak RSS / input size at 1M. Nothing is asserted about times.
+# Environment: BUILD_DIR (default build/), PIR_OPT (a binary to use instead of
+# building), BENCH_SIZES (e.g. "10000 200000").
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+for a in "$@"; do
+  case $a in
+    --quick) quick=1 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown argument '$a'" >&2; exit 1 ;;
+  esac
+done
+
+bash "$root/scripts/install-deps.sh" mlir-14-tools time
+mlir_opt=$(command -v mlir-opt-14 || true)
+[ -n "$mlir_opt" ] || { echo "bench.sh: mlir-opt-14 not found after installing mlir-14-tools" >&2; exit 1; }
+
+# Build (incrementally) an optimised pir-opt, unless PIR_OPT names a binary.
+build=${BUILD_DIR:-$root/build}
+if [ -n "${PIR_OPT:-}" ]; then
+  pir_opt=$PIR_OPT
+else
+  if [ -f "$build/CMakeCache.txt" ]; then
+    type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
+    if [ "$type" != RelWithDebInfo ] && [ "$type" != Release ]; then
+      echo "bench.sh: $build is a '$type' build; using $root/build-bench instead" >&2
+      build=$root/build-bench
+    fi
+  fi
+  [ -f "$build/CMakeCache.txt" ] || cmake -G Ninja -B "$build" -S "$root" -DCMAKE_BUILD_TYPE=RelWithDebInfo >&2
+  ninja -C "$build" pir-opt >&2
+  pir_opt=$build/app/pir-opt
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pir-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -n "${BENCH_SIZES:-}" ]; then sizes=($BENCH_SIZES)
+elif [ $quick = 1 ]; then sizes=(10000)
+else sizes=(10000 100000 1000000); fi
+
+# measure RUNS CMD...: sets best (seconds) and rss (KB, of the best run).
+measure() {
+  local runs=$1; shift
+  best= rss=
+  for ((i = 0; i < runs; i++)); do
+    local t0=$EPOCHREALTIME
+    if ! /usr/bin/time -f %M -o "$tmp/rss" "$@" 2>"$tmp/err"; then
+      echo "bench.sh: failed: $*" >&2; cat "$tmp/err" >&2; exit 1
+    fi
+    local t1=$EPOCHREALTIME
+    local t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+    if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then
+      best=$t
+      rss=$(tail -n 1 "$tmp/rss")
+    fi
+  done
+}
+
+declare -A T R B  # time, peak RSS (KB), input bytes by "N/workload"
+workloads=(parse+print apply-partition "pipeline-split{mode=1F1B}" mlir-opt-14)
+for n in "${sizes[@]}"; do
+  echo "bench.sh: generating $n ops" >&2
+  "$root/scripts/gen-program" --ops "$n" -o "$tmp/f.pir"
+  "$root/scripts/gen-program" --ops "$n" --stages 4 -o "$tmp/s.pir"
+  "$root/scripts/gen-program" --ops "$n" --format mlir -o "$tmp/f.mlir"
+  runs=3
+  [ "$n" -ge 1000000 ] && runs=1
+  for w in "${workloads[@]}"; do
+    echo "bench.sh: $n ops: $w ($runs run(s))" >&2
+    case $w in
+      parse+print) in=$tmp/f.pir; measure $runs "$pir_opt" "$in" -o /dev/null ;;
+      apply-partition) in=$tmp/f.pir; measure $runs "$pir_opt" "$in" --pass-pipeline=apply-partition -o /dev/null ;;
+      pipeline-split*) in=$tmp/s.pir; measure $runs "$pir_opt" "$in" "--pass-pipeline=$w" -o /dev/null ;;
+      mlir-opt-14) in=$tmp/f.mlir
+        measure $runs "$mlir_opt" --allow-unregistered-dialect --mlir-print-op-generic "$in" -o /dev/null ;;
+    esac
+    T[$n/$w]=$best R[$n/$w]=$rss B[$n/$w]=$(stat -c %s "$in")
+  done
+  rm -f "$tmp"/f.pir "$tmp"/s.pir "$tmp"/f.mlir
+done
+
+cores=$(nproc)
+echo
+echo "Cores: $cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))."
+echo "Command: \`bash scripts/bench.sh$([ $quick = 1 ] && echo ' --quick')\` (best of 3 runs, 1 run at 1M ops)."
+echo
+echo "| ops | workload | time (s) | ops/s | MB/s | peak RSS (MB) | RSS / input | ops/s vs mlir-opt-14 |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|"
+for n in "${sizes[@]}"; do
+  mt=${T[$n/mlir-opt-14]}
+  for w in "${workloads[@]}"; do
+    k=$n/$w
+    awk -v n="$n" -v w="$w" -v t="${T[$k]}" -v r="${R[$k]}" -v b="${B[$k]}" -v mt="$mt" 'BEGIN {
+      ratio = (w == "mlir-opt-14") ? "1" : sprintf("%.2fx", mt / t)
+      printf "| %d | %s | %.3f | %.0f | %.1f | %.1f | %.2f | %s |\n",
+             n, w, t, n / t, b / 1e6 / t, r / 1024, r * 1024 / b, ratio
+    }'
+  done
+done
+big=${sizes[${#sizes[@]}-1]}
+if [ -n "${T[100000/parse+print]:-}" ] && [ -n "${T[1000000/parse+print]:-}" ]; then
+  echo
+  echo "Linearity, time at 1M ops / time at 100k ops (10 is linear):"
+  for w in "${workloads[@]}"; do
+    awk -v w="$w" -v a="${T[1000000/$w]}" -v b="${T[100000/$w]}" 'BEGIN { printf "- %s: %.2f\n", w, a / b }'
+  done
+fi
+echo
+echo "Peak RSS / input size at $big ops:"
+for w in "${workloads[@]}"; do
+  awk -v w="$w" -v r="${R[$big/$w]}" -v b="${B[$big/$w]}" 'BEGIN { printf "- %s: %.2f\n", w, r * 1024 / b }'
+done

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# CTest cases for scripts/gen-program (registered from app/tests/CMakeLists.txt):
+#   gen-program-test.sh PIR_OPT CASE
+# Exit 0 pass, 1 fail, 77 skip (mlir-opt-14 not installed).
+set -uo pipefail
+pir_opt=$1
+case=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+gen=$root/scripts/gen-program
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gen-program-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Several shapes of program: meshes, optimizers, pipeline stages.
+variants=("--ops 2000" "--ops 1500 --seed 3 --optimizer adamw" "--ops 800 --mesh 4" "--ops 900 --mesh 2x2x2"
+          "--ops 1200 --stages 4" "--ops 1200 --stages 4 --vpp 2 --optimizer adamw" "--ops 100")
+
+case $case in
+  verify)
+    for v in "${variants[@]}"; do
+      "$gen" $v -o "$tmp/p.pir" || fail "gen-program $v"
+      "$pir_opt" "$tmp/p.pir" -o /dev/null || fail "does not verify: $v"
+      n=$(grep -c '^    (' "$tmp/p.pir")
+      [ "$n" = "$(set -- $v; echo "$2")" ] || fail "$v wrote $n ops"
+    done ;;
+  roundtrip)
+    for v in "${variants[@]}"; do
+      "$gen" $v -o "$tmp/p.pir" || fail "gen-program $v"
+      "$pir_opt" "$tmp/p.pir" | cmp - "$tmp/p.pir" || fail "does not round-trip: $v"
+    done ;;
+  deterministic)
+    "$gen" --ops 3000 --seed 5 -o "$tmp/a.pir" && "$gen" --ops 3000 --seed 5 -o "$tmp/b.pir" || fail "gen-program"
+    cmp "$tmp/a.pir" "$tmp/b.pir" || fail "two runs with one seed differ"
+    "$gen" --ops 3000 --seed 5 | cmp - "$tmp/a.pir" || fail "stdout differs from -o"
+    "$gen" --ops 3000 --seed 6 -o "$tmp/c.pir" || fail "gen-program"
+    ! cmp -s "$tmp/a.pir" "$tmp/c.pir" || fail "the seed changes nothing" ;;
+  apply_partition)
+    for v in "${variants[@]}"; do
+      "$gen" $v -o "$tmp/p.pir" || fail "gen-program $v"
+      "$pir_opt" "$tmp/p.pir" --pass-pipeline=apply-partition --pass-statistics -o "$tmp/out.pir" 2>"$tmp/stats" ||
+        fail "apply-partition failed: $v"
+      grep -q 'reshards inserted' "$tmp/stats" || { cat "$tmp/stats" >&2; fail "no reshard inserted: $v"; }
+      grep -q '"dist_op.reshard"' "$tmp/out.pir" || fail "no dist_op.reshard in the output: $v"
+    done ;;
+  pipeline_split)
+    "$gen" --ops 1200 --stages 4 -o "$tmp/s.pir" || fail "gen-program"
+    for m in FThenB 1F1B ZBH1; do
+      "$pir_opt" "$tmp/s.pir" "--pass-pipeline=pipeline-split{mode=$m}" -o "$tmp/out.pir" || fail "pipeline-split $m"
+      grep -q '^// ----- job: optimizer' "$tmp/out.pir" || fail "pipeline-split $m made no optimizer program"
+    done
+    "$pir_opt" "$tmp/s.pir" "--pass-pipeline=apply-partition,pipeline-split{mode=1F1B}" -o /dev/null ||
+      fail "apply-partition then 1F1B"
+    "$gen" --ops 1200 --stages 4 --vpp 2 -o "$tmp/v.pir" || fail "gen-program --vpp 2"
+    "$pir_opt" "$tmp/v.pir" "--pass-pipeline=pipeline-split{mode=VPP vpp=2}" -o /dev/null || fail "VPP vpp=2"
+    "$pir_opt" "$tmp/v.pir" "--pass-pipeline=apply-partition,split-matmul-grad,pipeline-split{mode=VPP vpp=2 split-bw=true}" \
+      -o /dev/null || fail "VPP split-bw" ;;
+  mlir)
+    command -v mlir-opt-14 >/dev/null || { echo "mlir-opt-14 not installed (scripts/install-deps.sh mlir-14-tools)"; exit 77; }
+    for v in "--ops 2000" "--ops 1200 --stages 4 --vpp 2 --optimizer adamw" "--ops 800 --mesh 4"; do
+      "$gen" $v --format mlir -o "$tmp/p.mlir" || fail "gen-program $v --format mlir"
+      mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic "$tmp/p.mlir" -o "$tmp/out.mlir" ||
+        fail "mlir-opt-14 refuses $v"
+      "$gen" $v -o "$tmp/p.pir"
+      a=$(grep -c '^    (' "$tmp/p.pir"); c=$(grep -cE '"pd_(op|builtin)\.[a-z_0-9]+"\(' "$tmp/out.mlir")
+      [ "$a" = "$c" ] || fail "$v: $a PIR ops but mlir-opt printed $c"
+      pb=$(stat -c %s "$tmp/p.pir"); mb=$(stat -c %s "$tmp/p.mlir")
+      awk -v p="$pb" -v m="$mb" 'BEGIN { exit !(m >= 0.8 * p && m <= 1.2 * p) }' ||
+        fail "$v: MLIR is $mb bytes, PIR $pb (not within 20%)"
+    done ;;
+  *) fail "unknown case '$case'" ;;
+esac
+echo "ok: $case"
