@@ -59,22 +59,25 @@ class Verifier {
       for (uint32_t i = 0; i < op.numOperands(); ++i) {
         const Value* v = op.operandValue(i);
         if (v && !visible(v)) {
-          Diagnostic& d = diag_.error(reportLocation(&op), "operand " + std::to_string(i) + " of " + opLabel(op) +
-                                                               " is not defined before it in this block or an "
-                                                               "enclosing one");
+          const Operation* def = v->definingOp();
+          std::string why = def && def->isAncestorOf(&op)
+                                ? " reads a result of its enclosing op " + opLabel(*def) + ", which exists only after it"
+                                : " is not defined before it in this block or an enclosing one";
+          Diagnostic& d = diag_.error(reportLocation(&op), "operand " + std::to_string(i) + " of " + opLabel(op) + why);
           ++errors_;
-          if (const Operation* def = v->definingOp())
+          if (def)
             d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});
         }
       }
       verifyDist(op);
-      // Results are visible to the op's own regions and to later ops.
-      for (uint32_t i = 0; i < op.numResults(); ++i) define(op.result(i));
+      // An op's results exist once it has run: later ops see them, its own
+      // regions do not.
       for (uint32_t r = 0; r < op.numRegions(); ++r)
         for (const Block* b : op.region(r).blocks()) {
           verifyBlock(*b);
           clearBlock(*b);  // what a region defines is not visible outside it
         }
+      for (uint32_t i = 0; i < op.numResults(); ++i) define(op.result(i));
     }
   }
 
