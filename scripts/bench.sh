@@ -4,7 +4,7 @@
 #   bash scripts/bench.sh [--quick]
 #
 # Installs what it needs (mlir-14-tools, GNU time), builds pir-opt
-# (RelWithDebInfo) if needed, generates programs of 10k, 100k and 1M ops
+# (RelWithDebInfo) if needed, generates programs of 10k, 100k, 200k and 1M ops
 # (--quick: 10k only) with scripts/gen-program into a temp folder, and times
 # (best of 3 runs; 1 run at 1M):
 #   parse+print         pir-opt F.pir -o /dev/null
@@ -55,7 +55,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 if [ -n "${BENCH_SIZES:-}" ]; then sizes=($BENCH_SIZES)
 elif [ $quick = 1 ]; then sizes=(10000)
-else sizes=(10000 100000 1000000); fi
+else sizes=(10000 100000 200000 1000000); fi
 
 # measure RUNS CMD...: sets best (seconds) and rss (KB, of the best run).
 measure() {
