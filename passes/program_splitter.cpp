@@ -58,6 +58,7 @@ class Splitter {
       rewireReads(*ops_[i], maps[job]);
       place(*out.programs[job].program, job, i, ops_[i]);
     }
+    if (kwargs) stats_.add("kwargs added", kwargs);
     if (unresolved_) return Status::error("internal error: a value crossing jobs was not handed over");
     return Status::ok();
   }
@@ -89,7 +90,7 @@ class Splitter {
         if (p < 0) {
           // The program's own kwargs are read by name wherever they are used.
           if (v->kind() == ValueKind::Kwarg && v->ownerBlock() == &program_.body())
-            imports_[job][v] = std::string(static_cast<const BlockArgument*>(v)->name());
+            imports_[job].try_emplace(v, static_cast<const BlockArgument*>(v)->name());
           continue;
         }
         if (inJob(static_cast<size_t>(p), job)) continue;
@@ -120,7 +121,7 @@ class Splitter {
     auto [named, fresh] = names_.try_emplace(v);
     if (fresh) named->second = exportOf(v, producer);
     const Export& e = named->second;
-    imports_[job][v] = e.name;
+    imports_[job].try_emplace(v, e.name);
     exports_[source][v] = e;
     // A job of copies exports too what jobs outside its originals' readers read.
     if (plan_.copyJob >= 0 && !readsOriginals && job > plan_.copyJob &&
@@ -146,12 +147,19 @@ class Splitter {
   std::unique_ptr<Program> makeProgram(int job, ValueMapping& map) {
     auto prog = std::make_unique<Program>(ctx());
     prog->style() = program_.style();
-    std::map<std::string, std::vector<const Value*>> byName;
-    for (const auto& [v, name] : imports_[job]) byName[name].push_back(v);
-    for (const auto& [name, values] : byName) {
-      BlockArgument* kw = prog->body().addKwarg(ctx(), name, values[0]->type());
-      for (const Value* v : values) map[v] = kw;
-      stats_.add("kwargs added");
+    // Sorting a flat list of views is far cheaper than a tree of strings:
+    // a backward job can import hundreds of thousands of activations.
+    std::vector<std::pair<std::string_view, const Value*>> byName;
+    byName.reserve(imports_[job].size());
+    for (const auto& [v, name] : imports_[job]) byName.emplace_back(name, v);
+    std::sort(byName.begin(), byName.end());
+    BlockArgument* kw = nullptr;
+    for (size_t k = 0; k < byName.size(); ++k) {
+      if (k == 0 || byName[k].first != byName[k - 1].first) {
+        kw = prog->body().addKwarg(ctx(), byName[k].first, byName[k].second->type());
+        ++kwargs;
+      }
+      map[byName[k].second] = kw;
     }
     return prog;
   }
@@ -203,10 +211,13 @@ class Splitter {
   PassStatistics& stats_;
   DistOpFactory factory_;
   std::unordered_map<const Operation*, size_t> index_;
-  std::unordered_map<const Value*, Export> names_;  // each crossing value's name, made once
-  std::vector<std::unordered_map<const Value*, std::string>> imports_;
+  // Each crossing value's name, made once; imports_ hold views of these
+  // (node-based, so the strings do not move) or of kwarg names.
+  std::unordered_map<const Value*, Export> names_;
+  std::vector<std::unordered_map<const Value*, std::string_view>> imports_;
   std::vector<std::unordered_map<const Value*, Export>> exports_;
   bool unresolved_ = false;
+  int64_t kwargs = 0;
 };
 
 }  // namespace
