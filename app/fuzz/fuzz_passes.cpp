@@ -1,0 +1,111 @@
+//===- fuzz_passes.cpp - every default-option pass keeps programs valid ---===//
+//
+// Parse; if the program verifies, run each registered pass whose options all
+// have defaults (each on a freshly parsed copy; a splitting pass through
+// runSplit), then the program (or every program split off) must still
+// verify -- with the dist-consistency check too when the pass asks for it
+// and the input already passed it -- and must print.
+//
+//===----------------------------------------------------------------------===//
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "core/context.h"
+#include "core/printer.h"
+#include "core/verifier.h"
+#include "parser/parser.h"
+#include "passes/pass_registry.h"
+
+using namespace pir;
+
+namespace {
+
+[[noreturn]] void die(const std::string& pass, const char* what, const std::string& detail) {
+  std::fprintf(stderr, "fuzz_passes: pass '%s': %s\n%s\n", pass.c_str(), what, detail.c_str());
+  std::abort();
+}
+
+/// The registered passes that can run with no option given.
+const std::vector<const passes::PassRegistry::Entry*>& defaultPasses() {
+  static const std::vector<const passes::PassRegistry::Entry*> list = [] {
+    passes::registerAllPasses();
+    std::vector<const passes::PassRegistry::Entry*> out;
+    for (const auto& e : passes::PassRegistry::instance().entries()) {
+      bool allDefaulted = true;
+      for (const passes::PassOptionInfo& o : e.factory()->options()) allDefaulted = allDefaulted && !o.defaultValue.empty();
+      if (allDefaulted) out.push_back(&e);
+    }
+    if (out.empty()) {
+      std::fprintf(stderr, "fuzz_passes: no pass without required options is registered\n");
+      std::abort();
+    }
+    return out;
+  }();
+  return list;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  spdlog::set_level(spdlog::level::off);  // passes warn per input; keep the log readable
+  (void)defaultPasses();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  for (const passes::PassRegistry::Entry* entry : defaultPasses()) {
+    core::Context ctx;
+    core::SourceFile src("input.pir", text);
+    core::DiagnosticEngine diag(&src);
+    auto parsed = parser::parseProgram(ctx, src, diag);
+    if (!parsed) return 0;
+    core::Program& program = **parsed;
+    if (core::verifyProgram(program, diag) != 0) return 0;
+
+    std::unique_ptr<passes::Pass> pass = entry->factory();
+    core::VerifyOptions withDist;
+    withDist.distConsistency = pass->verifiesDistAfter();
+    core::DiagnosticEngine before(&src);
+    bool distHeldBefore = withDist.distConsistency && core::verifyProgram(program, before, withDist) == 0;
+    if (core::Status s = pass->setOptions({}); !s) die(entry->name, "setOptions({}) failed", s.message());
+
+    // A splitting pass turns the program into named programs; each must
+    // hold what the input held.
+    core::ProgramSet split;
+    std::vector<core::Program*> outputs;
+    if (pass->splitsProgram()) {
+      if (!pass->runSplit(program, split, diag)) continue;  // refusing is fine; breaking is not
+      for (core::NamedProgram& np : split.programs) {
+        if (!np.program) die(entry->name, "runSplit produced a null program", np.name);
+        outputs.push_back(np.program.get());
+      }
+    } else {
+      if (!pass->run(program, diag)) continue;
+      outputs.push_back(&program);
+    }
+
+    for (core::Program* out : outputs) {
+      core::DiagnosticEngine after(&src);
+      if (core::verifyProgram(*out, after) != 0)
+        die(entry->name, "the program no longer verifies", after.render() + core::printProgram(*out));
+      if (distHeldBefore && core::verifyProgram(*out, after, withDist) != 0)
+        die(entry->name, "the program is no longer dist-consistent", after.render() + core::printProgram(*out));
+      if (!core::checkPrintable(*out)) continue;
+      std::string printed;
+      if (!core::printProgram(*out, [&](std::string_view chunk) {
+            printed.append(chunk);
+            return true;
+          }))
+        die(entry->name, "printing failed", printed);
+    }
+  }
+  return 0;
+}

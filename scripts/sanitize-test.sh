@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer:
+# builds with -DPIR_SANITIZE=ON (the system compiler, GCC) into build-asan/
+# (or $ASAN_BUILD_DIR) and runs ctest there. Any sanitizer report fails the
+# test that triggered it.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${ASAN_BUILD_DIR:-$root/build-asan}
+"$root/scripts/install-deps.sh"
+# The benchmark targets and the bench.sh check measure speed, not correctness:
+# they are left out here (the normal build runs them).
+BUILD_DIR=$build "$root/scripts/build.sh" -DPIR_SANITIZE=ON -DPIR_BUILD_BENCH=OFF
+# The first report ends the process with exit code 86, which no test expects
+# (an error case expects 1, so a plain exit 1 could pass unnoticed); leaks
+# are reported too.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=86:print_stacktrace=1}
+cd "$build"
+ctest --output-on-failure --parallel "$(nproc)" --label-exclude bench
