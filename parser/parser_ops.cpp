@@ -420,8 +420,9 @@ Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
 Value* Parser::resolveOperand(const Token& name, Block& block, bool /*hasAttrs*/) {
   if (ValueEntry* e = lookupEntry(name.text, false); e && e->value) return e->value;
   // Paddle never declares positional block arguments: the first use, which
-  // prints the argument's attributes, introduces it.
-  if (name.text.starts_with("%arg_")) {
+  // prints the argument's attributes, introduces it. A program's own block
+  // has none (its inputs are kwargs), so there `%arg_N` is just undefined.
+  if (name.text.starts_with("%arg_") && block.parentOp()) {
     BlockArgument* arg = block.addArgument(ctx_, nullptr);
     defineValue(name, arg);
     return arg;

@@ -88,9 +88,18 @@ class Splitter {
         long p = producerOf(v);
         if (p == static_cast<long>(i)) continue;
         if (p < 0) {
-          // The program's own kwargs are read by name wherever they are used.
-          if (v->kind() == ValueKind::Kwarg && v->ownerBlock() == &program_.body())
-            imports_[job].try_emplace(v, static_cast<const BlockArgument*>(v)->name());
+          // The program's own kwargs are read by name wherever they are used;
+          // a positional argument of the program has no name to hand over.
+          if (v->ownerBlock() == &program_.body()) {
+            if (v->kind() == ValueKind::Kwarg) {
+              imports_[job].try_emplace(v, static_cast<const BlockArgument*>(v)->name());
+            } else {
+              diag_.error(reportLocation(&op), "op '" + std::string(op.name()) +
+                                                   "' reads a positional argument of the program, which cannot be "
+                                                   "handed over between jobs");
+              status = Status::error("positional program argument");
+            }
+          }
           continue;
         }
         if (inJob(static_cast<size_t>(p), job)) continue;
