@@ -196,8 +196,6 @@ const OpDistAttr* Context::opDistAttr(const ProcessMesh* mesh, std::span<const A
 
 #undef PIR_UNIQUE
 
-size_t Context::numUniquedAttributes() const { return attrs_.size(); }
-
 bool typesEqual(const Type* a, const Type* b) {
   if (a == b) return true;
   if (!a || !b || a->kind() != b->kind()) return false;

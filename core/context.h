@@ -63,7 +63,6 @@ class Context {
                                std::span<const Attribute* const> results, int64_t chunkId,
                                bool hasChunkId);
 
-  size_t numUniquedAttributes() const;
 
  private:
   struct InternedString {

@@ -22,7 +22,6 @@ enum class DistEra : uint8_t {
 struct PrintStyle {
   DistEra distEra = DistEra::Full;
   bool taggedNumbers = true;         // `(Int32)-1` rather than `-1`
-  bool taggedDialectValues = true;   // `(pd_op.DataType)float32` rather than `float32`
   bool opDistChunkId = true;         // op_dist_attr prints `chunk_id:N`
   std::string_view tensorSpelling = "builtin.tensor";
 };
