@@ -73,6 +73,9 @@ class Value {
   mutable uint32_t printGen = 0;
   // Scratch mark for walks such as the verifier's scope check.
   mutable uint32_t visitMark = 0;
+  // Scratch for a pass's dense side tables (an index into them). Stale from
+  // earlier passes: a pass that reads it sets it on every value first.
+  mutable uint32_t passIndex = 0;
 
  protected:
   friend class OpOperand;
@@ -113,5 +116,8 @@ class BlockArgument : public Value {
   std::string_view name_;
   ArenaVector<NamedAttr> attrs_;
 };
+
+// Every op result is one of these: keep the scratch fields within padding.
+static_assert(sizeof(OpResult) <= 48, "OpResult grew past 48 bytes");
 
 }  // namespace pir::core

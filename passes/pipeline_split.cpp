@@ -14,7 +14,6 @@
 // Missing op roles are completed first; in VPP missing chunks are inferred.
 //
 //===----------------------------------------------------------------------===//
-#include <map>
 #include <string>
 
 #include "core/context.h"
@@ -150,53 +149,59 @@ class PipelineSplitPass : public Pass {
     if (splitBw_ || mode_ == Mode::ZBH1) kinds = classifyBackward(ops, roles);
     auto isRecv = [&](size_t i) { return ops[i]->name() == "pd_op.recv_v2" && roles[i] == kRoleForward; };
     auto isSend = [&](size_t i) { return ops[i]->name() == "pd_op.send_v2" && roles[i] == kRoleBackward; };
-    plan.homes.resize(ops.size());
+    plan.home.resize(ops.size());
     switch (mode_) {
       case Mode::FThenB:
         plan.jobs = {"forward", "backward", "optimizer"};
-        for (size_t i = 0; i < ops.size(); ++i) plan.homes[i] = {static_cast<int>(roles[i])};
+        for (size_t i = 0; i < ops.size(); ++i) plan.home[i] = static_cast<int>(roles[i]);
         return Status::ok();
       case Mode::OneFOneB:
         plan.jobs = {"recv_forward", "forward", "backward", "send_backward", "optimizer"};
         for (size_t i = 0; i < ops.size(); ++i)
-          plan.homes[i] = {isRecv(i) ? 0 : isSend(i) ? 3 : roles[i] == kRoleForward ? 1 : roles[i] == kRoleBackward ? 2 : 4};
+          plan.home[i] = isRecv(i) ? 0 : isSend(i) ? 3 : roles[i] == kRoleForward ? 1 : roles[i] == kRoleBackward ? 2 : 4;
         return Status::ok();
       case Mode::ZBH1:
         plan.jobs = {"forward", "backward", "backward_b", "backward_w", "optimizer"};
         plan.copyJob = 1;
         plan.copyReaders = {2, 3};
+        plan.copied.assign(ops.size(), 0);
         for (size_t i = 0; i < ops.size(); ++i) {
-          if (roles[i] == kRoleBackward) plan.homes[i] = {kinds[i] == BackwardKind::W ? 3 : 2, 1};
-          else plan.homes[i] = {roles[i] == kRoleForward ? 0 : 4};
+          if (roles[i] == kRoleBackward) {
+            plan.home[i] = kinds[i] == BackwardKind::W ? 3 : 2;
+            plan.copied[i] = 1;
+          } else {
+            plan.home[i] = roles[i] == kRoleForward ? 0 : 4;
+          }
         }
         return Status::ok();
       case Mode::VPP: break;
     }
     std::vector<int64_t> chunk;
     if (Status s = chunks(ops, roles, chunk, diag); !s) return s;
-    int v = vpp_;
-    std::map<std::string, int> job;
+    // Job indices by kind and chunk, in Paddle's job order.
+    size_t v = static_cast<size_t>(vpp_);
+    std::vector<int> recvForward(v), forward(v), backward(v), sendBackward(v), backwardB(v), backwardW(v);
     auto add = [&](std::string name) {
-      job[name] = static_cast<int>(plan.jobs.size());
       plan.jobs.push_back(std::move(name));
+      return static_cast<int>(plan.jobs.size() - 1);
     };
-    std::string c;
     if (!splitBw_) {
-      for (int k = 0; k < v; ++k) add("recv_forward" + std::to_string(k)), add("forward" + std::to_string(k));
-      for (int k = v - 1; k >= 0; --k) add("backward" + std::to_string(k)), add("send_backward" + std::to_string(k));
+      for (size_t k = 0; k < v; ++k)
+        recvForward[k] = add("recv_forward" + std::to_string(k)), forward[k] = add("forward" + std::to_string(k));
+      for (size_t k = v; k-- > 0;)
+        backward[k] = add("backward" + std::to_string(k)), sendBackward[k] = add("send_backward" + std::to_string(k));
     } else {
-      for (int k = 0; k < v; ++k) add("forward" + std::to_string(k));
-      for (int k = v - 1; k >= 0; --k) add("backward_b" + std::to_string(k));
-      for (int k = v - 1; k >= 0; --k) add("backward_w" + std::to_string(k));
+      for (size_t k = 0; k < v; ++k) forward[k] = add("forward" + std::to_string(k));
+      for (size_t k = v; k-- > 0;) backwardB[k] = add("backward_b" + std::to_string(k));
+      for (size_t k = v; k-- > 0;) backwardW[k] = add("backward_w" + std::to_string(k));
     }
-    add("optimizer");
+    int optimizer = add("optimizer");
     for (size_t i = 0; i < ops.size(); ++i) {
-      std::string k = std::to_string(chunk[i]);
-      std::string name = roles[i] == kRoleOptimize ? "optimizer"
-                         : roles[i] == kRoleForward ? (!splitBw_ && isRecv(i) ? "recv_forward" : "forward") + k
-                         : splitBw_                 ? (kinds[i] == BackwardKind::W ? "backward_w" : "backward_b") + k
-                                                    : (isSend(i) ? "send_backward" : "backward") + k;
-      plan.homes[i] = {job.at(name)};
+      size_t k = static_cast<size_t>(chunk[i]);
+      plan.home[i] = roles[i] == kRoleOptimize ? optimizer
+                     : roles[i] == kRoleForward ? (!splitBw_ && isRecv(i) ? recvForward[k] : forward[k])
+                     : splitBw_                 ? (kinds[i] == BackwardKind::W ? backwardW[k] : backwardB[k])
+                                                : (isSend(i) ? sendBackward[k] : backward[k]);
     }
     return Status::ok();
   }

@@ -1,10 +1,15 @@
 //===- program_splitter.cpp -----------------------------------------------===//
+//
+// Linear in the program: every value the splitter tracks (top-level results
+// and the program's kwargs) gets a dense index in Value::passIndex, and all
+// bookkeeping lives in vectors under it; a backward job can import hundreds
+// of thousands of activations, and per-value hash maps miss the cache there.
+//
+//===----------------------------------------------------------------------===//
 #include "passes/program_splitter.h"
 
 #include <algorithm>
-#include <map>
-#include <set>
-#include <unordered_map>
+#include <charconv>
 
 #include "core/clone.h"
 #include "core/context.h"
@@ -17,48 +22,59 @@ namespace {
 
 using namespace pir::core;
 
-struct Export {
-  std::string name;
-  bool needsShadowOutput;
+constexpr uint32_t kNone = UINT32_MAX;
+
+/// A value read by a job that does not make it.
+struct Crossing {
+  std::string_view name;                // its kwarg name in the jobs that read it
+  const StringAttr* newName = nullptr;  // output_name of the shadow_output to add, if any
+  uint8_t exportedBy = 0;               // kByHome | kByCopyJob
+  uint32_t firstImport = kNone;         // into imports_, linked by `next`
+};
+constexpr uint8_t kByHome = 1, kByCopyJob = 2;
+
+/// The kwarg standing for a crossing value in one job.
+struct Import {
+  int job;
+  BlockArgument* kwarg;
+  uint32_t next;
 };
 
 class Splitter {
  public:
   Splitter(Program& program, const std::vector<Operation*>& ops, const SplitPlan& plan, DiagnosticEngine& diag,
            PassStatistics& stats)
-      : program_(program), ops_(ops), plan_(plan), diag_(diag), stats_(stats), factory_(program) {
-    index_.reserve(ops.size());
-    for (size_t i = 0; i < ops.size(); ++i) index_[ops[i]] = i;
-  }
+      : program_(program), ops_(ops), plan_(plan), diag_(diag), stats_(stats), factory_(program) {}
 
   Status run(ProgramSet& out) {
+    number();
     size_t n = plan_.jobs.size();
-    imports_.assign(n, {});
-    exports_.assign(n, {});
-    for (size_t i = 0; i < ops_.size(); ++i)
-      for (int job : plan_.homes[i])
-        if (Status s = collectReads(*ops_[i], i, job); !s) return s;
-    std::vector<ValueMapping> maps(n);
-    for (size_t j = 0; j < n; ++j) out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j), maps[j])});
+    reads_.assign(n, {});
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
+      if (isCopied(i))
+        if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
+    }
+    for (size_t j = 0; j < n; ++j) out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j))});
     // Copies first, while every op still reads what it read in the input;
     // then each op moves into the job that makes it (no copy, so splitting
     // costs no more memory than the input's IR).
     for (size_t i = 0; i < ops_.size(); ++i)
-      for (size_t h = 1; h < plan_.homes[i].size(); ++h) {
-        int job = plan_.homes[i][h];
-        Operation* copy = cloneOperation(ctx(), *ops_[i], maps[job], [&](const Value*) -> Value* {
+      if (isCopied(i)) {
+        Operation* copy = cloneOperation(ctx(), *ops_[i], copyMap_, [&](const Value*) -> Value* {
           unresolved_ = true;  // collectReads records every read from another job
           return nullptr;
         });
-        place(*out.programs[job].program, job, i, copy);
+        place(*out.programs[plan_.copyJob].program, plan_.copyJob, i, copy);
       }
     for (size_t i = 0; i < ops_.size(); ++i) {
-      int job = plan_.homes[i][0];
+      int job = plan_.home[i];
       program_.body().remove(ops_[i]);
-      rewireReads(*ops_[i], maps[job]);
+      rewireReads(*ops_[i], job);
       place(*out.programs[job].program, job, i, ops_[i]);
     }
-    if (kwargs) stats_.add("kwargs added", kwargs);
+    if (shadowOutputs_) stats_.add("shadow_outputs inserted", shadowOutputs_);
+    if (kwargs_) stats_.add("kwargs added", kwargs_);
     if (unresolved_) return Status::error("internal error: a value crossing jobs was not handed over");
     return Status::ok();
   }
@@ -66,44 +82,70 @@ class Splitter {
  private:
   Context& ctx() { return program_.context(); }
 
-  /// The top-level op (index) defining `v`, or -1 for kwargs and arguments.
-  long producerOf(const Value* v) const {
-    const Operation* def = v->definingOp();
-    auto it = def ? index_.find(def) : index_.end();
-    return it == index_.end() ? -1 : static_cast<long>(it->second);
+  bool isCopied(size_t op) const { return plan_.copyJob >= 0 && plan_.copied[op]; }
+  bool inJob(size_t op, int job) const { return plan_.home[op] == job || (job == plan_.copyJob && isCopied(op)); }
+
+  /// Gives the program's kwargs and top-level results indices 1.. in
+  /// passIndex and clears it on every other value.
+  void number() {
+    Block& body = program_.body();
+    auto track = [&](const Value* v, int32_t producer) {
+      v->passIndex = static_cast<uint32_t>(producer_.size()) + 1;
+      producer_.push_back(producer);
+    };
+    for (const BlockArgument* a : body.arguments()) a->passIndex = 0;
+    for (const BlockArgument* k : body.kwargs()) track(k, -1);
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      const Operation& top = *ops_[i];
+      for (uint32_t r = 0; r < top.numResults(); ++r) track(top.result(r), static_cast<int32_t>(i));
+      for (uint32_t r = 0; r < top.numRegions(); ++r)
+        for (const Block* b : top.region(r).blocks()) {
+          clearArguments(*b);
+          walk(*b, [&](const Operation& op) {
+            for (uint32_t k = 0; k < op.numResults(); ++k) op.result(k)->passIndex = 0;
+            for (uint32_t k = 0; k < op.numRegions(); ++k)
+              for (const Block* nb : op.region(k).blocks()) clearArguments(*nb);
+          });
+        }
+    }
+    crossingOf_.assign(producer_.size(), kNone);
   }
 
-  bool inJob(size_t op, int job) const {
-    const auto& h = plan_.homes[op];
-    return std::find(h.begin(), h.end(), job) != h.end();
+  static void clearArguments(const Block& b) {
+    for (const BlockArgument* a : b.arguments()) a->passIndex = 0;
+    for (const BlockArgument* a : b.kwargs()) a->passIndex = 0;
   }
 
-  /// Records what `ops_[i]` (and the ops nested in it) read from other jobs.
+  /// Records what `top` (and the ops nested in it) reads from other jobs
+  /// when it runs in `job`.
   Status collectReads(const Operation& top, size_t i, int job) {
     Status status;
     auto visit = [&](const Operation& op) {
       for (uint32_t k = 0; k < op.numOperands() && status.isOk(); ++k) {
         const Value* v = op.operandValue(k);
         if (!v) continue;
-        long p = producerOf(v);
-        if (p == static_cast<long>(i)) continue;
-        if (p < 0) {
-          // The program's own kwargs are read by name wherever they are used;
-          // a positional argument of the program has no name to hand over.
+        if (v->passIndex == 0) {
+          // Defined inside `top`, or a positional argument of the program,
+          // which has no name to hand over.
           if (v->ownerBlock() == &program_.body()) {
-            if (v->kind() == ValueKind::Kwarg) {
-              imports_[job].try_emplace(v, static_cast<const BlockArgument*>(v)->name());
-            } else {
-              diag_.error(reportLocation(&op), "op '" + std::string(op.name()) +
-                                                   "' reads a positional argument of the program, which cannot be "
-                                                   "handed over between jobs");
-              status = Status::error("positional program argument");
-            }
+            diag_.error(reportLocation(&op), "op '" + std::string(op.name()) +
+                                                 "' reads a positional argument of the program, which cannot be "
+                                                 "handed over between jobs");
+            status = Status::error("positional program argument");
           }
           continue;
         }
+        uint32_t id = v->passIndex - 1;
+        int32_t p = producer_[id];
+        if (p == static_cast<int32_t>(i)) continue;
+        if (p < 0) {
+          // The program's own kwargs are read by name wherever they are used.
+          Crossing& c = crossing(id, [&] { return static_cast<const BlockArgument*>(v)->name(); });
+          reads_[job].emplace_back(c.name, v);
+          continue;
+        }
         if (inJob(static_cast<size_t>(p), job)) continue;
-        status = addRead(v, static_cast<size_t>(p), job, top);
+        status = addRead(v, id, static_cast<size_t>(p), job, top);
       }
     };
     visit(top);
@@ -112,73 +154,106 @@ class Splitter {
     return status;
   }
 
-  Status addRead(const Value* v, size_t producer, int job, const Operation& reader) {
-    const auto& homes = plan_.homes[producer];
-    bool readsOriginals = std::find(plan_.copyReaders.begin(), plan_.copyReaders.end(), job) != plan_.copyReaders.end();
+  template <class NameFn>
+  Crossing& crossing(uint32_t id, NameFn&& name) {
+    if (crossingOf_[id] == kNone) {
+      crossingOf_[id] = static_cast<uint32_t>(crossings_.size());
+      crossings_.emplace_back();
+      crossings_.back().name = name();
+    }
+    return crossings_[crossingOf_[id]];
+  }
+
+  Status addRead(const Value* v, uint32_t id, size_t producer, int job, const Operation& reader) {
+    bool readsOriginals =
+        std::find(plan_.copyReaders.begin(), plan_.copyReaders.end(), job) != plan_.copyReaders.end();
+    // Where the reader gets it: the home job, else the job of copies.
+    int home = plan_.home[producer];
     int source = -1;
-    for (int h : homes)
-      if (!(readsOriginals && h == plan_.copyJob) && h < job) {
-        source = h;
-        break;
-      }
+    if (home < job && !(readsOriginals && home == plan_.copyJob)) source = home;
+    else if (isCopied(producer) && !readsOriginals && plan_.copyJob < job) source = plan_.copyJob;
     if (source < 0) {
       diag_.error(reportLocation(&reader), "op '" + std::string(reader.name()) + "' in job '" + plan_.jobs[job] +
                                                "' reads a value made by op '" + std::string(ops_[producer]->name()) +
-                                               "' in the later job '" + plan_.jobs[homes[0]] + "'");
+                                               "' in the later job '" + plan_.jobs[home] + "'");
       return Status::error("a job reads a value made by a later job");
     }
-    auto [named, fresh] = names_.try_emplace(v);
-    if (fresh) named->second = exportOf(v, producer);
-    const Export& e = named->second;
-    imports_[job].try_emplace(v, e.name);
-    exports_[source][v] = e;
+    Crossing& c = crossing(id, [] { return std::string_view(); });
+    if (c.name.empty()) exportName(c, v, producer);
+    reads_[job].emplace_back(c.name, v);
+    c.exportedBy |= source == home ? kByHome : kByCopyJob;
     // A job of copies exports too what jobs outside its originals' readers read.
-    if (plan_.copyJob >= 0 && !readsOriginals && job > plan_.copyJob &&
-        std::find(homes.begin(), homes.end(), plan_.copyJob) != homes.end())
-      exports_[plan_.copyJob][v] = e;
+    if (plan_.copyJob >= 0 && !readsOriginals && job > plan_.copyJob && isCopied(producer)) c.exportedBy |= kByCopyJob;
     return Status::ok();
   }
 
-  Export exportOf(const Value* v, size_t producer) const {
+  /// The name a crossing value is handed over under: a `pd_op.data`'s
+  /// `name`, a `builtin.parameter`'s `parameter_name`, an existing
+  /// shadow_output's `output_name`, or a new `var_{idx}_{op}_{result}`.
+  void exportName(Crossing& c, const Value* v, size_t producer) {
     const Operation& def = *ops_[producer];
-    if (def.name() == "pd_op.data")
-      if (auto* n = def.attrOf<StringAttr>("name")) return {n->value(), false};
-    if (def.name() == "builtin.parameter")
-      if (auto* n = def.attrOf<StringAttr>("parameter_name")) return {n->value(), false};
-    for (OpOperand* u = v->firstUse(); u; u = u->nextUse())
-      if (u->owner()->name() == "builtin.shadow_output")
-        if (auto* n = u->owner()->attrOf<StringAttr>("output_name")) return {n->value(), false};
-    return {"var_" + std::to_string(producer) + "_" + std::string(def.name()) + "_" + std::to_string(v->index()), true};
+    const StringAttr* given = nullptr;
+    if (def.name() == "pd_op.data") given = def.attrOf<StringAttr>("name");
+    else if (def.name() == "builtin.parameter") given = def.attrOf<StringAttr>("parameter_name");
+    for (OpOperand* u = v->firstUse(); u && !given; u = u->nextUse())
+      if (u->owner()->name() == "builtin.shadow_output") given = u->owner()->attrOf<StringAttr>("output_name");
+    if (given) {
+      // The raw text is interned already; only escapes need a new string.
+      c.name = given->raw().find('\\') == std::string_view::npos ? given->raw() : ctx().intern(given->value());
+      return;
+    }
+    char buf[64];
+    std::string name = "var_";
+    name.append(buf, std::to_chars(buf, buf + sizeof buf, producer).ptr);
+    name += '_';
+    name += def.name();
+    name += '_';
+    name.append(buf, std::to_chars(buf, buf + sizeof buf, v->index()).ptr);
+    c.newName = ctx().stringAttrFromValue(name);
+    c.name = c.newName->raw();  // op names hold no quotes or backslashes
   }
 
   /// An empty program for `job` with its kwargs (sorted by name, one per
-  /// name); `map` learns what each imported value becomes there.
-  std::unique_ptr<Program> makeProgram(int job, ValueMapping& map) {
+  /// name), recorded as the imports of the values they stand for.
+  std::unique_ptr<Program> makeProgram(int job) {
     auto prog = std::make_unique<Program>(ctx());
     prog->style() = program_.style();
-    // Sorting a flat list of views is far cheaper than a tree of strings:
-    // a backward job can import hundreds of thousands of activations.
-    std::vector<std::pair<std::string_view, const Value*>> byName;
-    byName.reserve(imports_[job].size());
-    for (const auto& [v, name] : imports_[job]) byName.emplace_back(name, v);
-    std::sort(byName.begin(), byName.end());
+    // Sorting a flat list of views is far cheaper than a tree of strings.
+    auto& reads = reads_[job];
+    std::sort(reads.begin(), reads.end());
+    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
     BlockArgument* kw = nullptr;
-    for (size_t k = 0; k < byName.size(); ++k) {
-      if (k == 0 || byName[k].first != byName[k - 1].first) {
-        kw = prog->body().addKwarg(ctx(), byName[k].first, byName[k].second->type());
-        ++kwargs;
+    for (size_t k = 0; k < reads.size(); ++k) {
+      const Value* v = reads[k].second;
+      if (k == 0 || reads[k].first != reads[k - 1].first) {
+        kw = prog->body().addKwarg(ctx(), reads[k].first, v->type());
+        ++kwargs_;
       }
-      map[byName[k].second] = kw;
+      Crossing& c = crossings_[crossingOf_[v->passIndex - 1]];
+      imports_.push_back({job, kw, c.firstImport});
+      c.firstImport = static_cast<uint32_t>(imports_.size() - 1);
+      if (job == plan_.copyJob) copyMap_[v] = kw;
     }
+    std::vector<std::pair<std::string_view, const Value*>>().swap(reads);
     return prog;
+  }
+
+  /// The kwarg standing for `v` in `job`, or null when `job` does not import it.
+  BlockArgument* importOf(const Value* v, int job) const {
+    if (!v || v->passIndex == 0) return nullptr;
+    uint32_t c = crossingOf_[v->passIndex - 1];
+    if (c == kNone) return nullptr;
+    for (uint32_t e = crossings_[c].firstImport; e != kNone; e = imports_[e].next)
+      if (imports_[e].job == job) return imports_[e].kwarg;
+    return nullptr;
   }
 
   /// Points what a moved op (and the ops nested in it) reads from other
   /// jobs at this job's kwargs.
-  void rewireReads(Operation& op, const ValueMapping& map) {
+  void rewireReads(Operation& op, int job) {
     auto rewire = [&](Operation& o) {
       for (uint32_t k = 0; k < o.numOperands(); ++k)
-        if (auto it = map.find(o.operandValue(k)); it != map.end()) o.operand(k).set(it->second);
+        if (BlockArgument* kw = importOf(o.operandValue(k), job)) o.operand(k).set(kw);
     };
     rewire(op);
     for (uint32_t r = 0; r < op.numRegions(); ++r)
@@ -189,16 +264,16 @@ class Splitter {
   /// shadow_output for each result the job exports under a new name.
   void place(Program& prog, int job, size_t i, Operation* op) {
     prog.body().pushBack(op);
-    Builder b(ctx());
-    b.setInsertionPointToEnd(prog.body());
     for (uint32_t r = 0; r < ops_[i]->numResults(); ++r) {
-      auto it = exports_[job].find(ops_[i]->result(r));
-      if (it != exports_[job].end() && it->second.needsShadowOutput)
-        shadowOutput(b, *ops_[i], op->result(r), it->second.name);
+      uint32_t c = crossingOf_[ops_[i]->result(r)->passIndex - 1];
+      if (c == kNone || !crossings_[c].newName) continue;
+      uint8_t by = crossings_[c].exportedBy;
+      if ((job == plan_.home[i] && (by & kByHome)) || (job == plan_.copyJob && (by & kByCopyJob)))
+        shadowOutput(prog, *ops_[i], op->result(r), crossings_[c].newName);
     }
   }
 
-  void shadowOutput(Builder& b, const Operation& producer, Value* v, const std::string& name) {
+  void shadowOutput(Program& prog, const Operation& producer, Value* v, const StringAttr* name) {
     std::vector<NamedAttr> attrs;
     if (const OpDistAttr* od = producer.distAttr()) {
       auto* t = v->type() ? v->type()->dynCast<DistTensorType>() : nullptr;
@@ -206,11 +281,13 @@ class Splitter {
       attrs.push_back({ctx().intern("op_dist_attr"), factory_.opDistAttr(od->mesh(), operands, {}, &producer)});
     }
     factory_.appendRoleAndChunk(attrs, &producer);
-    attrs.push_back({ctx().intern("output_name"), ctx().stringAttrFromValue(name)});
+    attrs.push_back({ctx().intern("output_name"), name});
     sortAttributes(attrs);
     Value* ins[] = {v};
+    Builder b(ctx());
+    b.setInsertionPointToEnd(prog.body());
     b.create("builtin.shadow_output", ins, {}, attrs);
-    stats_.add("shadow_outputs inserted");
+    ++shadowOutputs_;
   }
 
   Program& program_;
@@ -219,14 +296,19 @@ class Splitter {
   DiagnosticEngine& diag_;
   PassStatistics& stats_;
   DistOpFactory factory_;
-  std::unordered_map<const Operation*, size_t> index_;
-  // Each crossing value's name, made once; imports_ hold views of these
-  // (node-based, so the strings do not move) or of kwarg names.
-  std::unordered_map<const Value*, Export> names_;
-  std::vector<std::unordered_map<const Value*, std::string_view>> imports_;
-  std::vector<std::unordered_map<const Value*, Export>> exports_;
+  // Under passIndex - 1: the producer's index among ops_ (-1 for the
+  // program's kwargs), and the value's entry in crossings_ if it crosses.
+  std::vector<int32_t> producer_;
+  std::vector<uint32_t> crossingOf_;
+  std::vector<Crossing> crossings_;
+  std::vector<Import> imports_;
+  // Per job, the (name, value) pairs it reads from elsewhere, duplicates
+  // included until makeProgram sorts them.
+  std::vector<std::vector<std::pair<std::string_view, const Value*>>> reads_;
+  ValueMapping copyMap_;  // the job of copies: imports, then copied results
   bool unresolved_ = false;
-  int64_t kwargs = 0;
+  int64_t kwargs_ = 0;
+  int64_t shadowOutputs_ = 0;
 };
 
 }  // namespace

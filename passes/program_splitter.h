@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,14 +25,15 @@ namespace pir::passes {
 
 struct SplitPlan {
   std::vector<std::string> jobs;
-  /// Per top-level op, the jobs it lands in; the first is where it is made
-  /// for readers in other jobs.
-  std::vector<std::vector<int>> homes;
-  /// Jobs that hold copies of ops made elsewhere too (ZBH1's `backward`):
-  /// they export only to jobs outside `copyReaders`, which read the
-  /// originals instead.
+  /// Per top-level op, the job it is made in, where readers in other jobs
+  /// get it from.
+  std::vector<int> home;
+  /// A job that holds copies of the ops marked in `copied` too (ZBH1's
+  /// `backward`): it exports only to jobs outside `copyReaders`, which read
+  /// the originals instead.
   int copyJob = -1;
   std::vector<int> copyReaders;
+  std::vector<uint8_t> copied;  // per top-level op; empty without copyJob
 };
 
 core::Status splitProgram(core::Program& program, const std::vector<core::Operation*>& ops, const SplitPlan& plan,
