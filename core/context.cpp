@@ -34,6 +34,28 @@ std::string_view Context::intern(std::string_view s) {
   return e->s;
 }
 
+std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
+  if (attrs.empty()) return {};
+  // Keys are interned and attributes uniqued: pointers identify them.
+  uint64_t h = attrs.size();
+  for (const NamedAttr& a : attrs) {
+    h = hashMix(h, reinterpret_cast<uintptr_t>(a.key.data()) ^ (uint64_t{a.key.size()} << 48));
+    h = hashMix(h, reinterpret_cast<uintptr_t>(a.value));
+  }
+  auto same = [&](const InternedAttrList* e) {
+    if (e->attrs.size() != attrs.size()) return false;
+    for (size_t i = 0; i < attrs.size(); ++i)
+      if (e->attrs[i].key.data() != attrs[i].key.data() || e->attrs[i].key.size() != attrs[i].key.size() ||
+          e->attrs[i].value != attrs[i].value)
+        return false;
+    return true;
+  };
+  if (const InternedAttrList* found = attrLists_.find(h, same)) return found->attrs;
+  auto* e = arena_.make<InternedAttrList>(InternedAttrList{h, arena_.copy(attrs)});
+  attrLists_.insert(e);
+  return e->attrs;
+}
+
 // Uniques an object of type T: `eq` compares a candidate of kind T::kKind
 // with the key, `make` allocates a new one with the given hash.
 #define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                                        \

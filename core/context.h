@@ -16,6 +16,7 @@
 #include "core/attributes.h"
 #include "core/hash.h"
 #include "core/types.h"
+#include "core/value.h"
 
 namespace pir::core {
 
@@ -29,6 +30,11 @@ class Context {
 
   /// Returns a copy of `s` owned by the context; equal strings share storage.
   std::string_view intern(std::string_view s);
+
+  /// An op's attribute list owned by the context; equal lists (same keys,
+  /// same attributes, same order) share storage. Most ops of a program
+  /// repeat the list of another op, so this keeps an op to a pointer.
+  std::span<const NamedAttr> attrList(std::span<const NamedAttr> attrs);
 
   // Types.
   const ScalarType* scalarType(DataType dtype);
@@ -71,8 +77,15 @@ class Context {
     uint64_t hash() const { return h; }
   };
 
+  struct InternedAttrList {
+    uint64_t h;
+    std::span<const NamedAttr> attrs;
+    uint64_t hash() const { return h; }
+  };
+
   Arena arena_;
   UniqueTable<InternedString> strings_;
+  UniqueTable<InternedAttrList> attrLists_;
   UniqueTable<Type> types_;
   UniqueTable<Attribute> attrs_;
   const ScalarType* scalars_[32] = {};

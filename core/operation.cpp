@@ -71,7 +71,7 @@ Operation* Operation::create(Context& ctx, std::string_view name, std::span<Valu
       new (&op->results_[i]) OpResult(op, resultTypes[i], static_cast<uint32_t>(i));
   }
   for (uint32_t i = 0; i < numRegions; ++i) op->addRegion(ctx);
-  op->attrs_.assign(arena, attrs);
+  op->setAttributes(ctx, attrs);
   return op;
 }
 
@@ -83,30 +83,38 @@ Region& Operation::addRegion(Context& ctx) {
 }
 
 const Attribute* Operation::attr(std::string_view key) const {
-  for (const NamedAttr& a : attrs_)
+  for (const NamedAttr& a : attributes())
     if (a.key == key) return a.value;
   return nullptr;
 }
 
-void Operation::setAttr(Context& ctx, std::string_view key, const Attribute* value) {
-  for (NamedAttr& a : attrs_)
-    if (a.key == key) {
-      a.value = value;
-      return;
-    }
-  // A new key goes at its bytewise-sorted position among the keys read.
-  size_t pos = 0;
-  while (pos < attrs_.size() && attrs_[pos].key < key) ++pos;
-  attrs_.insert(ctx.arena(), pos, NamedAttr{ctx.intern(key), value});
+void Operation::setAttributes(Context& ctx, std::span<const NamedAttr> attrs) {
+  std::span<const NamedAttr> list = ctx.attrList(attrs);
+  attrs_ = list.data();
+  numAttrs_ = static_cast<uint32_t>(list.size());
 }
 
-bool Operation::removeAttr(std::string_view key) {
-  for (size_t i = 0; i < attrs_.size(); ++i)
-    if (attrs_[i].key == key) {
-      attrs_.erase(i);
-      return true;
-    }
-  return false;
+void Operation::setAttr(Context& ctx, std::string_view key, const Attribute* value) {
+  // The list is shared: edit a copy.
+  std::vector<NamedAttr> attrs(attributes().begin(), attributes().end());
+  auto same = std::find_if(attrs.begin(), attrs.end(), [&](const NamedAttr& a) { return a.key == key; });
+  if (same != attrs.end()) {
+    same->value = value;
+  } else {
+    // A new key goes at its bytewise-sorted position among the keys read.
+    auto pos = std::find_if(attrs.begin(), attrs.end(), [&](const NamedAttr& a) { return !(a.key < key); });
+    attrs.insert(pos, NamedAttr{ctx.intern(key), value});
+  }
+  setAttributes(ctx, attrs);
+}
+
+bool Operation::removeAttr(Context& ctx, std::string_view key) {
+  std::vector<NamedAttr> attrs(attributes().begin(), attributes().end());
+  auto it = std::find_if(attrs.begin(), attrs.end(), [&](const NamedAttr& a) { return a.key == key; });
+  if (it == attrs.end()) return false;
+  attrs.erase(it);
+  setAttributes(ctx, attrs);
+  return true;
 }
 
 Region& Operation::region(uint32_t i) {

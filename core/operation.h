@@ -52,16 +52,18 @@ class Operation {
   const OpResult* result(uint32_t i) const { return &results_[i]; }
 
   // Attributes.
-  std::span<const NamedAttr> attributes() const { return attrs_.span(); }
+  /// Shared with every op of the same list (Context::attrList).
+  std::span<const NamedAttr> attributes() const { return {attrs_, numAttrs_}; }
   const Attribute* attr(std::string_view key) const;
   template <class T>
   const T* attrOf(std::string_view key) const {
     const Attribute* a = attr(key);
     return a ? a->dynCast<T>() : nullptr;
   }
-  /// Replaces the value in place, or inserts the key at its sorted position.
+  /// Replaces the value, or inserts the key at its sorted position.
   void setAttr(Context& ctx, std::string_view key, const Attribute* value);
-  bool removeAttr(std::string_view key);
+  bool removeAttr(Context& ctx, std::string_view key);
+  void setAttributes(Context& ctx, std::span<const NamedAttr> attrs);
   const OpDistAttr* distAttr() const { return attrOf<OpDistAttr>("op_dist_attr"); }
 
   // Regions.
@@ -99,10 +101,11 @@ class Operation {
   OpOperand* operands_ = nullptr;
   OpResult* results_ = nullptr;
   ArenaVector<Region*> regions_;
-  ArenaVector<NamedAttr> attrs_;
+  const NamedAttr* attrs_ = nullptr;
   ArenaVector<std::string_view> keywords_;
   uint32_t numOperands_ = 0;
   uint32_t numResults_ = 0;
+  uint32_t numAttrs_ = 0;
   int64_t debugId_ = -1;
   int64_t loc_ = -1;
 };

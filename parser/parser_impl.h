@@ -69,6 +69,7 @@ class Parser {
   bool parseTypeListUntilLineEnd(std::vector<const Type*>& types, const ProcessMesh* hint);
   bool atAttrDict();
   bool parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh*& opMesh);
+  bool parseOpAttrDict(std::span<const NamedAttr>& out, const ProcessMesh*& opMesh);
 
   struct ValueEntry {
     Value* value = nullptr;
@@ -145,8 +146,10 @@ class Parser {
   };
   std::unordered_map<TypeKey, const Type*, TypeKeyHash> typeCache_;
   std::unordered_map<std::string_view, std::pair<const Attribute*, const ProcessMesh*>> opDistCache_;
-  /// The end of the balanced text starting at `p` (a type or a `{...}`
-  /// attribute on one line), or null when it is not simple to find.
+  std::unordered_map<std::string_view, std::pair<std::span<const NamedAttr>, const ProcessMesh*>> attrDictCache_;
+  /// The end of the balanced text starting at `p` (a type, or a `{...}`
+  /// attribute on one line, strings skipped), or null when it is not simple
+  /// to find.
   const char* extentOf(const char* p, bool braces) const;
   bool parseTypeUncached(const Type*& out, const ProcessMesh* hint);
   bool parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& opMesh);

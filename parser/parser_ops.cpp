@@ -89,6 +89,7 @@ bool Parser::parseProgramBody(Program& program, bool braced) {
   pending_.clear();
   typeCache_.clear();
   opDistCache_.clear();
+  attrDictCache_.clear();
   sawDistEra_ = sawNumberStyle_ = sawTensorSpelling_ = sawChunkStyle_ = false;
   Token open = tok_;
   if (braced) consume();
@@ -209,10 +210,9 @@ bool Parser::parseOp(Block& block) {
   if (!tok_.is(TokenKind::LParen)) return unexpected("'(' to start the operand list");
   if (!parseOperands(block, operands, operandNames, keywords)) return false;
 
-  std::vector<NamedAttr>& attrs = attrs_;
-  attrs.clear();
+  std::span<const NamedAttr> attrs;
   const ProcessMesh* opMesh = nullptr;
-  if (tok_.is(TokenKind::LBrace) && atAttrDict() && !parseNamedAttrList(attrs, opMesh)) return false;
+  if (tok_.is(TokenKind::LBrace) && atAttrDict() && !parseOpAttrDict(attrs, opMesh)) return false;
 
   std::vector<const Type*>& operandTypes = operandTypes_;
   operandTypes.clear();
@@ -367,6 +367,28 @@ bool Parser::atAttrDict() {
   return next.is(TokenKind::Identifier) || next.is(TokenKind::String);
 }
 
+// Most ops repeat another op's dictionary byte for byte (only names and
+// shapes vary), so an op's dictionary is cached by its text, like types.
+bool Parser::parseOpAttrDict(std::span<const NamedAttr>& out, const ProcessMesh*& opMesh) {
+  const char* start = tok_.text.data();
+  const char* end = extentOf(start, true);
+  std::string_view key(start, end ? static_cast<size_t>(end - start) : 0);
+  if (end)
+    if (auto it = attrDictCache_.find(key); it != attrDictCache_.end()) {
+      std::tie(out, opMesh) = it->second;
+      lex_.resetTo(end);
+      consume();
+      return true;
+    }
+  size_t diagsBefore = diag_.size();
+  attrs_.clear();
+  if (!parseNamedAttrList(attrs_, opMesh)) return false;
+  out = ctx_.attrList(attrs_);
+  // A dictionary that drew a diagnostic (a duplicate key) draws it each time.
+  if (end && prevEnd_ == end && diag_.size() == diagsBefore) attrDictCache_.emplace(key, std::make_pair(out, opMesh));
+  return true;
+}
+
 // attr-dict ::= `{` (key `:` attr (`,` key `:` attr)*)? `}`
 bool Parser::parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh*& opMesh) {
   if (!enterNesting(tok_)) return false;
@@ -408,7 +430,8 @@ Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
     if (ec == std::errc() && p == digits.data() + digits.size() && n < 4 * numOpsRead_ + 4096) {
       if (n < numbered_.size()) return &numbered_[n];
       if (!create) return nullptr;
-      numbered_.resize(std::max<size_t>(n + 1, numbered_.size() * 2));
+      if (n >= numbered_.capacity()) numbered_.reserve(std::max<size_t>(n + 1, numbered_.capacity() * 2));
+      numbered_.resize(n + 1);  // usually one more: values are numbered in order
       return &numbered_[n];
     }
   }

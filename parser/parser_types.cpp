@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "parser/parser_impl.h"
+#include "parser/scan.h"
 
 namespace pir::parser {
 
@@ -34,19 +35,27 @@ const char* Parser::extentOf(const char* p, bool braces) const {
   constexpr size_t kMaxExtent = 4096;
   const char* limit = text_.data() + std::min(text_.size(), static_cast<size_t>(p - text_.data()) + kMaxExtent);
   if (braces) {
-    int depth = 0;
-    for (; p < limit && *p != '\n' && *p != '"'; ++p) {
-      if (*p == '{') ++depth;
-      else if (*p == '}' && --depth == 0) return p + 1;
+    for (int depth = 0;; ++p) {
+      p = findFirstOf(p, limit, '{', '}', '"', '\n');
+      if (p == limit || *p == '\n') return nullptr;
+      if (*p == '{') {
+        ++depth;
+      } else if (*p == '}') {
+        if (--depth == 0) return p + 1;
+      } else {  // a string: skip to its closing quote
+        for (++p;; p += 2) {
+          p = findFirstOf(p, limit, '"', '\\', '\n', '\n');
+          if (p == limit || *p == '\n' || p + 1 == limit) return nullptr;
+          if (*p == '"') break;
+        }
+      }
     }
-    return nullptr;
   }
   while (p < limit && (isIdentChar(*p))) ++p;
   if (p < limit && *p == '<') {
     // Tensor types hold no '>' before their end; the line must not end first.
-    auto* gt = static_cast<const char*>(std::memchr(p, '>', static_cast<size_t>(limit - p)));
-    if (!gt || std::memchr(p, '\n', static_cast<size_t>(gt - p))) return nullptr;
-    return gt + 1;
+    const char* gt = findFirstOf(p, limit, '>', '\n', '>', '\n');
+    return gt == limit || *gt == '\n' ? nullptr : gt + 1;
   }
   if (p < limit && *p == '[') {
     int depth = 0;

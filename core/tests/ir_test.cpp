@@ -81,8 +81,27 @@ TEST_CASE("attributes keep read order; new keys go to their sorted slot", "[core
   for (const NamedAttr& a : op->attributes()) keys.push_back(a.key);
   REQUIRE(keys == std::vector<std::string_view>{"b", "c", "d", "a_out_of_order"});
   REQUIRE(op->attr("b") == ctx.boolAttr(false));
-  REQUIRE(op->removeAttr("c"));
+  REQUIRE(op->removeAttr(ctx, "c"));
   REQUIRE(op->attr("c") == nullptr);
+}
+
+TEST_CASE("ops with equal attribute lists share one; editing one leaves the other", "[core][interning]") {
+  Context ctx;
+  NamedAttr attrs[] = {{ctx.intern("a"), ctx.boolAttr(true)}, {ctx.intern("b"), ctx.boolAttr(false)}};
+  Operation* x = Operation::create(ctx, "t.op", {}, {}, attrs);
+  Operation* y = Operation::create(ctx, "t.other", {}, {}, attrs);
+  REQUIRE(x->attributes().data() == y->attributes().data());
+  x->setAttr(ctx, "a", ctx.boolAttr(false));
+  REQUIRE(y->attr("a") == ctx.boolAttr(true));
+  REQUIRE(x->attr("a") == ctx.boolAttr(false));
+  REQUIRE(x->attributes().data() != y->attributes().data());
+  x->setAttr(ctx, "a", ctx.boolAttr(true));  // back to y's list
+  REQUIRE(x->attributes().data() == y->attributes().data());
+  REQUIRE(y->removeAttr(ctx, "b"));
+  REQUIRE(x->attr("b") == ctx.boolAttr(false));
+  REQUIRE(y->attributes().size() == 1);
+  NamedAttr reordered[] = {attrs[1], attrs[0]};  // order is part of the list: Paddle prints it as read
+  REQUIRE(Operation::create(ctx, "t.op", {}, {}, reordered)->attributes().data() != x->attributes().data());
 }
 
 TEST_CASE("equal types and attributes are one pointer", "[core][interning]") {
