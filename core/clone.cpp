@@ -22,7 +22,7 @@ void cloneBlockInto(Context& ctx, const Block& from, Block& to, ValueMapping& ma
     map[a] = copy;
   }
   for (const BlockArgument* k : from.kwargs()) {
-    BlockArgument* copy = to.addKwarg(ctx, k->name(), k->type());
+    BlockArgument* copy = to.addInternedKwarg(ctx, k->name(), k->type());
     copy->setAttributes(ctx.arena(), k->attributes());
     map[k] = copy;
   }

@@ -111,6 +111,7 @@ const StringAttr* Context::stringAttr(std::string_view raw) {
 }
 
 const StringAttr* Context::stringAttrFromValue(std::string_view value) {
+  if (value.find_first_of("\"\\") == std::string_view::npos) return stringAttr(value);
   std::string raw;
   raw.reserve(value.size());
   for (char c : value) {

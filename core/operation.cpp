@@ -184,8 +184,12 @@ BlockArgument* Block::addArgument(Context& ctx, const Type* type) {
 }
 
 BlockArgument* Block::addKwarg(Context& ctx, std::string_view name, const Type* type) {
+  return addInternedKwarg(ctx, ctx.intern(name), type);
+}
+
+BlockArgument* Block::addInternedKwarg(Context& ctx, std::string_view name, const Type* type) {
   auto* arg = ctx.arena().make<BlockArgument>(ValueKind::Kwarg, this, type,
-                                              static_cast<uint32_t>(kwargs_.size()), ctx.intern(name));
+                                              static_cast<uint32_t>(kwargs_.size()), name);
   kwargs_.push_back(ctx.arena(), arg);
   return arg;
 }

@@ -155,6 +155,9 @@ class Block {
   std::span<BlockArgument* const> kwargs() const { return kwargs_.span(); }
   BlockArgument* addArgument(Context& ctx, const Type* type);
   BlockArgument* addKwarg(Context& ctx, std::string_view name, const Type* type);
+  /// As addKwarg, for a name the context holds already (another kwarg's,
+  /// a StringAttr's raw text): skips the lookup.
+  BlockArgument* addInternedKwarg(Context& ctx, std::string_view name, const Type* type);
   BlockArgument* findKwarg(std::string_view name) const;
   /// Removes a kwarg that has no uses.
   void eraseKwarg(BlockArgument* kwarg);

@@ -29,7 +29,33 @@ struct Crossing {
   std::string_view name;                // its kwarg name in the jobs that read it
   const StringAttr* newName = nullptr;  // output_name of the shadow_output to add, if any
   uint8_t exportedBy = 0;               // kByHome | kByCopyJob
-  uint32_t firstImport = kNone;         // into imports_, linked by `next`
+  int32_t lastReader = -1;              // the job that read it last, to skip repeats
+  int32_t firstJob = -1;                // the first job importing it, as `firstKwarg`;
+  BlockArgument* firstKwarg = nullptr;  // usually the only one
+  uint32_t moreImports = kNone;         // into imports_, linked by `next`
+};
+
+/// A read of a crossing value by a job, sortable by name mostly without
+/// touching the name: its first 16 bytes, big-endian, zero-padded, compare
+/// as the name does.
+struct Read {
+  uint64_t prefix[2];
+  std::string_view name;
+  const Value* value;
+
+  Read(std::string_view n, const Value* v) : prefix{load(n, 0), load(n, 8)}, name(n), value(v) {}
+  static uint64_t load(std::string_view s, size_t at) {
+    uint64_t k = 0;
+    for (size_t i = 0; i < 8; ++i) k = k << 8 | (at + i < s.size() ? static_cast<unsigned char>(s[at + i]) : 0);
+    return k;
+  }
+  bool operator<(const Read& o) const {
+    if (prefix[0] != o.prefix[0]) return prefix[0] < o.prefix[0];
+    if (prefix[1] != o.prefix[1]) return prefix[1] < o.prefix[1];
+    if (name != o.name) return name < o.name;
+    return value < o.value;
+  }
+  bool operator==(const Read& o) const { return value == o.value && name == o.name; }
 };
 constexpr uint8_t kByHome = 1, kByCopyJob = 2;
 
@@ -141,7 +167,7 @@ class Splitter {
         if (p < 0) {
           // The program's own kwargs are read by name wherever they are used.
           Crossing& c = crossing(id, [&] { return static_cast<const BlockArgument*>(v)->name(); });
-          reads_[job].emplace_back(c.name, v);
+          noteRead(c, v, job);
           continue;
         }
         if (inJob(static_cast<size_t>(p), job)) continue;
@@ -180,11 +206,17 @@ class Splitter {
     }
     Crossing& c = crossing(id, [] { return std::string_view(); });
     if (c.name.empty()) exportName(c, v, producer);
-    reads_[job].emplace_back(c.name, v);
+    noteRead(c, v, job);
     c.exportedBy |= source == home ? kByHome : kByCopyJob;
     // A job of copies exports too what jobs outside its originals' readers read.
     if (plan_.copyJob >= 0 && !readsOriginals && job > plan_.copyJob && isCopied(producer)) c.exportedBy |= kByCopyJob;
     return Status::ok();
+  }
+
+  void noteRead(Crossing& c, const Value* v, int job) {
+    if (c.lastReader == job) return;  // a repeat; others are dropped when sorted
+    c.lastReader = job;
+    reads_[job].emplace_back(c.name, v);
   }
 
   /// The name a crossing value is handed over under: a `pd_op.data`'s
@@ -202,8 +234,9 @@ class Splitter {
       c.name = given->raw().find('\\') == std::string_view::npos ? given->raw() : ctx().intern(given->value());
       return;
     }
-    char buf[64];
-    std::string name = "var_";
+    char buf[24];
+    std::string& name = nameBuf_;
+    name.assign("var_");
     name.append(buf, std::to_chars(buf, buf + sizeof buf, producer).ptr);
     name += '_';
     name += def.name();
@@ -218,23 +251,27 @@ class Splitter {
   std::unique_ptr<Program> makeProgram(int job) {
     auto prog = std::make_unique<Program>(ctx());
     prog->style() = program_.style();
-    // Sorting a flat list of views is far cheaper than a tree of strings.
     auto& reads = reads_[job];
     std::sort(reads.begin(), reads.end());
     reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
     BlockArgument* kw = nullptr;
     for (size_t k = 0; k < reads.size(); ++k) {
-      const Value* v = reads[k].second;
-      if (k == 0 || reads[k].first != reads[k - 1].first) {
-        kw = prog->body().addKwarg(ctx(), reads[k].first, v->type());
+      const Value* v = reads[k].value;
+      if (k == 0 || reads[k].name != reads[k - 1].name) {
+        kw = prog->body().addInternedKwarg(ctx(), reads[k].name, v->type());
         ++kwargs_;
       }
       Crossing& c = crossings_[crossingOf_[v->passIndex - 1]];
-      imports_.push_back({job, kw, c.firstImport});
-      c.firstImport = static_cast<uint32_t>(imports_.size() - 1);
+      if (c.firstJob < 0) {
+        c.firstJob = job;
+        c.firstKwarg = kw;
+      } else {
+        imports_.push_back({job, kw, c.moreImports});
+        c.moreImports = static_cast<uint32_t>(imports_.size() - 1);
+      }
       if (job == plan_.copyJob) copyMap_[v] = kw;
     }
-    std::vector<std::pair<std::string_view, const Value*>>().swap(reads);
+    std::vector<Read>().swap(reads);
     return prog;
   }
 
@@ -243,7 +280,8 @@ class Splitter {
     if (!v || v->passIndex == 0) return nullptr;
     uint32_t c = crossingOf_[v->passIndex - 1];
     if (c == kNone) return nullptr;
-    for (uint32_t e = crossings_[c].firstImport; e != kNone; e = imports_[e].next)
+    if (crossings_[c].firstJob == job) return crossings_[c].firstKwarg;
+    for (uint32_t e = crossings_[c].moreImports; e != kNone; e = imports_[e].next)
       if (imports_[e].job == job) return imports_[e].kwarg;
     return nullptr;
   }
@@ -274,14 +312,15 @@ class Splitter {
   }
 
   void shadowOutput(Program& prog, const Operation& producer, Value* v, const StringAttr* name) {
-    std::vector<NamedAttr> attrs;
+    std::vector<NamedAttr>& attrs = attrs_;
+    attrs.clear();
     if (const OpDistAttr* od = producer.distAttr()) {
       auto* t = v->type() ? v->type()->dynCast<DistTensorType>() : nullptr;
       const Attribute* operands[] = {t ? static_cast<const Attribute*>(t->distAttr()) : ctx().nullAttr()};
-      attrs.push_back({ctx().intern("op_dist_attr"), factory_.opDistAttr(od->mesh(), operands, {}, &producer)});
+      attrs.push_back({kOpDistAttr_, factory_.opDistAttr(od->mesh(), operands, {}, &producer)});
     }
     factory_.appendRoleAndChunk(attrs, &producer);
-    attrs.push_back({ctx().intern("output_name"), name});
+    attrs.push_back({kOutputName_, name});
     sortAttributes(attrs);
     Value* ins[] = {v};
     Builder b(ctx());
@@ -304,8 +343,11 @@ class Splitter {
   std::vector<Import> imports_;
   // Per job, the (name, value) pairs it reads from elsewhere, duplicates
   // included until makeProgram sorts them.
-  std::vector<std::vector<std::pair<std::string_view, const Value*>>> reads_;
+  std::vector<std::vector<Read>> reads_;
   ValueMapping copyMap_;  // the job of copies: imports, then copied results
+  std::string nameBuf_;
+  std::vector<NamedAttr> attrs_;
+  std::string_view kOpDistAttr_ = ctx().intern("op_dist_attr"), kOutputName_ = ctx().intern("output_name");
   bool unresolved_ = false;
   int64_t kwargs_ = 0;
   int64_t shadowOutputs_ = 0;
