@@ -53,4 +53,8 @@ core::Status InputFile::open(const std::string& path) {
   return core::Status::ok();
 }
 
+void InputFile::releaseResidentPages() {
+  if (map_) madvise(map_, mapSize_, MADV_DONTNEED);
+}
+
 }  // namespace pir::app

@@ -23,6 +23,10 @@ class InputFile {
   /// Opens `path`, or stdin when `path` is "-".
   core::Status open(const std::string& path);
   std::string_view text() const { return text_; }
+  /// Once the text is parsed the IR holds none of it: drops a mapped file's
+  /// pages from this process (they stay in the page cache, and text() stays
+  /// valid: a diagnostic quoting a source line maps its page back in).
+  void releaseResidentPages();
 
  private:
   void* map_ = nullptr;

@@ -272,6 +272,7 @@ int process(const OptOptions& opts) {
   auto parsed = parser::parseFile(session.ctx, source, diag);
   double parseMs = msSince(parseStart);
   if (!parsed) return failWith(diag);
+  input.releaseResidentPages();  // the passes' peak memory is the IR's, not the IR's plus the text's
   spdlog::debug("parsed {} program(s) in {:.1f} ms", parsed->size(), parseMs);
   if (parsed->size() > 1 && !opts.splitInputFile) {
     diag.error((*parsed)[1].offset, "multiple programs; use --split-input-file");
