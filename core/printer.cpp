@@ -1,5 +1,6 @@
 //===- printer.cpp - PIR text output ---------------------------------------===//
 #include "core/printer.h"
+#include "core/text_cache.h"
 
 #include <atomic>
 #include <charconv>
@@ -245,7 +246,17 @@ class ProgramPrinter {
     }
   }
 
-  void printType(const Type* t) { core::printType(out_, t, style_); }
+  void printType(const Type* t) {
+    std::string_view cached;
+    bool keep = false;
+    if (t && texts_.lookup(t, cached, keep)) {
+      out_ += cached;
+      return;
+    }
+    size_t at = out_.size();
+    core::printType(out_, t, style_);
+    if (keep) texts_.keep(t, std::string_view(out_).substr(at));
+  }
 
   void printResults(const Operation& op) {
     out_ += '(';
@@ -278,7 +289,17 @@ class ProgramPrinter {
 
   void printAttrDict(const Operation& op) {
     out_ += " {";
-    printAttrList(op.attributes());
+    // An op's list is interned (Context::attrList): its address is its text.
+    std::span<const NamedAttr> attrs = op.attributes();
+    std::string_view cached;
+    bool keep = false;
+    if (!attrs.empty() && texts_.lookup(attrs.data(), cached, keep)) {
+      out_ += cached;
+    } else {
+      size_t at = out_.size();
+      printAttrList(attrs);
+      if (keep) texts_.keep(attrs.data(), std::string_view(out_).substr(at));
+    }
     out_ += '}';
   }
 
@@ -367,6 +388,7 @@ class ProgramPrinter {
   const PrintStyle& style_;
   const OutputSink* sink_;
   std::string out_;
+  TextCache texts_{8 << 20};
   uint32_t gen_;
   uint32_t nextResult_ = 0;
   uint32_t nextArg_ = 0;

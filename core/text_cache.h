@@ -1,0 +1,73 @@
+//===- text_cache.h - printed text of interned objects by address -*- C++ -*-===//
+//
+// A program repeats a few hundred types and attribute lists hundreds of
+// thousands of times; the printer prints each once and copies the text
+// after. Interned objects never change, so their address is the key. Text
+// is kept from a key's second sighting (most one-off lists never pay for a
+// copy) and up to a fixed capacity; past it, text is printed again.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pir::core {
+
+class TextCache {
+ public:
+  explicit TextCache(size_t capacity) { store_.reserve(capacity); }
+
+  /// True with the text kept for `key`. Otherwise false, and `keep` says
+  /// whether to hand the text printed now to keep().
+  bool lookup(const void* key, std::string_view& text, bool& keep) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    Slot& s = slotFor(key);
+    if (s.key && s.size != kSeen) {
+      text = std::string_view(store_.data() + s.offset, s.size);
+      return true;
+    }
+    keep = s.key != nullptr && store_.size() < store_.capacity();
+    if (!s.key) {
+      s = {key, 0, kSeen};
+      ++count_;
+    }
+    return false;
+  }
+
+  /// Keeps `text` for a key lookup() asked for, if it still fits.
+  void keep(const void* key, std::string_view text) {
+    if (store_.size() + text.size() > store_.capacity()) return;  // never reallocate: views stay valid
+    slotFor(key) = {key, static_cast<uint32_t>(store_.size()), static_cast<uint32_t>(text.size())};
+    store_.append(text);
+  }
+
+ private:
+  static constexpr uint32_t kSeen = UINT32_MAX;  // seen once, no text kept
+  struct Slot {
+    const void* key = nullptr;
+    uint32_t offset = 0, size = 0;
+  };
+  static size_t hashOf(const void* p) { return (reinterpret_cast<uintptr_t>(p) >> 3) * 0x9e3779b97f4a7c15ull >> 16; }
+  /// The slot holding `key`, or the empty one where it would go.
+  Slot& slotFor(const void* key) {
+    size_t mask = slots_.size() - 1;
+    size_t i = hashOf(key) & mask;
+    while (slots_[i].key && slots_[i].key != key) i = (i + 1) & mask;
+    return slots_[i];
+  }
+  void grow() {
+    std::vector<Slot> old(slots_.empty() ? 256 : slots_.size() * 2);
+    old.swap(slots_);
+    for (const Slot& s : old)
+      if (s.key) slotFor(s.key) = s;
+  }
+
+  std::vector<Slot> slots_;
+  std::string store_;
+  size_t count_ = 0;
+};
+
+}  // namespace pir::core
