@@ -4,7 +4,8 @@
 // thousands of times; the printer prints each once and copies the text
 // after. Interned objects never change, so their address is the key. Text
 // is kept from a key's second sighting (most one-off lists never pay for a
-// copy) and up to a fixed capacity; past it, text is printed again.
+// copy), for a bounded number of keys and bytes; past that, text is printed
+// again.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -23,14 +24,14 @@ class TextCache {
   /// True with the text kept for `key`. Otherwise false, and `keep` says
   /// whether to hand the text printed now to keep().
   bool lookup(const void* key, std::string_view& text, bool& keep) {
-    if ((count_ + 1) * 2 > slots_.size()) grow();
+    if ((count_ + 1) * 2 > slots_.size() && count_ < kMaxKeys) grow();
     Slot& s = slotFor(key);
     if (s.key && s.size != kSeen) {
       text = std::string_view(store_.data() + s.offset, s.size);
       return true;
     }
     keep = s.key != nullptr && store_.size() < store_.capacity();
-    if (!s.key) {
+    if (!s.key && count_ < kMaxKeys) {
       s = {key, 0, kSeen};
       ++count_;
     }
@@ -46,6 +47,9 @@ class TextCache {
 
  private:
   static constexpr uint32_t kSeen = UINT32_MAX;  // seen once, no text kept
+  // Keys tracked at most: the table stays in cache, and a program's common
+  // types and lists show up among its first ops.
+  static constexpr size_t kMaxKeys = size_t{1} << 16;
   struct Slot {
     const void* key = nullptr;
     uint32_t offset = 0, size = 0;

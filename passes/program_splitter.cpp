@@ -27,39 +27,50 @@ constexpr uint32_t kNone = UINT32_MAX;
 /// A value read by a job that does not make it.
 struct Crossing {
   std::string_view name;                // its kwarg name in the jobs that read it
+  const Value* value;
   const StringAttr* newName = nullptr;  // output_name of the shadow_output to add, if any
-  uint8_t exportedBy = 0;               // kByHome | kByCopyJob
-  int32_t lastReader = -1;              // the job that read it last, to skip repeats
-  int32_t firstJob = -1;                // the first job importing it, as `firstKwarg`;
-  BlockArgument* firstKwarg = nullptr;  // usually the only one
+  BlockArgument* firstKwarg = nullptr;  // the kwarg standing for it in `firstJob`,
+  int32_t firstJob = -1;                // usually the only job importing it
   uint32_t moreImports = kNone;         // into imports_, linked by `next`
+  uint8_t exportedBy = 0;               // kByHome | kByCopyJob
+};
+constexpr uint8_t kByHome = 1, kByCopyJob = 2;
+
+/// What the splitter knows of a value it tracks, under passIndex - 1: one
+/// entry, so a read from far away costs one cache miss here, not three.
+struct Tracked {
+  int32_t producer;           // index among the program's ops, or -1 for its kwargs
+  int32_t home;               // the producer's job
+  uint32_t crossing = kNone;  // into crossings_
+  int32_t lastReader = -1;    // the job that read it last, to skip repeats
 };
 
-/// A read of a crossing value by a job, sortable by name mostly without
-/// touching the name: its first 16 bytes, big-endian, zero-padded, compare
-/// as the name does.
+/// A read of a crossing value by a job, sortable by job and name mostly
+/// without touching the name: its first 16 bytes, big-endian and
+/// zero-padded, compare as the name does.
 struct Read {
+  int32_t job;
+  uint32_t crossing;
   uint64_t prefix[2];
   std::string_view name;
-  const Value* value;
 
-  Read(std::string_view n, const Value* v) : prefix{load(n, 0), load(n, 8)}, name(n), value(v) {}
+  Read(int j, std::string_view n, uint32_t c) : job(j), crossing(c), prefix{load(n, 0), load(n, 8)}, name(n) {}
   static uint64_t load(std::string_view s, size_t at) {
     uint64_t k = 0;
     for (size_t i = 0; i < 8; ++i) k = k << 8 | (at + i < s.size() ? static_cast<unsigned char>(s[at + i]) : 0);
     return k;
   }
   bool operator<(const Read& o) const {
+    if (job != o.job) return job < o.job;
     if (prefix[0] != o.prefix[0]) return prefix[0] < o.prefix[0];
     if (prefix[1] != o.prefix[1]) return prefix[1] < o.prefix[1];
     if (name != o.name) return name < o.name;
-    return value < o.value;
+    return crossing < o.crossing;
   }
-  bool operator==(const Read& o) const { return value == o.value && name == o.name; }
+  bool operator==(const Read& o) const { return job == o.job && crossing == o.crossing; }
 };
-constexpr uint8_t kByHome = 1, kByCopyJob = 2;
 
-/// The kwarg standing for a crossing value in one job.
+/// A kwarg standing for a crossing value in one more job.
 struct Import {
   int job;
   BlockArgument* kwarg;
@@ -74,14 +85,20 @@ class Splitter {
 
   Status run(ProgramSet& out) {
     number();
-    size_t n = plan_.jobs.size();
-    reads_.assign(n, {});
+    // Reserved, not touched: growing by copies would fault in twice the pages.
+    crossings_.reserve(tracked_.size());
+    reads_.reserve(tracked_.size());
     for (size_t i = 0; i < ops_.size(); ++i) {
       if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
       if (isCopied(i))
         if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
     }
-    for (size_t j = 0; j < n; ++j) out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j))});
+    std::sort(reads_.begin(), reads_.end());
+    reads_.erase(std::unique(reads_.begin(), reads_.end()), reads_.end());
+    size_t next = 0;  // into reads_, which holds job 0's reads first
+    for (size_t j = 0; j < plan_.jobs.size(); ++j)
+      out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j), next)});
+    std::vector<Read>().swap(reads_);
     // Copies first, while every op still reads what it read in the input;
     // then each op moves into the job that makes it (no copy, so splitting
     // costs no more memory than the input's IR).
@@ -109,17 +126,17 @@ class Splitter {
   Context& ctx() { return program_.context(); }
 
   bool isCopied(size_t op) const { return plan_.copyJob >= 0 && plan_.copied[op]; }
-  bool inJob(size_t op, int job) const { return plan_.home[op] == job || (job == plan_.copyJob && isCopied(op)); }
 
   /// Gives the program's kwargs and top-level results indices 1.. in
   /// passIndex and clears it on every other value.
   void number() {
     Block& body = program_.body();
     auto track = [&](const Value* v, int32_t producer) {
-      v->passIndex = static_cast<uint32_t>(producer_.size()) + 1;
-      producer_.push_back(producer);
+      v->passIndex = static_cast<uint32_t>(tracked_.size()) + 1;
+      tracked_.push_back({producer, producer < 0 ? -1 : plan_.home[static_cast<size_t>(producer)]});
     };
     for (const BlockArgument* a : body.arguments()) a->passIndex = 0;
+    tracked_.reserve(body.kwargs().size() + 2 * ops_.size());
     for (const BlockArgument* k : body.kwargs()) track(k, -1);
     for (size_t i = 0; i < ops_.size(); ++i) {
       const Operation& top = *ops_[i];
@@ -134,7 +151,6 @@ class Splitter {
           });
         }
     }
-    crossingOf_.assign(producer_.size(), kNone);
   }
 
   static void clearArguments(const Block& b) {
@@ -161,17 +177,17 @@ class Splitter {
           }
           continue;
         }
-        uint32_t id = v->passIndex - 1;
-        int32_t p = producer_[id];
-        if (p == static_cast<int32_t>(i)) continue;
-        if (p < 0) {
+        Tracked& t = tracked_[v->passIndex - 1];
+        if (t.producer == static_cast<int32_t>(i)) continue;
+        if (t.lastReader == job) continue;  // a repeat; others are dropped when sorted
+        if (t.producer < 0) {
           // The program's own kwargs are read by name wherever they are used.
-          Crossing& c = crossing(id, [&] { return static_cast<const BlockArgument*>(v)->name(); });
-          noteRead(c, v, job);
+          Crossing& c = crossing(t, v, [&] { return static_cast<const BlockArgument*>(v)->name(); });
+          noteRead(c, t, job);
           continue;
         }
-        if (inJob(static_cast<size_t>(p), job)) continue;
-        status = addRead(v, id, static_cast<size_t>(p), job, top);
+        if (t.home == job || (job == plan_.copyJob && isCopied(static_cast<size_t>(t.producer)))) continue;
+        status = addRead(v, t, job, top);
       }
     };
     visit(top);
@@ -181,20 +197,20 @@ class Splitter {
   }
 
   template <class NameFn>
-  Crossing& crossing(uint32_t id, NameFn&& name) {
-    if (crossingOf_[id] == kNone) {
-      crossingOf_[id] = static_cast<uint32_t>(crossings_.size());
-      crossings_.emplace_back();
-      crossings_.back().name = name();
+  Crossing& crossing(Tracked& t, const Value* v, NameFn&& name) {
+    if (t.crossing == kNone) {
+      t.crossing = static_cast<uint32_t>(crossings_.size());
+      crossings_.push_back({name(), v});
     }
-    return crossings_[crossingOf_[id]];
+    return crossings_[t.crossing];
   }
 
-  Status addRead(const Value* v, uint32_t id, size_t producer, int job, const Operation& reader) {
+  Status addRead(const Value* v, Tracked& t, int job, const Operation& reader) {
+    auto producer = static_cast<size_t>(t.producer);
     bool readsOriginals =
         std::find(plan_.copyReaders.begin(), plan_.copyReaders.end(), job) != plan_.copyReaders.end();
     // Where the reader gets it: the home job, else the job of copies.
-    int home = plan_.home[producer];
+    int home = t.home;
     int source = -1;
     if (home < job && !(readsOriginals && home == plan_.copyJob)) source = home;
     else if (isCopied(producer) && !readsOriginals && plan_.copyJob < job) source = plan_.copyJob;
@@ -204,19 +220,18 @@ class Splitter {
                                                "' in the later job '" + plan_.jobs[home] + "'");
       return Status::error("a job reads a value made by a later job");
     }
-    Crossing& c = crossing(id, [] { return std::string_view(); });
+    Crossing& c = crossing(t, v, [] { return std::string_view(); });
     if (c.name.empty()) exportName(c, v, producer);
-    noteRead(c, v, job);
+    noteRead(c, t, job);
     c.exportedBy |= source == home ? kByHome : kByCopyJob;
     // A job of copies exports too what jobs outside its originals' readers read.
     if (plan_.copyJob >= 0 && !readsOriginals && job > plan_.copyJob && isCopied(producer)) c.exportedBy |= kByCopyJob;
     return Status::ok();
   }
 
-  void noteRead(Crossing& c, const Value* v, int job) {
-    if (c.lastReader == job) return;  // a repeat; others are dropped when sorted
-    c.lastReader = job;
-    reads_[job].emplace_back(c.name, v);
+  void noteRead(const Crossing& c, Tracked& t, int job) {
+    t.lastReader = job;
+    reads_.emplace_back(job, c.name, t.crossing);
   }
 
   /// The name a crossing value is handed over under: a `pd_op.data`'s
@@ -248,20 +263,17 @@ class Splitter {
 
   /// An empty program for `job` with its kwargs (sorted by name, one per
   /// name), recorded as the imports of the values they stand for.
-  std::unique_ptr<Program> makeProgram(int job) {
+  std::unique_ptr<Program> makeProgram(int job, size_t& next) {
     auto prog = std::make_unique<Program>(ctx());
     prog->style() = program_.style();
-    auto& reads = reads_[job];
-    std::sort(reads.begin(), reads.end());
-    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
     BlockArgument* kw = nullptr;
-    for (size_t k = 0; k < reads.size(); ++k) {
-      const Value* v = reads[k].value;
-      if (k == 0 || reads[k].name != reads[k - 1].name) {
-        kw = prog->body().addInternedKwarg(ctx(), reads[k].name, v->type());
+    for (size_t first = next; next < reads_.size() && reads_[next].job == job; ++next) {
+      const Read& read = reads_[next];
+      Crossing& c = crossings_[read.crossing];
+      if (next == first || read.name != reads_[next - 1].name) {
+        kw = prog->body().addInternedKwarg(ctx(), read.name, c.value->type());
         ++kwargs_;
       }
-      Crossing& c = crossings_[crossingOf_[v->passIndex - 1]];
       if (c.firstJob < 0) {
         c.firstJob = job;
         c.firstKwarg = kw;
@@ -269,16 +281,15 @@ class Splitter {
         imports_.push_back({job, kw, c.moreImports});
         c.moreImports = static_cast<uint32_t>(imports_.size() - 1);
       }
-      if (job == plan_.copyJob) copyMap_[v] = kw;
+      if (job == plan_.copyJob) copyMap_[c.value] = kw;
     }
-    std::vector<Read>().swap(reads);
     return prog;
   }
 
   /// The kwarg standing for `v` in `job`, or null when `job` does not import it.
   BlockArgument* importOf(const Value* v, int job) const {
     if (!v || v->passIndex == 0) return nullptr;
-    uint32_t c = crossingOf_[v->passIndex - 1];
+    uint32_t c = tracked_[v->passIndex - 1].crossing;
     if (c == kNone) return nullptr;
     if (crossings_[c].firstJob == job) return crossings_[c].firstKwarg;
     for (uint32_t e = crossings_[c].moreImports; e != kNone; e = imports_[e].next)
@@ -303,7 +314,7 @@ class Splitter {
   void place(Program& prog, int job, size_t i, Operation* op) {
     prog.body().pushBack(op);
     for (uint32_t r = 0; r < ops_[i]->numResults(); ++r) {
-      uint32_t c = crossingOf_[ops_[i]->result(r)->passIndex - 1];
+      uint32_t c = tracked_[ops_[i]->result(r)->passIndex - 1].crossing;
       if (c == kNone || !crossings_[c].newName) continue;
       uint8_t by = crossings_[c].exportedBy;
       if ((job == plan_.home[i] && (by & kByHome)) || (job == plan_.copyJob && (by & kByCopyJob)))
@@ -335,15 +346,11 @@ class Splitter {
   DiagnosticEngine& diag_;
   PassStatistics& stats_;
   DistOpFactory factory_;
-  // Under passIndex - 1: the producer's index among ops_ (-1 for the
-  // program's kwargs), and the value's entry in crossings_ if it crosses.
-  std::vector<int32_t> producer_;
-  std::vector<uint32_t> crossingOf_;
+  std::vector<Tracked> tracked_;  // under passIndex - 1
   std::vector<Crossing> crossings_;
   std::vector<Import> imports_;
-  // Per job, the (name, value) pairs it reads from elsewhere, duplicates
-  // included until makeProgram sorts them.
-  std::vector<std::vector<Read>> reads_;
+  // What each job reads from elsewhere, repeats included until sorted.
+  std::vector<Read> reads_;
   ValueMapping copyMap_;  // the job of copies: imports, then copied results
   std::string nameBuf_;
   std::vector<NamedAttr> attrs_;
