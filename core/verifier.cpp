@@ -149,8 +149,12 @@ class Verifier {
       return element >= 0 ? w + "[" + std::to_string(element) + "]" : w;
     };
     if (auto* tda = entry->dynCast<TensorDistAttr>()) {
-      if (std::string p = tensorDistProblem(tda, rankOf(type)); !p.empty())
+      EntryKey key{tda, rankOf(type)};
+      if (soundEntries_.count(key)) return;
+      if (std::string p = tensorDistProblem(tda, key.rank); !p.empty())
         error(op, "in op_dist_attr of " + opLabel(op) + ", " + where() + ": " + p);
+      else
+        soundEntries_.insert(key);
     } else if (auto* arr = entry->dynCast<ArrayAttr>()) {
       auto* vec = type ? type->dynCast<VectorType>() : nullptr;
       if (vec && vec->elements().size() != arr->size())
@@ -181,7 +185,10 @@ class Verifier {
     }
     const OpDistAttr* od = op.distAttr();
     if (!od) return;
-    if (std::string m = meshProblem(od->mesh()); !m.empty()) error(op, "in op_dist_attr of " + opLabel(op) + ": " + m);
+    if (!soundMeshes_.count(od->mesh())) {
+      if (std::string m = meshProblem(od->mesh()); !m.empty()) error(op, "in op_dist_attr of " + opLabel(op) + ": " + m);
+      else soundMeshes_.insert(od->mesh());
+    }
     if (od->operands().size() > op.numOperands())
       error(op, "op_dist_attr of " + opLabel(op) + " has " + std::to_string(od->operands().size()) +
                     " operand entries, but the op has " + std::to_string(op.numOperands()) + " operand(s)");
@@ -222,6 +229,20 @@ class Verifier {
   uint32_t epoch_;
   size_t errors_ = 0;
   std::unordered_set<const DistTensorType*> checkedTypes_;
+  // Dist attrs (with the rank they were checked for) and meshes found sound:
+  // a program repeats a few hundred of them over all its ops.
+  struct EntryKey {
+    const TensorDistAttr* tda;
+    int64_t rank;
+    bool operator==(const EntryKey&) const = default;
+  };
+  struct EntryKeyHash {
+    size_t operator()(const EntryKey& k) const {
+      return std::hash<const void*>()(k.tda) ^ static_cast<size_t>(k.rank) * 0x9e3779b97f4a7c15ull;
+    }
+  };
+  std::unordered_set<EntryKey, EntryKeyHash> soundEntries_;
+  std::unordered_set<const ProcessMesh*> soundMeshes_;
 };
 
 }  // namespace
