@@ -70,6 +70,13 @@ struct Read {
   bool operator==(const Read& o) const { return job == o.job && crossing == o.crossing; }
 };
 
+/// An operand, in its op's home job, reading a crossing value.
+struct Rewire {
+  OpOperand* operand;
+  uint32_t crossing;
+  int32_t job;
+};
+
 /// A kwarg standing for a crossing value in one more job.
 struct Import {
   int job;
@@ -88,6 +95,7 @@ class Splitter {
     // Reserved, not touched: growing by copies would fault in twice the pages.
     crossings_.reserve(tracked_.size());
     reads_.reserve(tracked_.size());
+    rewires_.reserve(tracked_.size());
     for (size_t i = 0; i < ops_.size(); ++i) {
       if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
       if (isCopied(i))
@@ -100,7 +108,8 @@ class Splitter {
       out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j), next)});
     std::vector<Read>().swap(reads_);
     // Copies first, while every op still reads what it read in the input;
-    // then each op moves into the job that makes it (no copy, so splitting
+    // then the operands reading other jobs' values are pointed at kwargs,
+    // and each op moves into the job that makes it (no copy, so splitting
     // costs no more memory than the input's IR).
     for (size_t i = 0; i < ops_.size(); ++i)
       if (isCopied(i)) {
@@ -110,10 +119,14 @@ class Splitter {
         });
         place(*out.programs[plan_.copyJob].program, plan_.copyJob, i, copy);
       }
+    for (const Rewire& r : rewires_) {
+      BlockArgument* kw = importOf(r.crossing, r.job);
+      unresolved_ |= kw == nullptr;
+      r.operand->set(kw);
+    }
     for (size_t i = 0; i < ops_.size(); ++i) {
       int job = plan_.home[i];
       program_.body().remove(ops_[i]);
-      rewireReads(*ops_[i], job);
       place(*out.programs[job].program, job, i, ops_[i]);
     }
     if (shadowOutputs_) stats_.add("shadow_outputs inserted", shadowOutputs_);
@@ -159,10 +172,12 @@ class Splitter {
   }
 
   /// Records what `top` (and the ops nested in it) reads from other jobs
-  /// when it runs in `job`.
-  Status collectReads(const Operation& top, size_t i, int job) {
+  /// when it runs in `job`, and, in its home job, which operands to point
+  /// at the kwargs standing for those values.
+  Status collectReads(Operation& top, size_t i, int job) {
     Status status;
-    auto visit = [&](const Operation& op) {
+    bool home = job == plan_.home[i];
+    auto visit = [&](Operation& op) {
       for (uint32_t k = 0; k < op.numOperands() && status.isOk(); ++k) {
         const Value* v = op.operandValue(k);
         if (!v) continue;
@@ -179,20 +194,23 @@ class Splitter {
         }
         Tracked& t = tracked_[v->passIndex - 1];
         if (t.producer == static_cast<int32_t>(i)) continue;
-        if (t.lastReader == job) continue;  // a repeat; others are dropped when sorted
-        if (t.producer < 0) {
-          // The program's own kwargs are read by name wherever they are used.
-          Crossing& c = crossing(t, v, [&] { return static_cast<const BlockArgument*>(v)->name(); });
-          noteRead(c, t, job);
-          continue;
+        // A repeat read by the same job needs no new entry (other repeats
+        // are dropped when sorted).
+        if (t.lastReader != job) {
+          if (t.producer < 0) {
+            // The program's own kwargs are read by name wherever they are used.
+            noteRead(crossing(t, v, [&] { return static_cast<const BlockArgument*>(v)->name(); }), t, job);
+          } else {
+            if (t.home == job || (job == plan_.copyJob && isCopied(static_cast<size_t>(t.producer)))) continue;
+            if (status = addRead(v, t, job, top); !status) continue;
+          }
         }
-        if (t.home == job || (job == plan_.copyJob && isCopied(static_cast<size_t>(t.producer)))) continue;
-        status = addRead(v, t, job, top);
+        if (home) rewires_.push_back({&op.operand(k), t.crossing, job});
       }
     };
     visit(top);
     for (uint32_t r = 0; r < top.numRegions(); ++r)
-      for (const Block* b : top.region(r).blocks()) walk(*b, visit);
+      for (Block* b : top.region(r).blocks()) walk(*b, visit);
     return status;
   }
 
@@ -286,27 +304,13 @@ class Splitter {
     return prog;
   }
 
-  /// The kwarg standing for `v` in `job`, or null when `job` does not import it.
-  BlockArgument* importOf(const Value* v, int job) const {
-    if (!v || v->passIndex == 0) return nullptr;
-    uint32_t c = tracked_[v->passIndex - 1].crossing;
-    if (c == kNone) return nullptr;
+  /// The kwarg standing for crossing `c` in `job`, or null when `job` does
+  /// not import it.
+  BlockArgument* importOf(uint32_t c, int job) const {
     if (crossings_[c].firstJob == job) return crossings_[c].firstKwarg;
     for (uint32_t e = crossings_[c].moreImports; e != kNone; e = imports_[e].next)
       if (imports_[e].job == job) return imports_[e].kwarg;
     return nullptr;
-  }
-
-  /// Points what a moved op (and the ops nested in it) reads from other
-  /// jobs at this job's kwargs.
-  void rewireReads(Operation& op, int job) {
-    auto rewire = [&](Operation& o) {
-      for (uint32_t k = 0; k < o.numOperands(); ++k)
-        if (BlockArgument* kw = importOf(o.operandValue(k), job)) o.operand(k).set(kw);
-    };
-    rewire(op);
-    for (uint32_t r = 0; r < op.numRegions(); ++r)
-      for (Block* b : op.region(r).blocks()) walk(*b, rewire);
   }
 
   /// Appends `op` (standing for ops_[i]) to `job`'s program, followed by a
@@ -349,6 +353,7 @@ class Splitter {
   std::vector<Tracked> tracked_;  // under passIndex - 1
   std::vector<Crossing> crossings_;
   std::vector<Import> imports_;
+  std::vector<Rewire> rewires_;
   // What each job reads from elsewhere, repeats included until sorted.
   std::vector<Read> reads_;
   ValueMapping copyMap_;  // the job of copies: imports, then copied results

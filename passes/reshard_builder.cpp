@@ -36,8 +36,15 @@ const Attribute* DistOpFactory::intAttr(std::string_view tag, int64_t value) {
 
 void DistOpFactory::appendRoleAndChunk(std::vector<NamedAttr>& attrs, const Operation* like) {
   if (!like) return;
-  if (auto* role = like->attrOf<NumberAttr>("op_role"))
-    if (auto v = role->asInt()) attrs.push_back({ctx_.intern("op_role"), intAttr("Int32", *v)});
+  if (auto* role = like->attrOf<NumberAttr>("op_role")) {
+    auto known = std::find_if(roles_.begin(), roles_.end(), [&](const auto& r) { return r.first == role; });
+    if (known == roles_.end()) {
+      auto v = role->asInt();
+      roles_.emplace_back(role, v ? intAttr("Int32", *v) : nullptr);
+      known = roles_.end() - 1;
+    }
+    if (known->second) attrs.push_back({ctx_.intern("op_role"), known->second});
+  }
   if (const Attribute* chunk = like->attr("chunk_id")) attrs.push_back({ctx_.intern("chunk_id"), chunk});
 }
 

@@ -37,6 +37,9 @@ class DistOpFactory {
  private:
   core::Program& program_;
   core::Context& ctx_;
+  // op_role attributes as read, and as this program spells them: a pass
+  // making an op per value meets the same few roles again and again.
+  std::vector<std::pair<const core::NumberAttr*, const core::Attribute*>> roles_;
 };
 
 /// Sorts attributes by key (for ops a pass creates from scratch).
