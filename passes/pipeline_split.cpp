@@ -89,6 +89,8 @@ class PipelineSplitPass : public Pass {
     // million ops every walk over the IR costs a cache miss per op.
     std::vector<Operation*> ops;
     std::vector<int64_t> roles;
+    ops.reserve(program.body().numOps());
+    roles.reserve(program.body().numOps());
     bool missingRole = false;
     const ProcessMesh* mesh = nullptr;
     for (Operation& op : program.body()) {
