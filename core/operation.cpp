@@ -78,7 +78,7 @@ Operation* Operation::create(Context& ctx, std::string_view name, std::span<Valu
 Region& Operation::addRegion(Context& ctx) {
   Region* r = ctx.arena().make<Region>();
   r->parent_ = this;
-  regions_.push_back(ctx.arena(), r);
+  extras(ctx.arena()).regions.push_back(ctx.arena(), r);
   return *r;
 }
 
@@ -119,12 +119,12 @@ bool Operation::removeAttr(Context& ctx, std::string_view key) {
 
 Region& Operation::region(uint32_t i) {
   assert(i < numRegions());
-  return *regions_[i];
+  return *extras_->regions[i];
 }
 
 const Region& Operation::region(uint32_t i) const {
   assert(i < numRegions());
-  return *regions_[i];
+  return *extras_->regions[i];
 }
 
 Operation* Operation::parentOp() const { return parent_ ? parent_->parentOp() : nullptr; }
@@ -137,8 +137,8 @@ bool Operation::isAncestorOf(const Operation* other) const {
 
 void Operation::dropAllReferences() {
   for (uint32_t i = 0; i < numOperands_; ++i) operands_[i].set(nullptr);
-  for (Region* r : regions_)
-    for (Block* b : r->blocks())
+  for (uint32_t r = 0; r < numRegions(); ++r)
+    for (Block* b : region(r).blocks())
       for (Operation& op : *b) op.dropAllReferences();
 }
 
