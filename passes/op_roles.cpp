@@ -15,13 +15,6 @@ int64_t opRole(const Operation& op) {
 }
 
 size_t completeOpRoles(Program& program) {
-  bool missing = false;
-  for (const Operation& op : program.body())
-    if (opRole(op) == -1) {
-      missing = true;
-      break;
-    }
-  if (!missing) return 0;
   std::vector<Operation*> ops;
   for (Operation& op : program.body()) ops.push_back(&op);
   std::vector<int64_t> roles(ops.size());
