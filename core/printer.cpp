@@ -1,11 +1,11 @@
 //===- printer.cpp - PIR text output ---------------------------------------===//
 #include "core/printer.h"
-#include "core/text_cache.h"
 
 #include <atomic>
 #include <charconv>
 
 #include "core/context.h"
+#include "core/text_cache.h"
 
 namespace pir::core {
 
