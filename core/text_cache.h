@@ -4,8 +4,10 @@
 // thousands of times; the printer prints each once and copies the text
 // after. Interned objects never change, so their address is the key. Text
 // is kept from a key's second sighting (most one-off lists never pay for a
-// copy), for a bounded number of keys and bytes; past that, text is printed
-// again.
+// copy), for a bounded number of bytes; past that, text is printed again.
+// The table of keys is bounded too: when it fills, the keys seen only once
+// are forgotten, so a type or list that first shows up late in a big
+// program (a later pipeline stage's mesh) still gets its text kept.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -24,14 +26,14 @@ class TextCache {
   /// True with the text kept for `key`. Otherwise false, and `keep` says
   /// whether to hand the text printed now to keep().
   bool lookup(const void* key, std::string_view& text, bool& keep) {
-    if ((count_ + 1) * 2 > slots_.size() && count_ < kMaxKeys) grow();
+    if ((count_ + 1) * 2 > slots_.size() && !frozen_) makeRoom();
     Slot& s = slotFor(key);
     if (s.key && s.size != kSeen) {
       text = std::string_view(store_.data() + s.offset, s.size);
       return true;
     }
     keep = s.key != nullptr && store_.size() < store_.capacity();
-    if (!s.key && count_ < kMaxKeys) {
+    if (!s.key && !frozen_) {
       s = {key, 0, kSeen};
       ++count_;
     }
@@ -41,14 +43,18 @@ class TextCache {
   /// Keeps `text` for a key lookup() asked for, if it still fits.
   void keep(const void* key, std::string_view text) {
     if (store_.size() + text.size() > store_.capacity()) return;  // never reallocate: views stay valid
-    slotFor(key) = {key, static_cast<uint32_t>(store_.size()), static_cast<uint32_t>(text.size())};
+    Slot& s = slotFor(key);
+    if (!s.key) {  // forgotten while its text was printed
+      if (frozen_ || (count_ + 1) * 2 > slots_.size()) return;
+      ++count_;
+    }
+    s = {key, static_cast<uint32_t>(store_.size()), static_cast<uint32_t>(text.size())};
     store_.append(text);
   }
 
  private:
   static constexpr uint32_t kSeen = UINT32_MAX;  // seen once, no text kept
-  // Keys tracked at most: the table stays in cache, and a program's common
-  // types and lists show up among its first ops.
+  // Keys tracked at most, so the table stays in cache.
   static constexpr size_t kMaxKeys = size_t{1} << 16;
   struct Slot {
     const void* key = nullptr;
@@ -62,16 +68,27 @@ class TextCache {
     while (slots_[i].key && slots_[i].key != key) i = (i + 1) & mask;
     return slots_[i];
   }
-  void grow() {
-    std::vector<Slot> old(slots_.empty() ? 256 : slots_.size() * 2);
+  /// Doubles the table up to 2 * kMaxKeys slots; at that size, forgets the
+  /// keys seen only once instead. If kept texts then still hold more than
+  /// half the keys, no key is added any more: forgetting again would free
+  /// too little to pay for the pass over the table.
+  void makeRoom() {
+    bool full = slots_.size() >= 2 * kMaxKeys;
+    std::vector<Slot> old(slots_.empty() ? 256 : full ? slots_.size() : slots_.size() * 2);
     old.swap(slots_);
+    count_ = 0;
     for (const Slot& s : old)
-      if (s.key) slotFor(s.key) = s;
+      if (s.key && !(full && s.size == kSeen)) {
+        slotFor(s.key) = s;
+        ++count_;
+      }
+    frozen_ = full && count_ * 2 > kMaxKeys;
   }
 
   std::vector<Slot> slots_;
   std::string store_;
   size_t count_ = 0;
+  bool frozen_ = false;
 };
 
 }  // namespace pir::core
