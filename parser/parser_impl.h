@@ -19,6 +19,7 @@
 #include "core/program.h"
 #include "parser/lexer.h"
 #include "parser/parser.h"
+#include "parser/text_memo.h"
 
 namespace pir::parser {
 
@@ -146,7 +147,7 @@ class Parser {
   };
   std::unordered_map<TypeKey, const Type*, TypeKeyHash> typeCache_;
   std::unordered_map<std::string_view, std::pair<const Attribute*, const ProcessMesh*>> opDistCache_;
-  std::unordered_map<std::string_view, std::pair<std::span<const NamedAttr>, const ProcessMesh*>> attrDictCache_;
+  TextMemo<std::pair<std::span<const NamedAttr>, const ProcessMesh*>> attrDictCache_;
   /// The end of the balanced text starting at `p` (a type, or a `{...}`
   /// attribute on one line, strings skipped), or null when it is not simple
   /// to find.

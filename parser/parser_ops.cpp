@@ -373,9 +373,10 @@ bool Parser::parseOpAttrDict(std::span<const NamedAttr>& out, const ProcessMesh*
   const char* start = tok_.text.data();
   const char* end = extentOf(start, true);
   std::string_view key(start, end ? static_cast<size_t>(end - start) : 0);
+  bool admit = false;
   if (end)
-    if (auto it = attrDictCache_.find(key); it != attrDictCache_.end()) {
-      std::tie(out, opMesh) = it->second;
+    if (const auto* hit = attrDictCache_.find(key, admit)) {
+      std::tie(out, opMesh) = *hit;
       lex_.resetTo(end);
       consume();
       return true;
@@ -385,7 +386,7 @@ bool Parser::parseOpAttrDict(std::span<const NamedAttr>& out, const ProcessMesh*
   if (!parseNamedAttrList(attrs_, opMesh)) return false;
   out = ctx_.attrList(attrs_);
   // A dictionary that drew a diagnostic (a duplicate key) draws it each time.
-  if (end && prevEnd_ == end && diag_.size() == diagsBefore) attrDictCache_.emplace(key, std::make_pair(out, opMesh));
+  if (admit && prevEnd_ == end && diag_.size() == diagsBefore) attrDictCache_.add(key, std::make_pair(out, opMesh));
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "parser/scan.h"
+#include "parser/text_memo.h"
 #include "parser/tests/test_util.h"
 
 using namespace pir;
@@ -31,6 +32,8 @@ TEST_CASE("ops with the same dictionary text share one attribute list", "[parser
       "builtin.tensor<1xf32>\n"
       "    (%2) = \"pd_op.full\" () {dtype:(pd_op.DataType)float32,name:\"a}{\\\"b\",value:(Float)2} : () -> "
       "builtin.tensor<1xf32>\n"
+      "    (%3) = \"pd_op.full\" () {dtype:(pd_op.DataType)float32,name:\"a}{\\\"b\",value:(Float)1} : () -> "
+      "builtin.tensor<1xf32>\n"
       "}\n";
   Context ctx;
   SourceFile src("t.pir", text);
@@ -40,18 +43,76 @@ TEST_CASE("ops with the same dictionary text share one attribute list", "[parser
   auto ops = opsOf(**prog);
   REQUIRE(ops[0]->attributes().data() == ops[1]->attributes().data());
   REQUIRE(ops[0]->attributes().data() != ops[2]->attributes().data());
+  REQUIRE(ops[0]->attributes().data() == ops[3]->attributes().data());  // from the memo
   REQUIRE(ops[1]->attrOf<StringAttr>("name")->value() == "a}{\"b");
   REQUIRE(printProgram(**prog) == text);
 }
 
 TEST_CASE("a repeated dictionary with a duplicate key is refused each time", "[parser][cache]") {
   std::string text = "{\n";
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 3; ++i)
     text += "    (%" + std::to_string(i) + ") = \"t.op\" () {a:true,a:false} : () -> builtin.tensor<1xf32>\n";
   text += "}\n";
   std::string errors = errorsOf(text);
   REQUIRE(errors.find("input.pir:2:") != std::string::npos);
   REQUIRE(errors.find("input.pir:3:") != std::string::npos);
+  REQUIRE(errors.find("input.pir:4:") != std::string::npos);
+}
+
+TEST_CASE("the text memo keeps a value from the text's second sighting", "[parser][cache]") {
+  parser::TextMemo<int> memo;
+  std::string a = "{x:1}", a2 = "{x:1}", b = "{x:2}";
+  bool admit = true;
+  REQUIRE(memo.find(a, admit) == nullptr);
+  REQUIRE_FALSE(admit);
+  REQUIRE(memo.find(a2, admit) == nullptr);  // equal text elsewhere in the source
+  REQUIRE(admit);
+  memo.add(a2, 7);
+  const int* hit = memo.find(a, admit);
+  REQUIRE(hit);
+  REQUIRE(*hit == 7);
+  REQUIRE(memo.find(b, admit) == nullptr);
+  REQUIRE_FALSE(admit);
+}
+
+TEST_CASE("the text memo forgets texts seen once when it fills, and keeps values", "[parser][cache]") {
+  parser::TextMemo<int> memo;
+  std::vector<std::string> texts;
+  for (int i = 0; i < 300000; ++i) texts.push_back("{name:\"op_" + std::to_string(i) + "\"}");
+  std::string early = "{early}", late = "{late}";
+  bool admit = false;
+  memo.find(early, admit);
+  memo.find(early, admit);
+  memo.add(early, 1);
+  for (const std::string& t : texts) REQUIRE(memo.find(t, admit) == nullptr);
+  memo.find(late, admit);
+  REQUIRE(memo.find(late, admit) == nullptr);
+  REQUIRE(admit);
+  memo.add(late, 2);
+  REQUIRE(memo.find(late, admit));
+  REQUIRE(*memo.find(late, admit) == 2);
+  REQUIRE(memo.find(early, admit));
+  REQUIRE(*memo.find(early, admit) == 1);
+}
+
+TEST_CASE("texts whose slots collide still find their own values", "[parser][cache]") {
+  // A hundred texts in a table of a few hundred slots: probes cross other
+  // texts, some of the same length.
+  parser::TextMemo<size_t> memo;
+  std::vector<std::string> texts;
+  for (size_t i = 0; i < 100; ++i) texts.push_back(std::string(i % 7 + 1, 'a') + std::to_string(i));
+  bool admit = false;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    memo.find(texts[i], admit);
+    memo.find(texts[i], admit);
+    REQUIRE(admit);
+    memo.add(texts[i], i);
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    const size_t* v = memo.find(texts[i], admit);
+    REQUIRE(v);
+    REQUIRE(*v == i);
+  }
 }
 
 TEST_CASE("a dictionary the scan cannot bound still parses", "[parser][cache]") {
