@@ -32,7 +32,10 @@ uint64_t hashSpan(std::span<const T> s, uint64_t seed) {
 }
 
 /// Open-addressing set of pointers to uniqued objects. Each object stores its
-/// own hash (`hash()`), so lookups compare hashes before calling `eq`.
+/// own hash (`hash()`). A slot holds the pointer and, in the top 16 bits that
+/// x86-64 and AArch64 user pointers leave zero, a tag from the hash: probing
+/// past another object compares tags in the slot instead of loading the
+/// object, which in a table of a million strings is a cache miss each.
 template <class T>
 class UniqueTable {
  public:
@@ -40,9 +43,12 @@ class UniqueTable {
   const T* find(uint64_t hash, Eq&& eq) const {
     if (slots_.empty()) return nullptr;
     size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      const T* s = slots_[i];
-      if (!s) return nullptr;
+    uintptr_t tag = tagOf(hash);
+    for (size_t i = indexOf(hash);; i = (i + 1) & mask) {
+      uintptr_t slot = slots_[i];
+      if (!slot) return nullptr;
+      if (tagged_ && (slot & ~kPtrMask) != tag) continue;
+      const T* s = reinterpret_cast<const T*>(tagged_ ? slot & kPtrMask : slot);
       if (s->hash() == hash && eq(s)) return s;
     }
   }
@@ -56,21 +62,39 @@ class UniqueTable {
   size_t size() const { return size_; }
 
  private:
+  static constexpr uintptr_t kPtrMask = (uintptr_t{1} << 48) - 1;
+  static constexpr uint64_t kFib = 0x9e3779b97f4a7c15ull;
+
+  // Fibonacci hashing: the top bits of hash * kFib pick the slot, so a weak
+  // hash still spreads; the tag comes from lower bits of the same product.
+  size_t indexOf(uint64_t hash) const { return static_cast<size_t>((hash * kFib) >> shift_); }
+  static uintptr_t tagOf(uint64_t hash) { return static_cast<uintptr_t>((hash * kFib) >> 16 & 0xffff) << 48; }
+
   void place(const T* value) {
+    auto p = reinterpret_cast<uintptr_t>(value);
+    if (tagged_ && (p & ~kPtrMask)) untag();  // a pointer using the top bits: no tags from now on
     size_t mask = slots_.size() - 1;
-    size_t i = value->hash() & mask;
+    size_t i = indexOf(value->hash());
     while (slots_[i]) i = (i + 1) & mask;
-    slots_[i] = value;
+    slots_[i] = tagged_ ? p | tagOf(value->hash()) : p;
+  }
+  void untag() {
+    for (uintptr_t& slot : slots_) slot &= kPtrMask;
+    tagged_ = false;
   }
   void rehash(size_t n) {
-    std::vector<const T*> old;
+    std::vector<uintptr_t> old;
     old.swap(slots_);
-    slots_.assign(n, nullptr);
-    for (const T* v : old)
-      if (v) place(v);
+    slots_.assign(n, 0);
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(n));
+    uintptr_t mask = tagged_ ? kPtrMask : ~uintptr_t{0};
+    for (uintptr_t slot : old)
+      if (slot) place(reinterpret_cast<const T*>(slot & mask));
   }
 
-  std::vector<const T*> slots_;
+  std::vector<uintptr_t> slots_;
+  unsigned shift_ = 64;
+  bool tagged_ = true;
   size_t size_ = 0;
 };
 

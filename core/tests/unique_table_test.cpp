@@ -1,0 +1,43 @@
+//===- unique_table_test.cpp ----------------------------------------------===//
+#include <catch2/catch.hpp>
+
+#include <deque>
+
+#include "core/context.h"
+#include "core/hash.h"
+
+using pir::core::UniqueTable;
+
+namespace {
+struct Entry {
+  uint64_t h;
+  int value;
+  uint64_t hash() const { return h; }
+};
+}  // namespace
+
+TEST_CASE("the uniquing table finds each entry, whatever its hash shares", "[core][hash]") {
+  std::deque<Entry> entries;  // stable addresses
+  UniqueTable<Entry> table;
+  for (int i = 0; i < 20000; ++i) {
+    // Groups of four share a full hash (so tags and slots collide too), and
+    // neighbouring groups differ in one bit only.
+    entries.push_back({static_cast<uint64_t>(i / 4) << 20, i});
+    table.insert(&entries.back());
+  }
+  REQUIRE(table.size() == entries.size());
+  for (const Entry& e : entries) {
+    const Entry* found = table.find(e.h, [&](const Entry* c) { return c->value == e.value; });
+    REQUIRE(found == &e);
+  }
+  REQUIRE(table.find(uint64_t{5000} << 20, [](const Entry*) { return true; }) == nullptr);
+  REQUIRE(table.find(entries[8].h, [](const Entry* c) { return c->value == 123456; }) == nullptr);
+}
+
+TEST_CASE("interning a million strings keeps each one unique", "[core][hash]") {
+  pir::core::Context ctx;
+  std::vector<std::string_view> first;
+  for (int i = 0; i < 1000000; ++i) first.push_back(ctx.intern("var_" + std::to_string(i)));
+  for (int i = 0; i < 1000000; i += 997) REQUIRE(ctx.intern("var_" + std::to_string(i)).data() == first[i].data());
+  REQUIRE(ctx.intern("var_x") != first[0]);
+}
