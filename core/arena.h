@@ -22,7 +22,7 @@ namespace pir::core {
 
 class Arena {
  public:
-  Arena() = default;
+  Arena();
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   ~Arena();
@@ -65,16 +65,22 @@ class Arena {
 
  private:
   void grow(size_t atLeast);
+  void prefaultNextSlab();
 
   struct Slab {
-    char* data;
-    size_t size;
+    char* data = nullptr;
+    size_t size = 0;
   };
+  class Prefault;
   std::vector<Slab> slabs_;
   char* cur_ = nullptr;
+  // allocate() goes to grow() past end_: the slab's end, or for a large slab
+  // first its middle, where the next slab starts to be faulted in.
   char* end_ = nullptr;
+  char* slabEnd_ = nullptr;
   size_t slabSize_ = 64 * 1024;
   size_t bytesUsed_ = 0;
+  std::unique_ptr<Prefault> prefault_;
 };
 
 }  // namespace pir::core
