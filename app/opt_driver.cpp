@@ -118,6 +118,7 @@ struct Session {
   int treeIndex = 0;
   size_t programIndex = 0;
   size_t programCount = 1;
+  double verifyMs = 0;  // verifying the input programs, for --timing
 
   void dump(const std::string& pass, const char* when, const core::Program& program) {
     if (opts.printIrAfterAll || !opts.printIrBefore.empty() || !opts.printIrAfter.empty()) {
@@ -157,7 +158,10 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   if (!opts.noVerify) {
     core::VerifyOptions v;
     v.distConsistency = opts.verifyDist && specs.empty();
-    if (core::verifyProgram(program, diag, v)) return false;
+    auto start = Clock::now();
+    size_t errors = core::verifyProgram(program, diag, v);
+    session.verifyMs += msSince(start);
+    if (errors) return false;
   }
   if (session.treeDir.isOpen()) session.writeTree("input", program);
   passes::PassManagerOptions pmOpts;
@@ -312,6 +316,7 @@ int process(const OptOptions& opts) {
   if (opts.passStatistics) printStatistics(managers);
   if (opts.timing) {
     std::fprintf(stderr, "timing: parse %.3f ms\n", parseMs);
+    if (!opts.noVerify) std::fprintf(stderr, "timing: verify %.3f ms\n", session.verifyMs);
     for (const auto& [name, seconds] : timings) std::fprintf(stderr, "timing: pass %s %.3f ms\n", name.c_str(), seconds * 1e3);
     std::fprintf(stderr, "timing: print %.3f ms\n", printMs);
   }
@@ -368,7 +373,7 @@ int runOpt(int argc, char** argv) {
   app.add_option("--print-ir-tree-dir", opts.printIrTreeDir, "write the IR after each pass to numbered files in DIR");
   app.add_flag("--split-input-file", opts.splitInputFile, "handle programs separated by '// -----' lines one by one");
   app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
-  app.add_flag("--timing", opts.timing, "report the time of parsing, each pass and printing (on stderr)");
+  app.add_flag("--timing", opts.timing, "report the time of parsing, verifying the input, each pass and printing (on stderr)");
   app.add_option("--log-level", opts.logLevel, "trace, debug, info, warn, error or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();

@@ -806,6 +806,7 @@ test_timing() {
   expect_rc 0
   same "$SEED_AFTER" out "stdout with --timing"
   stderr_has "^timing: parse [0-9]+\.[0-9]+ ms$"
+  stderr_has "^timing: verify [0-9]+\.[0-9]+ ms$"
   stderr_has "^timing: pass fold-reshard [0-9]+\.[0-9]+ ms$"
   stderr_has "^timing: print [0-9]+\.[0-9]+ ms$"
   [ "$(grep -c '^timing: pass fold-reshard' err)" = 2 ] || fail "expected two pass lines"
