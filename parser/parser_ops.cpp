@@ -1,6 +1,7 @@
 //===- parser_ops.cpp - programs, blocks, operations and values -----------===//
 #include <charconv>
 
+#include "core/huge_pages.h"
 #include "core/printer.h"
 #include "parser/parser_impl.h"
 
@@ -8,6 +9,11 @@ namespace pir::parser {
 
 Parser::Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag)
     : ctx_(ctx), text_(text), lex_(text), diag_(diag) {
+  // Dumps spend hundreds of bytes per value, so this holds every `%N`
+  // without growing, which would copy (and fault in) the table again. Pages
+  // past the values read are never touched.
+  numbered_.reserve(text.size() / 64 + 64);
+  core::adviseHugePages(numbered_.data(), numbered_.capacity() * sizeof(ValueEntry));
   consume();
 }
 

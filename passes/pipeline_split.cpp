@@ -17,6 +17,7 @@
 #include <string>
 
 #include "core/context.h"
+#include "core/huge_pages.h"
 #include "core/verifier.h"
 #include "passes/backward_kind.h"
 #include "passes/op_roles.h"
@@ -89,8 +90,8 @@ class PipelineSplitPass : public Pass {
     // million ops every walk over the IR costs a cache miss per op.
     std::vector<Operation*> ops;
     std::vector<int64_t> roles;
-    ops.reserve(program.body().numOps());
-    roles.reserve(program.body().numOps());
+    core::reserveOnHugePages(ops, program.body().numOps());
+    core::reserveOnHugePages(roles, program.body().numOps());
     bool missingRole = false;
     const ProcessMesh* mesh = nullptr;
     for (Operation& op : program.body()) {

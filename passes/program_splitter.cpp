@@ -13,6 +13,7 @@
 
 #include "core/clone.h"
 #include "core/context.h"
+#include "core/huge_pages.h"
 #include "core/verifier.h"
 #include "passes/reshard_builder.h"
 
@@ -93,9 +94,9 @@ class Splitter {
   Status run(ProgramSet& out) {
     number();
     // Reserved, not touched: growing by copies would fault in twice the pages.
-    crossings_.reserve(tracked_.size());
-    reads_.reserve(tracked_.size());
-    rewires_.reserve(tracked_.size());
+    reserveOnHugePages(crossings_, tracked_.size());
+    reserveOnHugePages(reads_, tracked_.size());
+    reserveOnHugePages(rewires_, tracked_.size());
     for (size_t i = 0; i < ops_.size(); ++i) {
       if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
       if (isCopied(i))
@@ -149,7 +150,7 @@ class Splitter {
       tracked_.push_back({producer, producer < 0 ? -1 : plan_.home[static_cast<size_t>(producer)]});
     };
     for (const BlockArgument* a : body.arguments()) a->passIndex = 0;
-    tracked_.reserve(body.kwargs().size() + 2 * ops_.size());
+    reserveOnHugePages(tracked_, body.kwargs().size() + 2 * ops_.size());
     for (const BlockArgument* k : body.kwargs()) track(k, -1);
     for (size_t i = 0; i < ops_.size(); ++i) {
       const Operation& top = *ops_[i];

@@ -1,0 +1,17 @@
+//===- huge_pages.cpp -----------------------------------------------------===//
+#include "core/huge_pages.h"
+
+#include <sys/mman.h>
+
+#include <cstdint>
+
+namespace pir::core {
+
+void adviseHugePages(void* p, size_t n) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(p) + n) & ~(kHuge - 1);
+  if (begin < end) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+}  // namespace pir::core

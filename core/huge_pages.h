@@ -1,0 +1,27 @@
+//===- huge_pages.h - transparent huge pages for big tables ----*- C++ -*-===//
+//
+// A table of millions of entries faulted in 4 KiB at a time spends more in
+// page faults than in filling it. Asking for huge pages turns that into one
+// fault per 2 MiB; the kernel may still say no, so this is a hint only.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace pir::core {
+
+/// Asks for transparent huge pages on the 2 MiB-aligned pages that lie
+/// wholly inside [p, p + n).
+void adviseHugePages(void* p, size_t n);
+
+/// Reserves room for `n` elements in `v`, on huge pages where it is big
+/// enough to hold some.
+template <class T>
+void reserveOnHugePages(std::vector<T>& v, size_t n) {
+  v.reserve(n);
+  adviseHugePages(v.data(), v.capacity() * sizeof(T));
+}
+
+}  // namespace pir::core
