@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -74,18 +75,23 @@ class TextCache {
   /// too little to pay for the pass over the table.
   void makeRoom() {
     bool full = slots_.size() >= 2 * kMaxKeys;
-    std::vector<Slot> old(slots_.empty() ? 256 : full ? slots_.size() : slots_.size() * 2);
-    old.swap(slots_);
-    count_ = 0;
-    for (const Slot& s : old)
-      if (s.key && !(full && s.size == kSeen)) {
-        slotFor(s.key) = s;
-        ++count_;
-      }
+    moved_.clear();
+    if (full) {  // forget in place: the table keeps its memory
+      for (const Slot& s : slots_)
+        if (s.key && s.size != kSeen) moved_.push_back(s);
+      std::fill(slots_.begin(), slots_.end(), Slot{});
+    } else {
+      for (const Slot& s : slots_)
+        if (s.key) moved_.push_back(s);
+      slots_.assign(slots_.empty() ? 256 : slots_.size() * 2, Slot{});
+    }
+    count_ = moved_.size();
+    for (const Slot& s : moved_) slotFor(s.key) = s;
     frozen_ = full && count_ * 2 > kMaxKeys;
   }
 
   std::vector<Slot> slots_;
+  std::vector<Slot> moved_;  // makeRoom()'s scratch
   std::string store_;
   size_t count_ = 0;
   bool frozen_ = false;

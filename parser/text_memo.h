@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -114,20 +115,27 @@ class TextMemo {
   /// would still fill more than half of it.
   void makeRoom() {
     bool full = slots_.size() >= 2 * kMaxKeys;
-    std::vector<Slot> old(slots_.empty() ? 256 : full ? slots_.size() : slots_.size() * 2);
-    old.swap(slots_);
+    moved_.clear();
+    if (full) {  // forget in place: the table keeps its memory
+      for (const Slot& s : slots_)
+        if (s.data && s.value != kSeen) moved_.push_back(s);
+      std::fill(slots_.begin(), slots_.end(), Slot{});
+    } else {
+      for (const Slot& s : slots_)
+        if (s.data) moved_.push_back(s);
+      slots_.assign(slots_.empty() ? 256 : slots_.size() * 2, Slot{});
+    }
     count_ = 0;
-    for (const Slot& s : old) {
-      if (!s.data || (full && s.value == kSeen)) continue;
+    for (const Slot& s : moved_)
       if (Slot* to = slotFor(s.hash, std::string_view(s.data, s.size))) {
         *to = s;
         ++count_;
       }
-    }
     frozen_ = full && count_ * 2 > kMaxKeys;
   }
 
   std::vector<Slot> slots_;
+  std::vector<Slot> moved_;  // makeRoom()'s scratch
   std::vector<V> values_;
   size_t count_ = 0;
   bool frozen_ = false;
