@@ -47,18 +47,19 @@ class Arena::Prefault {
     }
   }
 
-  /// The slab started last (empty if none), once faulted in.
+  /// The slab started last (empty if none), faulted in or not yet: the
+  /// kernel takes faults from both threads, so neither waits for the other.
   Slab take() {
-    wait();
     Slab s = slab_;
     slab_ = {};
     return s;
   }
 
- private:
   void wait() {
     if (worker_.joinable()) worker_.join();
   }
+
+ private:
   Slab slab_;
   std::thread worker_;
 };
@@ -66,8 +67,10 @@ class Arena::Prefault {
 Arena::Arena() = default;
 
 Arena::~Arena() {
-  if (prefault_)
+  if (prefault_) {
+    prefault_->wait();
     if (Slab unused = prefault_->take(); unused.data) munmap(unused.data, unused.size);
+  }
   for (const Slab& s : slabs_) {
     if (s.size >= kLargeSlab) munmap(s.data, s.size);
     else delete[] s.data;
@@ -94,7 +97,10 @@ void Arena::grow(size_t atLeast) {
     size = roundToLargeSlab(size);
     if (prefault_) slab = prefault_->take();
     if (slab.size < size) {  // none ready, or too small for this request
-      if (slab.data) munmap(slab.data, slab.size);
+      if (slab.data) {
+        prefault_->wait();
+        munmap(slab.data, slab.size);
+      }
       slab = {mapSlab(size), size};
     }
   } else {
