@@ -14,6 +14,7 @@
 #include "core/clone.h"
 #include "core/context.h"
 #include "core/huge_pages.h"
+#include "core/prefetch.h"
 #include "core/verifier.h"
 #include "passes/reshard_builder.h"
 
@@ -98,6 +99,7 @@ class Splitter {
     reserveOnHugePages(reads_, tracked_.size());
     reserveOnHugePages(rewires_, tracked_.size());
     for (size_t i = 0; i < ops_.size(); ++i) {
+      prefetchOperands(i);
       if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
       if (isCopied(i))
         if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
@@ -165,6 +167,33 @@ class Splitter {
           });
         }
     }
+  }
+
+  /// Reading operands defined far away misses the cache at every step of
+  /// value -> tracking entry -> producer op. The ops are read in order, so
+  /// each step is fetched a few ops ahead of the one that needs it.
+  void prefetchOperands(size_t i) const {
+    auto stage = [&](size_t ahead, auto&& fetch) {
+      if (i + ahead < ops_.size())
+        for (const OpOperand& o : ops_[i + ahead]->operands())
+          if (const Value* v = o.get()) fetch(v);
+    };
+    // A value's producer is read when the value is first seen crossing.
+    auto unnamedProducer = [&](const Value* v) -> int32_t {
+      if (!v->passIndex) return -1;
+      const Tracked& t = tracked_[v->passIndex - 1];
+      return t.crossing == kNone ? t.producer : -1;
+    };
+    stage(16, [](const Value* v) { prefetch(v); });
+    stage(8, [&](const Value* v) {
+      if (v->passIndex) prefetch(&tracked_[v->passIndex - 1]);
+    });
+    stage(4, [&](const Value* v) {
+      if (int32_t p = unnamedProducer(v); p >= 0) prefetch(&ops_[static_cast<size_t>(p)]);
+    });
+    stage(2, [&](const Value* v) {
+      if (int32_t p = unnamedProducer(v); p >= 0) prefetch(ops_[static_cast<size_t>(p)]);
+    });
   }
 
   static void clearArguments(const Block& b) {
