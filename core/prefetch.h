@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "core/operation.h"
+
 namespace pir::core {
 
 /// Starts loading the cache line at `p`. The empty volatile asm keeps GCC
@@ -14,5 +16,27 @@ inline void prefetch(const void* p) {
   __builtin_prefetch(p);
   asm volatile("" : : "r"(p));
 }
+
+/// In a walk over a block's ops, fetches the operands of the op
+/// kDistance ops after the current one.
+class OperandPrefetcher {
+ public:
+  static constexpr int kDistance = 8;
+
+  explicit OperandPrefetcher(const Block& block) : ahead_(block.front()) {
+    for (int i = 0; i < kDistance && ahead_; ++i) ahead_ = ahead_->nextOp();
+  }
+
+  /// Call once per op of the walk, in order.
+  void next() {
+    if (!ahead_) return;
+    for (const OpOperand& o : ahead_->operands())
+      if (const Value* v = o.get()) prefetch(v);
+    ahead_ = ahead_->nextOp();
+  }
+
+ private:
+  const Operation* ahead_;
+};
 
 }  // namespace pir::core

@@ -13,7 +13,6 @@ namespace pir::core {
 namespace {
 
 constexpr size_t kFlushThreshold = 1 << 20;
-constexpr int kPrefetchAhead = 8;
 std::atomic<uint32_t> gPrintGeneration{0};
 
 void appendInt(std::string& out, int64_t v) {
@@ -199,16 +198,9 @@ class ProgramPrinter {
 
  private:
   void printOps(const Block& block, const std::string& indent) {
-    // Operands defined far away miss the cache; fetch those of an op a few
-    // ops ahead of printing it.
-    const Operation* ahead = block.front();
-    for (int i = 0; i < kPrefetchAhead && ahead; ++i) ahead = ahead->nextOp();
+    OperandPrefetcher prefetcher(block);  // printing an operand reads its number
     for (const Operation& op : block) {
-      if (ahead) {
-        for (const OpOperand& o : ahead->operands())
-          if (const Value* v = o.get()) prefetch(v);
-        ahead = ahead->nextOp();
-      }
+      prefetcher.next();
       out_ += indent;
       printOp(op, indent);
       out_ += '\n';

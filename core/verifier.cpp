@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "core/context.h"
+#include "core/prefetch.h"
 #include "core/printer.h"
 
 namespace pir::core {
@@ -55,7 +56,9 @@ class Verifier {
   void verifyBlock(const Block& block) {
     for (const BlockArgument* a : block.arguments()) define(a);
     for (const BlockArgument* a : block.kwargs()) define(a);
+    OperandPrefetcher prefetcher(block);  // the scope check reads each operand's mark
     for (const Operation& op : block) {
+      prefetcher.next();
       for (uint32_t i = 0; i < op.numOperands(); ++i) {
         const Value* v = op.operandValue(i);
         if (v && !visible(v)) {
