@@ -316,9 +316,14 @@ class Splitter {
     prog->style() = program_.style();
     BlockArgument* kw = nullptr;
     for (size_t first = next; next < reads_.size() && reads_[next].job == job; ++next) {
+      // Reads are in name order, their crossings and values anywhere:
+      // fetch the crossing 16 reads ahead and its value 8 ahead.
+      if (next + 16 < reads_.size()) prefetch(&crossings_[reads_[next + 16].crossing]);
+      if (next + 8 < reads_.size()) prefetch(crossings_[reads_[next + 8].crossing].value);
       const Read& read = reads_[next];
       Crossing& c = crossings_[read.crossing];
-      if (next == first || read.name != reads_[next - 1].name) {
+      // Names are interned: equal text, equal address (and no load of the text).
+      if (next == first || read.name.data() != reads_[next - 1].name.data()) {
         kw = prog->body().addInternedKwarg(ctx(), read.name, c.value->type());
         ++kwargs_;
       }
