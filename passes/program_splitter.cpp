@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/background_faulter.h"
 #include "core/clone.h"
 #include "core/context.h"
 #include "core/huge_pages.h"
@@ -98,12 +99,22 @@ class Splitter {
     reserveOnHugePages(crossings_, tracked_.size());
     reserveOnHugePages(reads_, tracked_.size());
     reserveOnHugePages(rewires_, tracked_.size());
+    faulter_.start({{crossings_.data(), crossings_.capacity() * sizeof(Crossing)},
+                    {reads_.data(), reads_.capacity() * sizeof(Read)},
+                    {rewires_.data(), rewires_.capacity() * sizeof(Rewire)}},
+                   size_t{8} << 20);
     for (size_t i = 0; i < ops_.size(); ++i) {
       prefetchOperands(i);
+      if (i % 256 == 0) {
+        faulter_.advance(0, crossings_.size() * sizeof(Crossing));
+        faulter_.advance(1, reads_.size() * sizeof(Read));
+        faulter_.advance(2, rewires_.size() * sizeof(Rewire));
+      }
       if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
       if (isCopied(i))
         if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
     }
+    faulter_.stop();
     std::sort(reads_.begin(), reads_.end());
     reads_.erase(std::unique(reads_.begin(), reads_.end()), reads_.end());
     size_t next = 0;  // into reads_, which holds job 0's reads first
@@ -398,6 +409,8 @@ class Splitter {
   bool unresolved_ = false;
   int64_t kwargs_ = 0;
   int64_t shadowOutputs_ = 0;
+  // Last, so it stops before the tables it faults in are freed.
+  BackgroundFaulter faulter_;
 };
 
 }  // namespace
