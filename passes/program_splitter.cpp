@@ -166,6 +166,8 @@ class Splitter {
     reserveOnHugePages(tracked_, body.kwargs().size() + 2 * ops_.size());
     for (const BlockArgument* k : body.kwargs()) track(k, -1);
     for (size_t i = 0; i < ops_.size(); ++i) {
+      if (i + 16 < ops_.size()) prefetchOp(ops_[i + 16]);  // ops are far apart at a million
+      if (i + 8 < ops_.size() && ops_[i + 8]->numResults()) prefetch(ops_[i + 8]->result(0));
       const Operation& top = *ops_[i];
       for (uint32_t r = 0; r < top.numResults(); ++r) track(top.result(r), static_cast<int32_t>(i));
       for (uint32_t r = 0; r < top.numRegions(); ++r)
@@ -195,6 +197,7 @@ class Splitter {
       const Tracked& t = tracked_[v->passIndex - 1];
       return t.crossing == kNone ? t.producer : -1;
     };
+    if (i + 32 < ops_.size()) prefetchOp(ops_[i + 32]);
     stage(16, [](const Value* v) { prefetch(v); });
     stage(8, [&](const Value* v) {
       if (v->passIndex) prefetch(&tracked_[v->passIndex - 1]);
