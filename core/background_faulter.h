@@ -35,7 +35,7 @@ class BackgroundFaulter {
   /// Table `i` is filled up to `usedBytes`. Cheap; call it every few hundred
   /// entries, not every one.
   void advance(size_t i, size_t usedBytes) {
-    if (i >= tables_.size()) return;
+    if (i >= tables_.size() || !worker_.joinable()) return;
     tables_[i]->used.store(usedBytes, std::memory_order_relaxed);
     epoch_.fetch_add(1, std::memory_order_release);
     epoch_.notify_one();
