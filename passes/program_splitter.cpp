@@ -50,25 +50,18 @@ struct Tracked {
 
 /// A read of a crossing value by a job, sortable by job and name mostly
 /// without touching the name: its first 16 bytes, big-endian and
-/// zero-padded, compare as the name does.
+/// zero-padded, compare as the name does. The name itself is the
+/// crossing's (24 bytes a read, not 40: a million of them are sorted).
 struct Read {
   int32_t job;
   uint32_t crossing;
   uint64_t prefix[2];
-  std::string_view name;
 
-  Read(int j, std::string_view n, uint32_t c) : job(j), crossing(c), prefix{load(n, 0), load(n, 8)}, name(n) {}
+  Read(int j, std::string_view n, uint32_t c) : job(j), crossing(c), prefix{load(n, 0), load(n, 8)} {}
   static uint64_t load(std::string_view s, size_t at) {
     uint64_t k = 0;
     for (size_t i = 0; i < 8; ++i) k = k << 8 | (at + i < s.size() ? static_cast<unsigned char>(s[at + i]) : 0);
     return k;
-  }
-  bool operator<(const Read& o) const {
-    if (job != o.job) return job < o.job;
-    if (prefix[0] != o.prefix[0]) return prefix[0] < o.prefix[0];
-    if (prefix[1] != o.prefix[1]) return prefix[1] < o.prefix[1];
-    if (name != o.name) return name < o.name;
-    return crossing < o.crossing;
   }
   bool operator==(const Read& o) const { return job == o.job && crossing == o.crossing; }
 };
@@ -115,7 +108,14 @@ class Splitter {
         if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
     }
     faulter_.stop();
-    std::sort(reads_.begin(), reads_.end());
+    std::sort(reads_.begin(), reads_.end(), [&](const Read& a, const Read& b) {
+      if (a.job != b.job) return a.job < b.job;
+      if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
+      if (a.prefix[1] != b.prefix[1]) return a.prefix[1] < b.prefix[1];
+      std::string_view an = crossings_[a.crossing].name, bn = crossings_[b.crossing].name;
+      if (an.data() != bn.data() && an != bn) return an < bn;  // interned: same address, same name
+      return a.crossing < b.crossing;
+    });
     reads_.erase(std::unique(reads_.begin(), reads_.end()), reads_.end());
     size_t next = 0;  // into reads_, which holds job 0's reads first
     for (size_t j = 0; j < plan_.jobs.size(); ++j)
@@ -329,6 +329,7 @@ class Splitter {
     auto prog = std::make_unique<Program>(ctx());
     prog->style() = program_.style();
     BlockArgument* kw = nullptr;
+    std::string_view prevName;
     for (size_t first = next; next < reads_.size() && reads_[next].job == job; ++next) {
       // Reads are in name order, their crossings and values anywhere:
       // fetch the crossing 16 reads ahead and its value 8 ahead.
@@ -337,10 +338,11 @@ class Splitter {
       const Read& read = reads_[next];
       Crossing& c = crossings_[read.crossing];
       // Names are interned: equal text, equal address (and no load of the text).
-      if (next == first || read.name.data() != reads_[next - 1].name.data()) {
-        kw = prog->body().addInternedKwarg(ctx(), read.name, c.value->type());
+      if (next == first || c.name.data() != prevName.data()) {
+        kw = prog->body().addInternedKwarg(ctx(), c.name, c.value->type());
         ++kwargs_;
       }
+      prevName = c.name;
       if (c.firstJob < 0) {
         c.firstJob = job;
         c.firstKwarg = kw;
