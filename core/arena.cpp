@@ -7,11 +7,13 @@
 #include <system_error>
 #include <thread>
 
+#include "core/huge_pages.h"
+
 namespace pir::core {
 
 namespace {
 
-constexpr size_t kLargeSlab = size_t{2} << 20;
+constexpr size_t kLargeSlab = kHugePage;
 // Large slabs stop doubling here: the one faulted in ahead and left unused
 // at the end costs at most this much memory.
 constexpr size_t kMaxSlab = size_t{16} << 20;
@@ -24,7 +26,7 @@ size_t roundToLargeSlab(size_t n) { return (n + kLargeSlab - 1) & ~(kLargeSlab -
 char* mapSlab(size_t size) {
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
-  madvise(p, size, MADV_HUGEPAGE);
+  adviseHugePages(p, size);
   return static_cast<char*>(p);
 }
 

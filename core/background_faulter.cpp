@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <system_error>
 
+#include "core/huge_pages.h"
+
 namespace pir::core {
 
 namespace {
 constexpr uintptr_t kPage = 4096;
-constexpr uintptr_t kChunk = uintptr_t{2} << 20;  // one huge page per madvise
+constexpr uintptr_t kChunk = kHugePage;  // one huge page per madvise
 constexpr size_t kMinBytes = size_t{16} << 20;
 }  // namespace
 

@@ -12,6 +12,9 @@
 
 namespace pir::core {
 
+/// The size of a transparent huge page on x86-64 and AArch64 (4 KiB base pages).
+constexpr size_t kHugePage = size_t{2} << 20;
+
 /// Asks for transparent huge pages on the 2 MiB-aligned pages that lie
 /// wholly inside [p, p + n).
 void adviseHugePages(void* p, size_t n);
