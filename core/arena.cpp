@@ -3,6 +3,12 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <new>
 #include <system_error>
 #include <thread>
@@ -14,104 +20,148 @@ namespace pir::core {
 namespace {
 
 constexpr size_t kLargeSlab = kHugePage;
-// Large slabs stop doubling here: the one faulted in ahead and left unused
-// at the end costs at most this much memory.
+// Large slabs stop doubling here.
 constexpr size_t kMaxSlab = size_t{16} << 20;
+// The helper keeps one slab ready per this much the arena holds, from one
+// up to kMaxSlabsAhead: what it faults in and the program never uses is at
+// most a quarter of the arena, or one slab, and never over 64 MB.
+constexpr size_t kUsedPerSlabAhead = size_t{64} << 20;
+constexpr size_t kMaxSlabsAhead = 4;
 
 size_t roundToLargeSlab(size_t n) { return (n + kLargeSlab - 1) & ~(kLargeSlab - 1); }
 
 // Large slabs come straight from mmap and ask for transparent huge pages:
 // a big program touches hundreds of MB of IR once, and faulting it in 4 KiB
 // pages costs more than building it.
-char* mapSlab(size_t size) {
+char* tryMapSlab(size_t size) {
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+  if (p == MAP_FAILED) return nullptr;
   adviseHugePages(p, size);
   return static_cast<char*>(p);
+}
+
+char* mapSlab(size_t size) {
+  if (char* p = tryMapSlab(size)) return p;
+  throw std::bad_alloc();
 }
 
 }  // namespace
 
 // The kernel zeroes each page on first touch, and on a VM that can cost more
-// than the parsing that fills it. So while one large slab fills, the next is
-// faulted in (MADV_POPULATE_WRITE, which writes nothing) on another thread.
-// Without threads or that madvise (Linux < 5.14), pages fault on first use.
+// than the parsing that fills it. So a helper thread keeps the next slabs
+// faulted in (MADV_POPULATE_WRITE, which writes nothing) while the arena
+// fills. It works ahead by whole slabs, so a burst of allocation (a pass
+// creating half a million ops) finds memory ready that was faulted in while
+// the program did other work. Without threads or that madvise (Linux <
+// 5.14), pages fault on first use.
 class Arena::Prefault {
  public:
-  ~Prefault() { wait(); }
-
-  void start(Slab slab) {
-    wait();
-    slab_ = slab;
+  explicit Prefault(size_t slabSize) : slabSize_(slabSize) {
     try {
-      worker_ = std::thread([slab] { madvise(slab.data, slab.size, MADV_POPULATE_WRITE); });
+      worker_ = std::thread([this] { run(); });
     } catch (const std::system_error&) {
     }
   }
 
-  /// The slab started last (empty if none), faulted in or not yet: the
-  /// kernel takes faults from both threads, so neither waits for the other.
-  Slab take() {
-    Slab s = slab_;
-    slab_ = {};
+  ~Prefault() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+      filling_.store(nullptr, std::memory_order_relaxed);
+    }
+    wake_.notify_one();
+    if (worker_.joinable()) worker_.join();
+    for (const Slab& s : ready_) munmap(s.data, s.size);
+  }
+
+  /// The oldest ready slab if it holds `size` bytes (it may still be being
+  /// faulted in: the kernel takes faults from both threads, and the helper
+  /// leaves it within 2 MiB), else none. Asks for `ahead` slabs of
+  /// `slabSize` to be kept ready from now on.
+  Slab take(size_t size, size_t slabSize, size_t ahead) {
+    Slab s;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      slabSize_ = slabSize;
+      ahead_ = ahead;
+      if (!ready_.empty() && ready_.front().size >= size) {
+        s = ready_.front();
+        ready_.pop_front();
+        if (filling_.load(std::memory_order_relaxed) == s.data) filling_.store(nullptr, std::memory_order_relaxed);
+      }
+    }
+    wake_.notify_one();
     return s;
   }
 
-  void wait() {
-    if (worker_.joinable()) worker_.join();
+ private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      wake_.wait(lock, [&] { return stopping_ || ready_.size() < ahead_; });
+      if (stopping_) return;
+      size_t size = slabSize_;
+      lock.unlock();
+      Slab s{tryMapSlab(size), size};
+      lock.lock();
+      if (!s.data) return;  // out of address space: the arena maps its own
+      ready_.push_back(s);
+      if (stopping_) return;  // the destructor unmaps it
+      filling_.store(s.data, std::memory_order_relaxed);
+      lock.unlock();
+      bool populated = fill(s);
+      lock.lock();
+      if (!populated) return;  // no MADV_POPULATE_WRITE: nothing to gain
+    }
   }
 
- private:
-  Slab slab_;
-  std::thread worker_;
+  /// Faults `s` in a huge page at a time, stopping early once the arena
+  /// has taken it. False when the kernel has no MADV_POPULATE_WRITE.
+  bool fill(Slab s) {
+    for (size_t at = 0; at < s.size; at += kHugePage) {
+      if (filling_.load(std::memory_order_relaxed) != s.data) return true;
+      if (madvise(s.data + at, std::min(kHugePage, s.size - at), MADV_POPULATE_WRITE) != 0) return errno != EINVAL;
+    }
+    return true;
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Slab> ready_;  // oldest first; the newest may be filling
+  size_t slabSize_;
+  size_t ahead_ = 1;
+  bool stopping_ = false;
+  std::atomic<char*> filling_{nullptr};  // the slab the helper is faulting in
+  std::thread worker_;                   // last: starts after the fields it reads
 };
 
 Arena::Arena() = default;
 
 Arena::~Arena() {
-  if (prefault_) {
-    prefault_->wait();
-    if (Slab unused = prefault_->take(); unused.data) munmap(unused.data, unused.size);
-  }
+  prefault_.reset();
   for (const Slab& s : slabs_) {
     if (s.size >= kLargeSlab) munmap(s.data, s.size);
     else delete[] s.data;
   }
 }
 
-void Arena::prefaultNextSlab() {
-  if (!prefault_) prefault_ = std::make_unique<Prefault>();
-  size_t size = roundToLargeSlab(slabSize_);
-  prefault_->start({mapSlab(size), size});
-}
-
 void Arena::grow(size_t atLeast) {
-  if (end_ != slabEnd_) {  // the middle of a large slab
-    end_ = slabEnd_;
-    prefaultNextSlab();
-    if (static_cast<size_t>(end_ - cur_) >= atLeast) return;
-  }
   size_t size = slabSize_;
   if (slabSize_ < kMaxSlab) slabSize_ *= 2;
   if (size < atLeast) size = atLeast;
   Slab slab;
   if (size >= kLargeSlab) {
     size = roundToLargeSlab(size);
-    if (prefault_) slab = prefault_->take();
-    if (slab.size < size) {  // none ready, or too small for this request
-      if (slab.data) {
-        prefault_->wait();
-        munmap(slab.data, slab.size);
-      }
-      slab = {mapSlab(size), size};
-    }
+    size_t ahead = std::clamp<size_t>(bytesUsed_ / kUsedPerSlabAhead, 1, kMaxSlabsAhead);
+    if (prefault_) slab = prefault_->take(size, slabSize_, ahead);
+    else prefault_ = std::make_unique<Prefault>(slabSize_);
+    if (!slab.data) slab = {mapSlab(size), size};
   } else {
     slab = {new char[size], size};
   }
   slabs_.push_back(slab);
   cur_ = slab.data;
-  slabEnd_ = cur_ + slab.size;
-  end_ = slab.size >= kLargeSlab ? cur_ + slab.size / 2 : slabEnd_;
+  end_ = cur_ + slab.size;
 }
 
 }  // namespace pir::core

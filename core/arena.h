@@ -65,7 +65,6 @@ class Arena {
 
  private:
   void grow(size_t atLeast);
-  void prefaultNextSlab();
 
   struct Slab {
     char* data = nullptr;
@@ -74,10 +73,7 @@ class Arena {
   class Prefault;
   std::vector<Slab> slabs_;
   char* cur_ = nullptr;
-  // allocate() goes to grow() past end_: the slab's end, or for a large slab
-  // first its middle, where the next slab starts to be faulted in.
   char* end_ = nullptr;
-  char* slabEnd_ = nullptr;
   size_t slabSize_ = 64 * 1024;
   size_t bytesUsed_ = 0;
   std::unique_ptr<Prefault> prefault_;

@@ -1,8 +1,13 @@
 //===- arena_test.cpp -----------------------------------------------------===//
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <fstream>
+#include <thread>
 #include <vector>
 
 #include "core/arena.h"
@@ -59,4 +64,28 @@ TEST_CASE("an arena destroyed while its next slab is being faulted in", "[core][
     }
   }
   SUCCEED("no crash, leak or hang (the sanitizer build checks the first two)");
+}
+
+namespace {
+size_t residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+}  // namespace
+
+TEST_CASE("an arena faults in a bounded amount ahead of what it hands out", "[core][arena]") {
+  size_t before = residentBytes();
+  REQUIRE(before > 0);  // Linux always has /proc/self/statm
+  Arena arena;
+  // 200 MB used: the helper keeps up to 3 slabs ready (one per 64 MB used).
+  constexpr size_t kUsed = size_t{200} << 20;
+  for (size_t total = 0; total < kUsed; total += 4096) std::memset(arena.allocate(4096, 8), 1, 4096);
+  // However long it has to work ahead, it stops at its bound: 4 slabs of
+  // 16 MB (with 16 MB to spare for this test's own allocations).
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  size_t grown = residentBytes() - before;
+  CHECK(grown >= kUsed);
+  CHECK(grown <= kUsed + (size_t{80} << 20));
 }
