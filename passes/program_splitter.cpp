@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <charconv>
 
-#include "core/background_faulter.h"
 #include "core/clone.h"
 #include "core/context.h"
 #include "core/huge_pages.h"
@@ -92,22 +91,12 @@ class Splitter {
     reserveOnHugePages(crossings_, tracked_.size());
     reserveOnHugePages(reads_, tracked_.size());
     reserveOnHugePages(rewires_, tracked_.size());
-    faulter_.start({{crossings_.data(), crossings_.capacity() * sizeof(Crossing)},
-                    {reads_.data(), reads_.capacity() * sizeof(Read)},
-                    {rewires_.data(), rewires_.capacity() * sizeof(Rewire)}},
-                   size_t{8} << 20);
     for (size_t i = 0; i < ops_.size(); ++i) {
       prefetchOperands(i);
-      if (i % 256 == 0) {
-        faulter_.advance(0, crossings_.size() * sizeof(Crossing));
-        faulter_.advance(1, reads_.size() * sizeof(Read));
-        faulter_.advance(2, rewires_.size() * sizeof(Rewire));
-      }
       if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
       if (isCopied(i))
         if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
     }
-    faulter_.stop();
     std::sort(reads_.begin(), reads_.end(), [&](const Read& a, const Read& b) {
       if (a.job != b.job) return a.job < b.job;
       if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
@@ -414,8 +403,6 @@ class Splitter {
   bool unresolved_ = false;
   int64_t kwargs_ = 0;
   int64_t shadowOutputs_ = 0;
-  // Last, so it stops before the tables it faults in are freed.
-  BackgroundFaulter faulter_;
 };
 
 }  // namespace
