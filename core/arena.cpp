@@ -12,6 +12,7 @@
 #include <new>
 #include <system_error>
 #include <thread>
+#include <vector>
 
 #include "core/huge_pages.h"
 
@@ -19,6 +20,7 @@ namespace pir::core {
 
 namespace {
 
+constexpr uintptr_t kPage = 4096;
 constexpr size_t kLargeSlab = kHugePage;
 // Large slabs stop doubling here.
 constexpr size_t kMaxSlab = size_t{16} << 20;
@@ -52,11 +54,13 @@ char* mapSlab(size_t size) {
 // faulted in (MADV_POPULATE_WRITE, which writes nothing) while the arena
 // fills. It works ahead by whole slabs, so a burst of allocation (a pass
 // creating half a million ops) finds memory ready that was faulted in while
-// the program did other work. Without threads or that madvise (Linux <
-// 5.14), pages fault on first use.
+// the program did other work. With slabs enough ready, it faults in the
+// tables registered by TableFaulting, a little ahead of the loops filling
+// them. Without threads or that madvise (Linux < 5.14), pages fault on
+// first use.
 class Arena::Prefault {
  public:
-  explicit Prefault(size_t slabSize) : slabSize_(slabSize) {
+  Prefault(size_t slabSize, size_t ahead) : slabSize_(slabSize), ahead_(ahead) {
     try {
       worker_ = std::thread([this] { run(); });
     } catch (const std::system_error&) {
@@ -94,25 +98,78 @@ class Arena::Prefault {
     return s;
   }
 
+  size_t addTable(uintptr_t begin, uintptr_t end, size_t ahead) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Table t{begin, end, begin, begin, ahead, true};
+    for (size_t id = 0; id < tables_.size(); ++id)
+      if (!tables_[id].live) {
+        tables_[id] = t;
+        return id;
+      }
+    tables_.push_back(t);
+    return tables_.size() - 1;
+  }
+
+  void advanceTable(size_t id, size_t usedBytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      tables_[id].used = tables_[id].begin + usedBytes;
+    }
+    wake_.notify_one();
+  }
+
+  /// The helper may still be faulting in the table's last chunk: harmless,
+  /// as populating writes nothing, even where the table was freed.
+  void removeTable(size_t id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tables_[id].live = false;
+  }
+
  private:
+  struct Table {
+    uintptr_t begin, end;  // page-aligned part of the table
+    uintptr_t done;        // faulted in up to here
+    uintptr_t used;        // filled up to here, as last reported
+    size_t ahead;
+    bool live;
+  };
+
   void run() {
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
-      wake_.wait(lock, [&] { return stopping_ || ready_.size() < ahead_; });
+      Table* table = nullptr;
+      wake_.wait(lock, [&] { return stopping_ || ready_.size() < ahead_ || (table = tableBehind()); });
       if (stopping_) return;
-      size_t size = slabSize_;
-      lock.unlock();
-      Slab s{tryMapSlab(size), size};
-      lock.lock();
-      if (!s.data) return;  // out of address space: the arena maps its own
-      ready_.push_back(s);
-      if (stopping_) return;  // the destructor unmaps it
-      filling_.store(s.data, std::memory_order_relaxed);
-      lock.unlock();
-      bool populated = fill(s);
-      lock.lock();
-      if (!populated) return;  // no MADV_POPULATE_WRITE: nothing to gain
+      if (ready_.size() < ahead_) {
+        size_t size = slabSize_;
+        lock.unlock();
+        Slab s{tryMapSlab(size), size};
+        lock.lock();
+        if (!s.data) return;  // out of address space: the arena maps its own
+        ready_.push_back(s);
+        if (stopping_) return;  // the destructor unmaps it
+        filling_.store(s.data, std::memory_order_relaxed);
+        lock.unlock();
+        bool populated = fill(s);
+        lock.lock();
+        if (!populated) return;  // no MADV_POPULATE_WRITE: nothing to gain
+      } else {
+        // Up to the next huge page boundary, so later chunks stay aligned.
+        uintptr_t from = table->done;
+        uintptr_t to = std::min(target(*table), (from + kHugePage) & ~(kHugePage - 1));
+        table->done = to;  // `table` may be gone once the lock is released
+        lock.unlock();
+        madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);  // on failure, faults on use
+        lock.lock();
+      }
     }
+  }
+
+  static uintptr_t target(const Table& t) { return std::min(t.end, (t.used + t.ahead) & ~(kPage - 1)); }
+  Table* tableBehind() {
+    for (Table& t : tables_)
+      if (t.live && t.done < target(t)) return &t;
+    return nullptr;
   }
 
   /// Faults `s` in a huge page at a time, stopping early once the arena
@@ -129,11 +186,30 @@ class Arena::Prefault {
   std::condition_variable wake_;
   std::deque<Slab> ready_;  // oldest first; the newest may be filling
   size_t slabSize_;
-  size_t ahead_ = 1;
+  size_t ahead_;
   bool stopping_ = false;
   std::atomic<char*> filling_{nullptr};  // the slab the helper is faulting in
+  std::vector<Table> tables_;            // by id; not live once removed
   std::thread worker_;                   // last: starts after the fields it reads
 };
+
+Arena::TableFaulting::TableFaulting(Arena& arena, const void* data, size_t bytes, size_t ahead) {
+  auto p = reinterpret_cast<uintptr_t>(data);
+  uintptr_t begin = (p + kPage - 1) & ~(kPage - 1);
+  uintptr_t end = std::max(begin, (p + bytes) & ~(kPage - 1));
+  if (end - begin < kMinTableBytes) return;  // a small table costs more to hand over than its faults
+  if (!arena.prefault_) arena.prefault_ = std::make_unique<Prefault>(roundToLargeSlab(arena.slabSize_), 0);
+  helper_ = arena.prefault_.get();
+  id_ = helper_->addTable(begin, end, ahead);
+}
+
+Arena::TableFaulting::~TableFaulting() {
+  if (helper_) helper_->removeTable(id_);
+}
+
+void Arena::TableFaulting::advance(size_t usedBytes) {
+  if (helper_) helper_->advanceTable(id_, usedBytes);
+}
 
 Arena::Arena() = default;
 
@@ -154,7 +230,7 @@ void Arena::grow(size_t atLeast) {
     size = roundToLargeSlab(size);
     size_t ahead = std::clamp<size_t>(bytesUsed_ / kUsedPerSlabAhead, 1, kMaxSlabsAhead);
     if (prefault_) slab = prefault_->take(size, slabSize_, ahead);
-    else prefault_ = std::make_unique<Prefault>(slabSize_);
+    else prefault_ = std::make_unique<Prefault>(slabSize_, ahead);
     if (!slab.data) slab = {mapSlab(size), size};
   } else {
     slab = {new char[size], size};

@@ -21,6 +21,8 @@
 namespace pir::core {
 
 class Arena {
+  class Prefault;
+
  public:
   Arena();
   Arena(const Arena&) = delete;
@@ -63,6 +65,28 @@ class Arena {
 
   size_t bytesUsed() const { return bytesUsed_; }
 
+  /// While it lives, the helper thread that faults in the arena's next
+  /// slabs also faults in a big table (reserved, not yet touched) that a
+  /// loop fills front to back, `ahead` bytes past what advance() last
+  /// reported. One helper for both, so they do not take turns on the
+  /// cores with the loop. Tables under 16 MB are left to fault on use.
+  /// It must not outlive the arena; the table may be freed once it is gone.
+  class TableFaulting {
+   public:
+    TableFaulting(Arena& arena, const void* data, size_t bytes, size_t ahead);
+    TableFaulting(const TableFaulting&) = delete;
+    TableFaulting& operator=(const TableFaulting&) = delete;
+    ~TableFaulting();
+    /// The table is filled up to `usedBytes`. Takes a lock: call it every
+    /// few hundred entries, not every one.
+    void advance(size_t usedBytes);
+
+   private:
+    static constexpr size_t kMinTableBytes = size_t{16} << 20;
+    Prefault* helper_ = nullptr;
+    size_t id_ = 0;
+  };
+
  private:
   void grow(size_t atLeast);
 
@@ -70,7 +94,6 @@ class Arena {
     char* data = nullptr;
     size_t size = 0;
   };
-  class Prefault;
   std::vector<Slab> slabs_;
   char* cur_ = nullptr;
   char* end_ = nullptr;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/arena.h"
 #include "core/clone.h"
 #include "core/context.h"
 #include "core/huge_pages.h"
@@ -91,12 +92,7 @@ class Splitter {
     reserveOnHugePages(crossings_, tracked_.size());
     reserveOnHugePages(reads_, tracked_.size());
     reserveOnHugePages(rewires_, tracked_.size());
-    for (size_t i = 0; i < ops_.size(); ++i) {
-      prefetchOperands(i);
-      if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
-      if (isCopied(i))
-        if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
-    }
+    if (Status s = collectAllReads(); !s) return s;
     std::sort(reads_.begin(), reads_.end(), [&](const Read& a, const Read& b) {
       if (a.job != b.job) return a.job < b.job;
       if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
@@ -169,6 +165,28 @@ class Splitter {
           });
         }
     }
+  }
+
+  /// collectReads() over the program, while the arena's helper faults in
+  /// the tables it fills (each at its own pace, as the ops are read).
+  Status collectAllReads() {
+    constexpr size_t kAhead = size_t{8} << 20;
+    Arena& arena = ctx().arena();
+    Arena::TableFaulting crossings(arena, crossings_.data(), crossings_.capacity() * sizeof(Crossing), kAhead);
+    Arena::TableFaulting reads(arena, reads_.data(), reads_.capacity() * sizeof(Read), kAhead);
+    Arena::TableFaulting rewires(arena, rewires_.data(), rewires_.capacity() * sizeof(Rewire), kAhead);
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      prefetchOperands(i);
+      if (i % 1024 == 0) {
+        crossings.advance(crossings_.size() * sizeof(Crossing));
+        reads.advance(reads_.size() * sizeof(Read));
+        rewires.advance(rewires_.size() * sizeof(Rewire));
+      }
+      if (Status s = collectReads(*ops_[i], i, plan_.home[i]); !s) return s;
+      if (isCopied(i))
+        if (Status s = collectReads(*ops_[i], i, plan_.copyJob); !s) return s;
+    }
+    return Status::ok();
   }
 
   /// Reading operands defined far away misses the cache at every step of
