@@ -94,6 +94,12 @@ void Operation::setAttributes(Context& ctx, std::span<const NamedAttr> attrs) {
   numAttrs_ = static_cast<uint32_t>(list.size());
 }
 
+void Operation::setOwnAttributes(Context& ctx, std::span<const NamedAttr> attrs) {
+  std::span<const NamedAttr> list = ctx.arena().copy(attrs);
+  attrs_ = list.data();
+  numAttrs_ = static_cast<uint32_t>(list.size());
+}
+
 void Operation::setAttr(Context& ctx, std::string_view key, const Attribute* value) {
   // The list is shared: edit a copy.
   std::vector<NamedAttr> attrs(attributes().begin(), attributes().end());

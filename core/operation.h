@@ -56,7 +56,8 @@ class Operation {
   const OpResult* result(uint32_t i) const { return &results_[i]; }
 
   // Attributes.
-  /// Shared with every op of the same list (Context::attrList).
+  /// Shared with every op of the same list (Context::attrList), unless set
+  /// by setOwnAttributes. Never changed in place.
   std::span<const NamedAttr> attributes() const { return {attrs_, numAttrs_}; }
   const Attribute* attr(std::string_view key) const;
   template <class T>
@@ -68,6 +69,11 @@ class Operation {
   void setAttr(Context& ctx, std::string_view key, const Attribute* value);
   bool removeAttr(Context& ctx, std::string_view key);
   void setAttributes(Context& ctx, std::span<const NamedAttr> attrs);
+  /// As setAttributes, for a list no other op can have (it holds an
+  /// attribute made for this op): copied, not interned. Half a million such
+  /// ops (pipeline-split's shadow_outputs) would each cost a lookup in a big
+  /// table, and grow it.
+  void setOwnAttributes(Context& ctx, std::span<const NamedAttr> attrs);
   const OpDistAttr* distAttr() const { return attrOf<OpDistAttr>("op_dist_attr"); }
 
   // Regions.

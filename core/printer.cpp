@@ -292,7 +292,7 @@ class ProgramPrinter {
 
   void printAttrDict(const Operation& op) {
     out_ += " {";
-    // An op's list is interned (Context::attrList): its address is its text.
+    // An op's list never changes once made (Context::attrList): its address is its text.
     std::span<const NamedAttr> attrs = op.attributes();
     std::string_view cached;
     bool keep = false;

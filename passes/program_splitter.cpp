@@ -398,7 +398,9 @@ class Splitter {
     Value* ins[] = {v};
     Builder b(ctx());
     b.setInsertionPointToEnd(prog.body());
-    b.create("builtin.shadow_output", ins, {}, attrs);
+    // Its output_name is the one this value is exported under: no other op
+    // has this list (and a twin would still print the same).
+    b.create("builtin.shadow_output", ins, {}, {})->setOwnAttributes(ctx(), attrs);
     ++shadowOutputs_;
   }
 
