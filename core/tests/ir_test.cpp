@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/builder.h"
+#include "core/printer.h"
 #include "core/program.h"
 
 using namespace pir::core;
@@ -102,6 +103,33 @@ TEST_CASE("ops with equal attribute lists share one; editing one leaves the othe
   REQUIRE(y->attributes().size() == 1);
   NamedAttr reordered[] = {attrs[1], attrs[0]};  // order is part of the list: Paddle prints it as read
   REQUIRE(Operation::create(ctx, "t.op", {}, {}, reordered)->attributes().data() != x->attributes().data());
+}
+
+TEST_CASE("an op's own attribute list reads, prints and edits as an interned one", "[core][interning]") {
+  Context ctx;
+  Program prog(ctx);
+  Builder b(ctx);
+  b.setInsertionPointToEnd(prog.body());
+  NamedAttr attrs[] = {{ctx.intern("a"), ctx.boolAttr(true)}, {ctx.intern("name"), ctx.stringAttr("\"x\"")}};
+  Operation* interned = b.create("t.op", {}, {}, attrs);
+  Operation* own = b.create("t.op", {}, {}, {});
+  own->setOwnAttributes(ctx, attrs);
+  REQUIRE(own->attributes().data() != interned->attributes().data());  // not shared
+  REQUIRE(own->attributes().data() != attrs);                           // but copied
+  REQUIRE(own->attr("name") == interned->attr("name"));
+  std::string text = printProgram(prog);
+  size_t first = text.find("\"t.op\"");
+  REQUIRE(first != std::string::npos);
+  size_t second = text.find("\"t.op\"", first + 1);
+  REQUIRE(second != std::string::npos);
+  REQUIRE(text.substr(first, text.find('\n', first) - first) == text.substr(second, text.find('\n', second) - second));
+  own->setAttr(ctx, "a", ctx.boolAttr(false));  // an edit interns the new list
+  REQUIRE(own->attr("a") == ctx.boolAttr(false));
+  REQUIRE(interned->attr("a") == ctx.boolAttr(true));
+  own->setAttr(ctx, "a", ctx.boolAttr(true));
+  REQUIRE(own->attributes().data() == interned->attributes().data());
+  own->setOwnAttributes(ctx, {});
+  REQUIRE(own->attributes().empty());
 }
 
 TEST_CASE("equal types and attributes are one pointer", "[core][interning]") {
