@@ -54,7 +54,7 @@ char* mapSlab(size_t size) {
 // faulted in (MADV_POPULATE_WRITE, which writes nothing) while the arena
 // fills. It works ahead by whole slabs, so a burst of allocation (a pass
 // creating half a million ops) finds memory ready that was faulted in while
-// the program did other work. With slabs enough ready, it faults in the
+// the program did other work. With enough slabs ready, it faults in the
 // tables registered by TableFaulting, a little ahead of the loops filling
 // them. Without threads or that madvise (Linux < 5.14), pages fault on
 // first use.
