@@ -83,8 +83,8 @@ class UniqueTable {
     tagged_ = false;
   }
   /// Moves every entry to a table of `n` slots. Each move loads its entry
-  /// (for the hash) and its new slot, both anywhere in memory: in a table
-  /// of a million, fetching them ahead makes the move several times faster.
+  /// (for the hash) and its new slot, both anywhere in memory: fetching them
+  /// a few entries ahead overlaps those misses instead of taking them in turn.
   void rehash(size_t n) {
     std::vector<uintptr_t> old;
     old.swap(slots_);
