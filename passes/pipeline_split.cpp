@@ -32,6 +32,10 @@ using namespace pir::core;
 
 enum class Mode { FThenB, OneFOneB, VPP, ZBH1 };
 
+/// recv_v2 and send_v2 ops, noted while the ops are gathered: at a million
+/// ops, looking at each op again later costs a cache miss per op.
+enum class P2P : uint8_t { None, Recv, Send };
+
 std::string meshIds(const ProcessMesh* m) {
   std::string s = "[";
   for (size_t i = 0; i < m->processIds().size(); ++i) s += (i ? "," : "") + std::to_string(m->processIds()[i]);
@@ -90,8 +94,10 @@ class PipelineSplitPass : public Pass {
     // million ops every walk over the IR costs a cache miss per op.
     std::vector<Operation*> ops;
     std::vector<int64_t> roles;
+    std::vector<P2P> p2p;
     core::reserveOnHugePages(ops, program.body().numOps());
     core::reserveOnHugePages(roles, program.body().numOps());
+    core::reserveOnHugePages(p2p, program.body().numOps());
     bool missingRole = false;
     const ProcessMesh* mesh = nullptr;
     for (Operation& op : program.body()) {
@@ -99,6 +105,7 @@ class PipelineSplitPass : public Pass {
       ops.push_back(&op);
       roles.push_back(opRole(op));
       missingRole |= roles.back() == -1;
+      p2p.push_back(op.name() == "pd_op.recv_v2" ? P2P::Recv : op.name() == "pd_op.send_v2" ? P2P::Send : P2P::None);
     }
     if (missingRole) {
       if (size_t n = completeOpRoles(program)) stats_.add("op roles completed", static_cast<int64_t>(n));
@@ -112,7 +119,7 @@ class PipelineSplitPass : public Pass {
         return Status::error("unknown op role");
       }
     SplitPlan plan;
-    if (Status s = makePlan(ops, roles, plan, diag); !s) return s;
+    if (Status s = makePlan(ops, roles, p2p, plan, diag); !s) return s;
     return splitProgram(program, ops, plan, out, diag, stats_);
   }
 
@@ -155,12 +162,12 @@ class PipelineSplitPass : public Pass {
     return Status::ok();
   }
 
-  Status makePlan(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, SplitPlan& plan,
-                  DiagnosticEngine& diag) {
+  Status makePlan(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, const std::vector<P2P>& p2p,
+                  SplitPlan& plan, DiagnosticEngine& diag) {
     std::vector<BackwardKind> kinds;
     if (splitBw_ || mode_ == Mode::ZBH1) kinds = classifyBackward(ops, roles);
-    auto isRecv = [&](size_t i) { return ops[i]->name() == "pd_op.recv_v2" && roles[i] == kRoleForward; };
-    auto isSend = [&](size_t i) { return ops[i]->name() == "pd_op.send_v2" && roles[i] == kRoleBackward; };
+    auto isRecv = [&](size_t i) { return p2p[i] == P2P::Recv && roles[i] == kRoleForward; };
+    auto isSend = [&](size_t i) { return p2p[i] == P2P::Send && roles[i] == kRoleBackward; };
     plan.home.resize(ops.size());
     switch (mode_) {
       case Mode::FThenB:
