@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 namespace pir::core {
 
@@ -25,8 +26,9 @@ Context::Context() {
   nullSpelled_ = arena_.make<NullAttr>(seedFor(4), true);
 }
 
-std::string_view Context::intern(std::string_view s) {
-  uint64_t h = hashString(s);
+std::string_view Context::intern(std::string_view s) { return intern(s, hashString(s)); }
+
+std::string_view Context::intern(std::string_view s, uint64_t h) {
   if (const InternedString* found = strings_.find(h, [&](const InternedString* e) { return e->s == s; }))
     return found->s;
   auto* e = arena_.make<InternedString>(InternedString{h, arena_.copy(s)});
@@ -105,9 +107,31 @@ const OpaqueType* Context::opaqueType(std::string_view text) {
   PIR_UNIQUE(types_, OpaqueType, h, e->text() == text, arena_.make<OpaqueType>(h, intern(text)));
 }
 
+uint64_t Context::stringAttrHash(std::string_view raw) { return hashString(raw, seedFor(10)); }
+
 const StringAttr* Context::stringAttr(std::string_view raw) {
-  uint64_t h = hashString(raw, seedFor(10));
+  uint64_t h = stringAttrHash(raw);
   PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, arena_.make<StringAttr>(h, intern(raw)));
+}
+
+const StringAttr* Context::stringAttr(std::string_view raw, uint64_t h, uint64_t textHash) {
+  PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, arena_.make<StringAttr>(h, intern(raw, textHash)));
+}
+
+void Context::stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out) {
+  // Both hashes, for the attribute table and the string table.
+  std::vector<std::pair<uint64_t, uint64_t>> hashes(raws.size());
+  for (size_t i = 0; i < raws.size(); ++i) hashes[i] = {stringAttrHash(raws[i]), hashString(raws[i])};
+  attrs_.reserve(attrs_.size() + raws.size());
+  strings_.reserve(strings_.size() + raws.size());
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < raws.size(); ++i) {
+    if (i + kAhead < raws.size()) {
+      attrs_.prefetch(hashes[i + kAhead].first);
+      strings_.prefetch(hashes[i + kAhead].second);
+    }
+    out[i] = stringAttr(raws[i], hashes[i].first, hashes[i].second);
+  }
 }
 
 const StringAttr* Context::stringAttrFromValue(std::string_view value) {

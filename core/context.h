@@ -51,6 +51,11 @@ class Context {
   const StringAttr* stringAttr(std::string_view raw);
   /// Escapes `"` and `\` in `value` and interns the result.
   const StringAttr* stringAttrFromValue(std::string_view value);
+  /// stringAttr() of each of `raws` into `out` (the same size). For a pass
+  /// naming half a million values: the tables grow once, up front, and each
+  /// lookup's slots are fetched a few names ahead, so their cache misses
+  /// overlap instead of coming one after another.
+  void stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out);
   const NumberAttr* numberAttr(std::string_view tag, std::string_view text);
   const ArrayAttr* arrayAttr(std::span<const Attribute* const> elems, bool arrayPrefix = false);
   const TaggedAttr* taggedAttr(std::string_view tag, const Attribute* inner);
@@ -76,6 +81,10 @@ class Context {
     std::string_view s;
     uint64_t hash() const { return h; }
   };
+
+  std::string_view intern(std::string_view s, uint64_t h);
+  const StringAttr* stringAttr(std::string_view raw, uint64_t h, uint64_t textHash);
+  static uint64_t stringAttrHash(std::string_view raw);
 
   struct InternedAttrList {
     uint64_t h;

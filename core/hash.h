@@ -59,6 +59,19 @@ class UniqueTable {
     ++size_;
   }
 
+  /// Makes room for `n` entries in all, so inserting up to that many moves
+  /// the table at most once, now.
+  void reserve(size_t n) {
+    size_t slots = slots_.empty() ? 64 : slots_.size();
+    while (n * 4 > slots * 3) slots *= 2;
+    if (slots != slots_.size()) rehash(slots);
+  }
+
+  /// Fetches the slot where find(hash) starts probing.
+  void prefetch(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[indexOf(hash)]);
+  }
+
   size_t size() const { return size_; }
 
  private:

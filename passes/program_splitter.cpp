@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <memory>
 
 #include "core/arena.h"
 #include "core/clone.h"
@@ -80,6 +82,29 @@ struct Import {
   uint32_t next;
 };
 
+/// Text that stays where it is until the store goes: names made while the
+/// reads are collected, read by later reads, then interned.
+class NameStore {
+ public:
+  std::string_view keep(std::string_view s) {
+    if (static_cast<size_t>(end_ - at_) < s.size()) {
+      size_t n = std::max(s.size(), kBlock);
+      blocks_.emplace_back(new char[n]);
+      at_ = blocks_.back().get();
+      end_ = at_ + n;
+    }
+    std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+    return {at_ - s.size(), s.size()};
+  }
+
+ private:
+  static constexpr size_t kBlock = size_t{1} << 20;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* at_ = nullptr;
+  char* end_ = nullptr;
+};
+
 class Splitter {
  public:
   Splitter(Program& program, const std::vector<Operation*>& ops, const SplitPlan& plan, DiagnosticEngine& diag,
@@ -93,6 +118,7 @@ class Splitter {
     reserveOnHugePages(reads_, tracked_.size());
     reserveOnHugePages(rewires_, tracked_.size());
     if (Status s = collectAllReads(); !s) return s;
+    internNewNames();
     std::sort(reads_.begin(), reads_.end(), [&](const Read& a, const Read& b) {
       if (a.job != b.job) return a.job < b.job;
       if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
@@ -102,6 +128,9 @@ class Splitter {
       return a.crossing < b.crossing;
     });
     reads_.erase(std::unique(reads_.begin(), reads_.end()), reads_.end());
+    // Room for every kwarg past a value's first: growing by copies faults
+    // in fresh pages at each step.
+    reserveOnHugePages(imports_, reads_.size());
     size_t next = 0;  // into reads_, which holds job 0's reads first
     for (size_t j = 0; j < plan_.jobs.size(); ++j)
       out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j), next)});
@@ -326,8 +355,32 @@ class Splitter {
     name += def.name();
     name += '_';
     name.append(buf, std::to_chars(buf, buf + sizeof buf, v->index()).ptr);
-    c.newName = ctx().stringAttrFromValue(name);
-    c.name = c.newName->raw();  // op names hold no quotes or backslashes
+    if (name.find_first_of("\"\\") == std::string::npos) {
+      // Interned with the others once all reads are collected.
+      c.name = newNames_.keep(name);
+      newNameOwners_.push_back(static_cast<uint32_t>(&c - crossings_.data()));
+      return;
+    }
+    c.newName = ctx().stringAttrFromValue(name);  // an op name with escapes
+    c.name = c.newName->raw();
+  }
+
+  /// Interns the names exportName() made, all at once (see
+  /// Context::stringAttrs): at a million ops, one by one cost a third of
+  /// the pass.
+  void internNewNames() {
+    std::vector<std::string_view> raws;
+    raws.reserve(newNameOwners_.size());
+    for (uint32_t c : newNameOwners_) raws.push_back(crossings_[c].name);
+    std::vector<const StringAttr*> attrs(raws.size());
+    ctx().stringAttrs(raws, attrs);
+    for (size_t k = 0; k < attrs.size(); ++k) {
+      Crossing& c = crossings_[newNameOwners_[k]];
+      c.newName = attrs[k];
+      c.name = attrs[k]->raw();
+    }
+    newNames_ = {};
+    std::vector<uint32_t>().swap(newNameOwners_);
   }
 
   /// An empty program for `job` with its kwargs (sorted by name, one per
@@ -418,6 +471,8 @@ class Splitter {
   std::vector<Read> reads_;
   ValueMapping copyMap_;  // the job of copies: imports, then copied results
   std::string nameBuf_;
+  NameStore newNames_;                   // names made for crossings, until interned
+  std::vector<uint32_t> newNameOwners_;  // their crossings, in order
   std::vector<NamedAttr> attrs_;
   std::string_view kOpDistAttr_ = ctx().intern("op_dist_attr"), kOutputName_ = ctx().intern("output_name");
   bool unresolved_ = false;

@@ -41,3 +41,41 @@ TEST_CASE("interning a million strings keeps each one unique", "[core][hash]") {
   for (int i = 0; i < 1000000; i += 997) REQUIRE(ctx.intern("var_" + std::to_string(i)).data() == first[i].data());
   REQUIRE(ctx.intern("var_x") != first[0]);
 }
+
+TEST_CASE("reserving room moves the table once and keeps every entry", "[core][hash]") {
+  std::deque<Entry> entries;
+  UniqueTable<Entry> table;
+  auto find = [&](const Entry& e) { return table.find(e.h, [&](const Entry* c) { return c->value == e.value; }); };
+  for (int i = 0; i < 100; ++i) {
+    entries.push_back({static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ull, i});
+    table.insert(&entries.back());
+  }
+  table.reserve(5000);
+  table.reserve(10);  // never shrinks
+  for (int i = 100; i < 5000; ++i) {
+    entries.push_back({static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ull, i});
+    table.prefetch(entries.back().h);
+    table.insert(&entries.back());
+  }
+  REQUIRE(table.size() == 5000);
+  for (const Entry& e : entries) REQUIRE(find(e) == &e);
+}
+
+TEST_CASE("string attributes made in a batch are the ones made one at a time", "[core][hash]") {
+  pir::core::Context ctx;
+  const pir::core::StringAttr* before = ctx.stringAttr("var_7");
+  std::vector<std::string> text;
+  for (int i = 0; i < 3000; ++i) text.push_back("var_" + std::to_string(i % 2000));  // repeats, and var_7
+  std::vector<std::string_view> raws(text.begin(), text.end());
+  std::vector<const pir::core::StringAttr*> attrs(raws.size());
+  ctx.stringAttrs(raws, attrs);
+  REQUIRE(attrs[7] == before);
+  for (size_t i = 0; i < raws.size(); ++i) {
+    REQUIRE(attrs[i]->raw() == raws[i]);
+    REQUIRE(attrs[i]->raw().data() != raws[i].data());  // the context's own copy
+    REQUIRE(attrs[i] == ctx.stringAttr(raws[i]));
+    REQUIRE(attrs[i]->raw().data() == ctx.intern(raws[i]).data());
+  }
+  REQUIRE(attrs[2000] == attrs[0]);
+  ctx.stringAttrs({}, {});
+}
