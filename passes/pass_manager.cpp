@@ -33,7 +33,7 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
     auto start = std::chrono::steady_clock::now();
     core::Status s = runOne(*pass, programs, diag);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    timings_.emplace_back(name, seconds);
+    timings_.emplace_back("pass " + name, seconds);
     if (!s) return core::Status::error("pass '" + name + "' failed: " + s.message(), s.offset());
     for (const core::NamedProgram& p : programs.programs)
       if (dump_ && (options_.printAfterAll || options_.printAfter.count(name))) dump_(name, "After", *p.program);
@@ -41,7 +41,10 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
       core::VerifyOptions v;
       v.distConsistency = options_.verifyDist || pass->verifiesDistAfter();
       size_t errors = 0;
+      auto verifyStart = std::chrono::steady_clock::now();
       for (const core::NamedProgram& p : programs.programs) errors += core::verifyProgram(*p.program, diag, v);
+      timings_.emplace_back("verify after " + name,
+                            std::chrono::duration<double>(std::chrono::steady_clock::now() - verifyStart).count());
       if (errors) return core::Status::error("verification failed after pass '" + name + "'");
     }
   }

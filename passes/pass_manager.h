@@ -44,7 +44,8 @@ class PassManager {
   core::Status run(core::ProgramSet& programs, core::DiagnosticEngine& diag);
 
   const std::vector<std::unique_ptr<Pass>>& passes() const { return passes_; }
-  /// `--timing` lines, one per pass, filled by run().
+  /// `--timing` lines filled by run(): "pass NAME" for each pass, then
+  /// "verify after NAME" when it verifies.
   const std::vector<std::pair<std::string, double>>& timings() const { return timings_; }
 
  private:

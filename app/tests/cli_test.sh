@@ -809,7 +809,9 @@ test_timing() {
   stderr_has "^timing: verify [0-9]+\.[0-9]+ ms$"
   stderr_has "^timing: pass fold-reshard [0-9]+\.[0-9]+ ms$"
   stderr_has "^timing: print [0-9]+\.[0-9]+ ms$"
+  stderr_has "^timing: verify after fold-reshard [0-9]+\.[0-9]+ ms$"
   [ "$(grep -c '^timing: pass fold-reshard' err)" = 2 ] || fail "expected two pass lines"
+  [ "$(grep -c '^timing: verify after fold-reshard' err)" = 2 ] || fail "expected two lines for verifying after the passes"
 }
 
 test_list_passes() {
