@@ -13,8 +13,9 @@
 #                       (S.pir: the same size with --stages 4)
 #   mlir-opt-14         mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic F.mlir -o /dev/null
 # and prints a markdown table (ops/s, MB/s, peak RSS, pir-opt ops/s over
-# mlir-opt's from the same run), the core count, the 1M/100k time ratio and
-# peak RSS / input size at 1M. Nothing is asserted about times.
+# mlir-opt's from the same run), the core count, the 1M/100k time ratio (with
+# the probe: how fast the machine was around each 1M run) and peak RSS /
+# input size at 1M. Nothing is asserted about times.
 # Environment: BUILD_DIR (default build/), PIR_OPT (a binary to use instead of
 # building), BENCH_SIZES (e.g. "10000 200000"), BENCH_RUNS, BENCH_RUNS_1M.
 set -euo pipefail
@@ -82,7 +83,18 @@ measure() {
 runs_each=${BENCH_RUNS:-3}
 runs_1m=${BENCH_RUNS_1M:-1}
 
-declare -A T R B  # time, peak RSS (KB), input bytes by "N/workload"
+# This VM's memory-bound speed drifts by up to 50% for tens of seconds at a
+# time. So each 1M run is bracketed by a probe, parse+print of the 100k
+# program, timed against its best: at 1.00 the 1M run had the machine the
+# 100k runs had; well above, the 1M/100k ratio overstates the growth.
+probe() {
+  local t0=$EPOCHREALTIME
+  "$pir_opt" "$tmp/probe.pir" -o /dev/null 2>/dev/null || { echo "bench.sh: probe failed" >&2; exit 1; }
+  local t1=$EPOCHREALTIME
+  awk -v a="$t0" -v b="$t1" -v best="${T[100000/parse+print]}" 'BEGIN { printf "%.2f", (b - a) / best }'
+}
+
+declare -A T R B P  # time, peak RSS (KB), input bytes, probes by "N/workload"
 workloads=(parse+print apply-partition "pipeline-split{mode=1F1B}" mlir-opt-14)
 for n in "${sizes[@]}"; do
   echo "bench.sh: generating $n ops" >&2
@@ -93,6 +105,8 @@ for n in "${sizes[@]}"; do
   [ "$n" -ge 1000000 ] && runs=$runs_1m
   for w in "${workloads[@]}"; do
     echo "bench.sh: $n ops: $w ($runs run(s))" >&2
+    probing=0
+    if [ "$n" -ge 1000000 ] && [ -f "$tmp/probe.pir" ]; then probing=1; P[$n/$w]=$(probe); fi
     case $w in
       parse+print) in=$tmp/f.pir; measure $runs "$pir_opt" "$in" -o /dev/null ;;
       apply-partition) in=$tmp/f.pir; measure $runs "$pir_opt" "$in" --pass-pipeline=apply-partition -o /dev/null ;;
@@ -101,7 +115,9 @@ for n in "${sizes[@]}"; do
         measure $runs "$mlir_opt" --allow-unregistered-dialect --mlir-print-op-generic "$in" -o /dev/null ;;
     esac
     T[$n/$w]=$best R[$n/$w]=$rss B[$n/$w]=$(stat -c %s "$in")
+    if [ $probing = 1 ]; then P[$n/$w]="probe ${P[$n/$w]}x before, $(probe)x after"; fi
   done
+  if [ "$n" = 100000 ]; then cp "$tmp/f.pir" "$tmp/probe.pir"; fi
   rm -f "$tmp"/f.pir "$tmp"/s.pir "$tmp"/f.mlir
 done
 
@@ -126,9 +142,11 @@ done
 big=${sizes[${#sizes[@]}-1]}
 if [ -n "${T[100000/parse+print]:-}" ] && [ -n "${T[1000000/parse+print]:-}" ]; then
   echo
-  echo "Linearity, time at 1M ops / time at 100k ops (10 is linear):"
+  echo "Linearity, time at 1M ops / time at 100k ops (10 is linear), and the probe"
+  echo "(parse+print of the 100k program) around the 1M run, as a multiple of its best:"
   for w in "${workloads[@]}"; do
-    awk -v w="$w" -v a="${T[1000000/$w]}" -v b="${T[100000/$w]}" 'BEGIN { printf "- %s: %.2f\n", w, a / b }'
+    awk -v w="$w" -v a="${T[1000000/$w]}" -v b="${T[100000/$w]}" -v p="${P[1000000/$w]:-}" \
+      'BEGIN { printf "- %s: %.2f%s\n", w, a / b, p == "" ? "" : " (" p ")" }'
   done
 fi
 echo
