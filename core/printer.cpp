@@ -13,6 +13,9 @@ namespace pir::core {
 namespace {
 
 constexpr size_t kFlushThreshold = 1 << 20;
+// How many ops ahead the printer fetches kwarg names (their kwargs are
+// fetched OperandPrefetcher::kDistance ahead).
+constexpr int kNamesAhead = 4;
 std::atomic<uint32_t> gPrintGeneration{0};
 
 void appendInt(std::string& out, int64_t v) {
@@ -175,7 +178,13 @@ class ProgramPrinter {
     if (!block.kwargs().empty()) {
       out_ += inner;
       out_ += "^kw:\n";
-      for (const BlockArgument* kw : block.kwargs()) {
+      std::span<BlockArgument* const> kwargs = block.kwargs();
+      for (size_t i = 0; i < kwargs.size(); ++i) {
+        // Kwargs sit in the arena in the order they were made, their names
+        // anywhere: each name is fetched a few kwargs ahead.
+        if (i + 16 < kwargs.size()) prefetch(kwargs[i + 16]);
+        if (i + 8 < kwargs.size()) prefetch(kwargs[i + 8]->name().data());
+        const BlockArgument* kw = kwargs[i];
         out_ += inner;
         out_ += "    ";
         printValue(kw);
@@ -199,8 +208,17 @@ class ProgramPrinter {
  private:
   void printOps(const Block& block, const std::string& indent) {
     OperandPrefetcher prefetcher(block);  // printing an operand reads its number
+    // ...and a kwarg's name, somewhere else: fetched once its kwarg is in.
+    const Operation* names = block.front();
+    for (int i = 0; i < kNamesAhead && names; ++i) names = names->nextOp();
     for (const Operation& op : block) {
       prefetcher.next();
+      if (names) {
+        for (const OpOperand& o : names->operands())
+          if (const Value* v = o.get(); v && v->kind() == ValueKind::Kwarg)
+            prefetch(static_cast<const BlockArgument*>(v)->name().data());
+        names = names->nextOp();
+      }
       out_ += indent;
       printOp(op, indent);
       out_ += '\n';
