@@ -31,7 +31,8 @@ constexpr uint32_t kNone = UINT32_MAX;
 
 /// A value read by a job that does not make it.
 struct Crossing {
-  std::string_view name;                // its kwarg name in the jobs that read it
+  std::string_view name;                // its kwarg name in the jobs that read it (interned once all
+                                        // reads are collected; till then a new one is in newNames_)
   const Value* value;
   const StringAttr* newName = nullptr;  // output_name of the shadow_output to add, if any
   BlockArgument* firstKwarg = nullptr;  // the kwarg standing for it in `firstJob`,
