@@ -191,6 +191,7 @@ class ProgramPrinter {
         out_ += '\n';
       }
     }
+    if (argsNeedDeclaring(block)) printArgsLine(block, inner);
     printOps(block, inner);
     out_ += indent;
     out_ += "}\n";
@@ -224,6 +225,42 @@ class ProgramPrinter {
       out_ += '\n';
       if (sink_ && out_.size() >= kFlushThreshold) flush();
     }
+  }
+
+  // Paddle declares a block's arguments only where each is first printed
+  // (pd_op.while aside), and a reader gives such an argument to the block
+  // that uses it. That reads back as this block's arguments only if each is
+  // used, first in order, by an op of this block itself; otherwise the block
+  // declares them in a `^` line first, as a while body does.
+  static bool argsNeedDeclaring(const Block& block) {
+    std::span<BlockArgument* const> args = block.arguments();
+    if (args.empty()) return false;
+    if (!block.parentOp()) return true;  // a program's own block has no first-use form
+    size_t declared = 0;
+    bool reordered = false;
+    walk(block, [&](const Operation& op) {
+      for (uint32_t i = 0; i < op.numOperands() && !reordered; ++i) {
+        const Value* v = op.operandValue(i);
+        if (!v || v->kind() != ValueKind::BlockArgument || v->ownerBlock() != &block || v->index() < declared)
+          continue;
+        if (v->index() == declared && op.parentBlock() == &block)
+          ++declared;
+        else
+          reordered = true;
+      }
+    });
+    return reordered || declared != args.size();
+  }
+
+  void printArgsLine(const Block& block, std::string_view indent) {
+    out_ += indent;
+    out_ += '^';
+    std::span<BlockArgument* const> args = block.arguments();
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i) out_ += ", ";
+      printValue(args[i]);
+    }
+    out_ += '\n';
   }
 
   void printValue(const Value* v) {
@@ -373,12 +410,17 @@ class ProgramPrinter {
     printResultTypes(op);
     out_ += " {\n";
     std::string inner = indent + "    ";
-    printOps(*op.region(0).front(), inner);
+    printIfBranch(*op.region(0).front(), inner);
     out_ += indent;
     out_ += "} else {\n";
-    printOps(*op.region(1).front(), inner);
+    printIfBranch(*op.region(1).front(), inner);
     out_ += indent;
     out_ += '}';
+  }
+
+  void printIfBranch(const Block& branch, const std::string& indent) {
+    if (argsNeedDeclaring(branch)) printArgsLine(branch, indent);
+    printOps(branch, indent);
   }
 
   // `(%5) = "pd_op.while" (cond=%3, inputs=%1, %2) { ` `^%arg_0 {..}` ops `}`
@@ -393,14 +435,8 @@ class ProgramPrinter {
       printValue(op.operandValue(i));
     }
     out_ += ") { \n";
-    out_ += indent;
-    out_ += '^';
     const Block& body = *op.region(0).front();
-    for (size_t i = 0; i < body.arguments().size(); ++i) {
-      if (i) out_ += ", ";
-      printValue(body.arguments()[i]);
-    }
-    out_ += '\n';
+    printArgsLine(body, indent);
     printOps(body, indent + "    ");
     out_ += indent;
     out_ += '}';

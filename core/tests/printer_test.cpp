@@ -71,6 +71,62 @@ TEST_CASE("printer: kwargs, block arguments and region ops", "[core][printer]") 
           "}\n");
 }
 
+TEST_CASE("printer: a block declares its arguments when first use would not give them back", "[core][printer]") {
+  Fixture f;
+  Operation* outer = f.b.create("custom.region", {}, {});
+  Block* body = outer->addRegion(f.ctx).addBlock(f.ctx);
+  BlockArgument* a0 = body->addArgument(f.ctx, f.tensor({1}));
+  BlockArgument* a1 = body->addArgument(f.ctx, f.tensor({1}));
+  Builder in(f.ctx);
+  in.setInsertionPointToEnd(*body);
+  // a0's first use is in a nested block: declared there, it would belong to it.
+  Operation* nested = in.create("custom.inner", {}, {});
+  Builder deep(f.ctx);
+  deep.setInsertionPointToEnd(*nested->addRegion(f.ctx).addBlock(f.ctx));
+  deep.create("cf.yield", std::vector<Value*>{a0}, {});
+  Operation* yield = in.create("cf.yield", std::vector<Value*>{a0, a1}, {});
+  const std::string declared =
+      "{\n"
+      "    () = \"custom.region\" () {} : () -> \n"
+      "    {\n"
+      "        ^%arg_0 {}, %arg_1 {}\n"
+      "        () = \"custom.inner\" () {} : () -> \n"
+      "        {\n"
+      "            () = \"cf.yield\" (%arg_0) {} : (builtin.tensor<1xf32>) -> \n"
+      "        }\n"
+      "\n"
+      "        () = \"cf.yield\" (%arg_0, %arg_1) {} : (builtin.tensor<1xf32>, builtin.tensor<1xf32>) -> \n"
+      "    }\n"
+      "\n"
+      "}\n";
+  REQUIRE(printProgram(f.prog) == declared);
+  REQUIRE(printProgram(f.prog) == declared);  // idempotent
+
+  // Used first, in order, by the block's own ops: Paddle's first-use form.
+  nested->erase();
+  REQUIRE(printProgram(f.prog) ==
+          "{\n"
+          "    () = \"custom.region\" () {} : () -> \n"
+          "    {\n"
+          "        () = \"cf.yield\" (%arg_0 {}, %arg_1 {}) {} : (builtin.tensor<1xf32>, builtin.tensor<1xf32>) -> \n"
+          "    }\n"
+          "\n"
+          "}\n");
+
+  // Used first out of order: read back, they would swap places.
+  yield->operands()[0].set(a1);
+  yield->operands()[1].set(a0);
+  REQUIRE(printProgram(f.prog) ==
+          "{\n"
+          "    () = \"custom.region\" () {} : () -> \n"
+          "    {\n"
+          "        ^%arg_0 {}, %arg_1 {}\n"
+          "        () = \"cf.yield\" (%arg_1, %arg_0) {} : (builtin.tensor<1xf32>, builtin.tensor<1xf32>) -> \n"
+          "    }\n"
+          "\n"
+          "}\n");
+}
+
 TEST_CASE("printer: dist attrs in both eras", "[core][printer]") {
   Context ctx;
   int64_t shape[] = {2};
