@@ -175,23 +175,7 @@ class ProgramPrinter {
     out_ += "{\n";
     std::string inner(indent);
     inner += "    ";
-    if (!block.kwargs().empty()) {
-      out_ += inner;
-      out_ += "^kw:\n";
-      std::span<BlockArgument* const> kwargs = block.kwargs();
-      for (size_t i = 0; i < kwargs.size(); ++i) {
-        // Kwargs sit in the arena in the order they were made, their names
-        // anywhere: each name is fetched a few kwargs ahead.
-        if (i + 16 < kwargs.size()) prefetch(kwargs[i + 16]);
-        if (i + 8 < kwargs.size()) prefetch(kwargs[i + 8]->name().data());
-        const BlockArgument* kw = kwargs[i];
-        out_ += inner;
-        out_ += "    ";
-        printValue(kw);
-        out_ += '\n';
-      }
-    }
-    if (argsNeedDeclaring(block)) printArgsLine(block, inner);
+    printHeader(block, inner, argsNeedDeclaring(block));
     printOps(block, inner);
     out_ += indent;
     out_ += "}\n";
@@ -250,6 +234,28 @@ class ProgramPrinter {
       }
     });
     return reordered || declared != args.size();
+  }
+
+  // What a block declares before its ops: its kwargs under `^kw:` (only
+  // a program's own block has them in Paddle's dumps), then, when asked, its
+  // arguments in a `^` line.
+  void printHeader(const Block& block, std::string_view indent, bool withArgs) {
+    std::span<BlockArgument* const> kwargs = block.kwargs();
+    if (!kwargs.empty()) {
+      out_ += indent;
+      out_ += "^kw:\n";
+      for (size_t i = 0; i < kwargs.size(); ++i) {
+        // Kwargs sit in the arena in the order they were made, their names
+        // anywhere: each name is fetched a few kwargs ahead.
+        if (i + 16 < kwargs.size()) prefetch(kwargs[i + 16]);
+        if (i + 8 < kwargs.size()) prefetch(kwargs[i + 8]->name().data());
+        out_ += indent;
+        out_ += "    ";
+        printValue(kwargs[i]);
+        out_ += '\n';
+      }
+    }
+    if (withArgs) printArgsLine(block, indent);
   }
 
   void printArgsLine(const Block& block, std::string_view indent) {
@@ -419,7 +425,7 @@ class ProgramPrinter {
   }
 
   void printIfBranch(const Block& branch, const std::string& indent) {
-    if (argsNeedDeclaring(branch)) printArgsLine(branch, indent);
+    printHeader(branch, indent, argsNeedDeclaring(branch));
     printOps(branch, indent);
   }
 
@@ -436,7 +442,7 @@ class ProgramPrinter {
     }
     out_ += ") { \n";
     const Block& body = *op.region(0).front();
-    printArgsLine(body, indent);
+    printHeader(body, indent, true);
     printOps(body, indent + "    ");
     out_ += indent;
     out_ += '}';
