@@ -4,7 +4,8 @@
 // have defaults (each on a freshly parsed copy; a splitting pass through
 // runSplit), then the program (or every program split off) must still
 // verify -- with the dist-consistency check too when the pass asks for it
-// and the input already passed it -- and must print.
+// and the input already passed it -- and must print text that reads back
+// into a program that verifies and prints the same.
 //
 //===----------------------------------------------------------------------===//
 #include <cstddef>
@@ -105,6 +106,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             return true;
           }))
         die(entry->name, "printing failed", printed);
+      // What a pass prints is piped into the next pir-opt: it must read
+      // back as it was.
+      core::Context ctx2;
+      core::SourceFile src2("printed.pir", printed);
+      core::DiagnosticEngine diag2(&src2);
+      auto again = parser::parseProgram(ctx2, src2, diag2);
+      if (!again) die(entry->name, "the printed output does not parse again", printed + "\n" + diag2.render());
+      if (core::verifyProgram(**again, diag2) != 0)
+        die(entry->name, "the printed output does not verify again", printed + "\n" + diag2.render());
+      if (core::printProgram(**again) != printed)
+        die(entry->name, "the printed output prints differently when read back", printed);
     }
   }
   return 0;
