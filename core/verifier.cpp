@@ -170,22 +170,25 @@ class Verifier {
     }
   }
 
+  /// Checks each dist tensor type in `t` (itself, or a vec's elements) once per run.
+  void checkDistTypes(const Operation& op, const Type* t, const char* what, uint32_t i) {
+    if (!t) return;
+    if (auto* dt = t->dynCast<DistTensorType>()) {
+      if (checkedTypes_.insert(dt).second)
+        if (std::string p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.empty())
+          error(op, "type of " + std::string(what) + " " + std::to_string(i) + " of " + opLabel(op) + ": " + p);
+    } else if (auto* vec = t->dynCast<VectorType>()) {
+      for (const Type* e : vec->elements()) checkDistTypes(op, e, what, i);
+    }
+  }
+
   void verifyDist(const Operation& op) {
-    for (uint32_t i = 0; i < op.numResults(); ++i)
-      if (auto* dt = op.result(i)->type() ? op.result(i)->type()->dynCast<DistTensorType>() : nullptr)
-        if (checkedTypes_.insert(dt).second)
-          if (std::string p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.empty())
-            error(op, "type of result " + std::to_string(i) + " of " + opLabel(op) + ": " + p);
+    for (uint32_t i = 0; i < op.numResults(); ++i) checkDistTypes(op, op.result(i)->type(), "result", i);
     // Block arguments and kwargs have no producer whose result check would
     // see their type: check it where it is used (a kwarg's type is spelled
     // only there).
-    for (uint32_t i = 0; i < op.numOperands(); ++i) {
-      const Value* v = op.operandValue(i);
-      if (auto* dt = v && v->type() ? v->type()->dynCast<DistTensorType>() : nullptr)
-        if (checkedTypes_.insert(dt).second)
-          if (std::string p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.empty())
-            error(op, "type of operand " + std::to_string(i) + " of " + opLabel(op) + ": " + p);
-    }
+    for (uint32_t i = 0; i < op.numOperands(); ++i)
+      if (const Value* v = op.operandValue(i)) checkDistTypes(op, v->type(), "operand", i);
     const OpDistAttr* od = op.distAttr();
     if (!od) return;
     if (!soundMeshes_.count(od->mesh())) {

@@ -15,6 +15,8 @@ namespace pir::parser {
 
 namespace {
 constexpr int64_t kMaxMeshSize = int64_t{1} << 24;  // process ids in one mesh
+// Process ids made up for meshes given only by their shape, in one parse.
+constexpr int64_t kMaxSequentialIds = int64_t{1} << 22;
 
 bool sameShape(const ProcessMesh* m, const std::vector<int64_t>& shape) {
   return m && std::equal(m->shape().begin(), m->shape().end(), shape.begin(), shape.end());
@@ -132,16 +134,21 @@ bool Parser::parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& 
 // entry-value ::= tensor-dist-attr | `[` (tensor-dist-attr (`,` tensor-dist-attr)*)? `]`
 //               | `null` | `<#AttrNull>`
 bool Parser::parseOpDistEntry(const Attribute*& out, const ProcessMesh* opMesh) {
+  // Each era spells a missing entry its own way, and prints it that way:
+  // a program whose only dist attrs are nulls keeps its era too.
   if (consumeIf(TokenKind::AttrNull)) {
+    noteDistEra(DistEra::Full);
     out = ctx_.nullAttr(false);
     return true;
   }
   if (tok_.isIdent("null")) {
     consume();
+    noteDistEra(DistEra::DimsMaping);
     out = ctx_.nullAttr(true);
     return true;
   }
   if (tok_.is(TokenKind::LBracket)) {
+    if (!enterNesting(tok_)) return false;
     consume();
     std::vector<const Attribute*> elems;
     if (!consumeIf(TokenKind::RBracket)) {
@@ -153,6 +160,7 @@ bool Parser::parseOpDistEntry(const Attribute*& out, const ProcessMesh* opMesh) 
         if (!expect(TokenKind::Comma, "',' or ']' in the list of dist attributes")) return false;
       }
     }
+    leaveNesting();
     out = ctx_.arrayAttr(elems);
     return true;
   }
@@ -215,11 +223,11 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
       }
     }
     if (!tok_.is(TokenKind::Comma)) break;
-    // In a list, `,mesh_shape` or `,dims_maping` starts the next attribute.
+    // In a list, `,mesh_shape`, `,dims_maping` or `,null` starts the next entry.
     Token next = peek();
-    if (!next.is(TokenKind::Identifier) || ((next.text == "mesh_shape" && hasShape) ||
-                                            (next.text == "dims_maping" && hasDims) ||
-                                            (next.text == "mesh" && mesh)))
+    if (!next.is(TokenKind::Identifier) || next.text == "null" || ((next.text == "mesh_shape" && hasShape) ||
+                                                                   (next.text == "dims_maping" && hasDims) ||
+                                                                   (next.text == "mesh" && mesh)))
       break;
     consume();
   }
@@ -231,15 +239,24 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
     } else if (hasShape) {
       if (sameShape(hint, shape)) {
         mesh = hint;
+      } else if (auto it = sequentialMeshes_.find(shape); it != sequentialMeshes_.end()) {
+        mesh = it->second;
       } else {
         int64_t n = 1;
         for (int64_t d : shape) {
           if (d <= 0 || n > kMaxMeshSize / d) return syntaxError(start, "mesh_shape has a non-positive or too large size");
           n *= d;
         }
+        // The text spells none of these ids: a few bytes of input must not
+        // make gigabytes of them.
+        sequentialIds_ += n;
+        if (sequentialIds_ > kMaxSequentialIds)
+          return syntaxError(start, "meshes without process_ids add up to more than " +
+                                        std::to_string(kMaxSequentialIds) + " process ids");
         std::vector<int64_t> seq(static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i) seq[static_cast<size_t>(i)] = i;
         mesh = ctx_.processMesh(shape, seq);
+        sequentialMeshes_.emplace(shape, mesh);
       }
     } else if (hint && !inType) {
       mesh = hint;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -118,9 +119,14 @@ class Parser {
   bool sawDistEra_ = false, sawNumberStyle_ = false, sawTensorSpelling_ = false, sawChunkStyle_ = false;
   std::vector<ValueEntry> numbered_;  // `%N`, indexed by N
   std::unordered_map<std::string_view, ValueEntry> named_;
+  bool numbersInNamed_ = false;  // some `%N` went to named_: look there first
   // Operands naming values not defined (yet): name -> offsets of the uses.
   std::unordered_map<std::string_view, std::vector<int64_t>> pending_;
   size_t numOpsRead_ = 0;
+  // Meshes given only by mesh_shape, on ids 0..n-1, by shape; and how many
+  // ids they hold together (bounded).
+  std::map<std::vector<int64_t>, const ProcessMesh*> sequentialMeshes_;
+  int64_t sequentialIds_ = 0;
 
   // Per-op lists, reused across ops to avoid allocating for each. Nothing
   // reads them once an op's regions are being parsed, so nested ops may

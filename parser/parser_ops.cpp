@@ -1,5 +1,6 @@
 //===- parser_ops.cpp - programs, blocks, operations and values -----------===//
 #include <charconv>
+#include <unordered_set>
 
 #include "core/huge_pages.h"
 #include "core/printer.h"
@@ -92,6 +93,7 @@ bool Parser::parseProgramBody(Program& program, bool braced) {
   program_ = &program;
   numbered_.clear();
   named_.clear();
+  numbersInNamed_ = false;
   pending_.clear();
   typeCache_.clear();
   opDistCache_.clear();
@@ -299,10 +301,13 @@ bool Parser::parseOperands(Block& block, std::vector<Value*>& values, std::vecto
   if (consumeIf(TokenKind::RParen)) return true;
   while (true) {
     if (tok_.is(TokenKind::Identifier) && peek().is(TokenKind::Equal)) {
+      Token keyword = tok_;
+      consume();
+      consume();
+      // Paddle prints a while without loop inputs as `(cond=%0, inputs=)`.
+      if (consumeIf(TokenKind::RParen)) break;
       keywords.resize(values.size(), std::string_view());
-      keywords.push_back(ctx_.intern(tok_.text));
-      consume();
-      consume();
+      keywords.push_back(ctx_.intern(keyword.text));
     }
     names.push_back(tok_);
     if (consumeIf(TokenKind::NullValue)) {
@@ -398,6 +403,8 @@ bool Parser::parseOpAttrDict(std::span<const NamedAttr>& out, const ProcessMesh*
 
 // attr-dict ::= `{` (key `:` attr (`,` key `:` attr)*)? `}`
 bool Parser::parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh*& opMesh) {
+  constexpr size_t kLinearKeyCheck = 32;
+  std::unordered_set<std::string_view> keys;  // once past kLinearKeyCheck keys
   if (!enterNesting(tok_)) return false;
   consume();  // {
   if (!consumeIf(TokenKind::RBrace)) {
@@ -412,8 +419,17 @@ bool Parser::parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh
       } else if (!parseAttribute(value)) {
         return false;
       }
-      for (const NamedAttr& a : attrs)
-        if (a.key == key.text) diag_.error(offsetOf(key), "duplicate attribute '" + std::string(key.text) + "'");
+      // Dictionaries hold a handful of keys; a hostile one with thousands
+      // is checked through a set, not pair by pair.
+      bool duplicate = false;
+      if (attrs.size() < kLinearKeyCheck) {
+        for (const NamedAttr& a : attrs) duplicate = duplicate || a.key == key.text;
+      } else {
+        if (keys.empty())
+          for (const NamedAttr& a : attrs) keys.insert(a.key);
+        duplicate = !keys.insert(key.text).second;
+      }
+      if (duplicate) diag_.error(offsetOf(key), "duplicate attribute '" + std::string(key.text) + "'");
       attrs.push_back(NamedAttr{ctx_.intern(key.text), value});
       if (consumeIf(TokenKind::RBrace)) break;
       if (!expect(TokenKind::Comma, "',' or '}' in the attribute dictionary")) return false;
@@ -429,17 +445,26 @@ bool Parser::parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh
 
 Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
   std::string_view digits = name.substr(1);
-  if (!digits.empty() && digits.size() <= 9 && isDigit(digits[0])) {
+  // `%N` written the canonical way (`%0123` is another name than `%123`).
+  if (!digits.empty() && digits.size() <= 9 && isDigit(digits[0]) && (digits[0] != '0' || digits.size() == 1)) {
     uint32_t n = 0;
     auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-    // A dense table for `%N` while N stays near the number of ops read, so
-    // a hostile `%999999999` cannot make it huge.
-    if (ec == std::errc() && p == digits.data() + digits.size() && n < 4 * numOpsRead_ + 4096) {
-      if (n < numbered_.size()) return &numbered_[n];
-      if (!create) return nullptr;
-      if (n >= numbered_.capacity()) numbered_.reserve(std::max<size_t>(n + 1, numbered_.capacity() * 2));
-      numbered_.resize(n + 1);  // usually one more: values are numbered in order
-      return &numbered_[n];
+    if (ec == std::errc() && p == digits.data() + digits.size()) {
+      // A number that once fell outside the dense table's window lives in
+      // named_ for good, though the window has grown past it since.
+      if (numbersInNamed_)
+        if (auto it = named_.find(name); it != named_.end()) return &it->second;
+      // A dense table for `%N` while N stays near the number of ops read, so
+      // a hostile `%999999999` cannot make it huge. The table never holds
+      // more than the window, so what is outside it was never in it.
+      if (n < 4 * numOpsRead_ + 4096) {
+        if (n < numbered_.size()) return &numbered_[n];
+        if (!create) return nullptr;
+        if (n >= numbered_.capacity()) numbered_.reserve(std::max<size_t>(n + 1, numbered_.capacity() * 2));
+        numbered_.resize(n + 1);  // usually one more: values are numbered in order
+        return &numbered_[n];
+      }
+      if (create) numbersInNamed_ = true;
     }
   }
   if (create) return &named_[name];

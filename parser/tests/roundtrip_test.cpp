@@ -56,6 +56,37 @@ TEST_CASE("hand-edited numbering is closed up and renumbered in print order", "[
 )");
 }
 
+TEST_CASE("numbers past the dense table's window stay one name each", "[parser][printer]") {
+  // One op with 5000 results: printed, they are %0..%4999, most of them
+  // defined beyond the window of numbers the parser keeps densely, and used
+  // later, when the window has grown past them.
+  const int n = 5000;
+  std::string results, types;
+  for (int i = 0; i < n; ++i) {
+    results += (i ? ", %" : "%") + std::to_string(i);
+    types += i ? ", f32" : "f32";
+  }
+  std::string text = "{\n    (" + results + ") = \"a\" () {} : () -> " + types + "\n";
+  for (int i = 0; i < 600; ++i) text += "    () = \"b\" () {} : () -> \n";
+  text += "    () = \"c\" (%4999, %4100, %0) {} : (f32, f32, f32) -> \n}\n";
+  REQUIRE(roundTrip(text) == text);
+
+  // Defined past the window, a number is still found when defined again later.
+  std::string twice = "{\n    (%5000) = \"a\" () {} : () -> f32\n";
+  for (int i = 0; i < 600; ++i) twice += "    () = \"b\" () {} : () -> \n";
+  twice += "    (%5000) = \"a\" () {} : () -> f32\n}\n";
+  REQUIRE(errorsOf(twice).find("redefinition of value '%5000'") != std::string::npos);
+}
+
+TEST_CASE("a dictionary with many keys still reports a repeated one", "[parser][errors]") {
+  std::string dict;
+  for (int i = 0; i < 100; ++i) dict += "k" + std::to_string(i) + ":1,";
+  std::string text = "{\n    () = \"a\" () {" + dict + "k7:2} : () -> \n}\n";
+  std::string errors = errorsOf(text);
+  REQUIRE(errors.find("duplicate attribute 'k7'") != std::string::npos);
+  REQUIRE(errorsOf("{\n    () = \"a\" () {" + dict + "k100:2} : () -> \n}\n").empty());
+}
+
 TEST_CASE("semantic errors are all reported, in order", "[parser][errors]") {
   std::string in = R"({
     (%0) = "t.a" (%9) {} : (tensor<1xf32>) -> tensor<1xf32>
