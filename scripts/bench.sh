@@ -85,12 +85,19 @@ measure() {
 runs_each=${BENCH_RUNS:-3}
 runs_1m=${BENCH_RUNS_1M:-1}
 
+# This VM's kernel pages out file cache that looks idle (a DAMON "pageout"
+# scheme: /sys/kernel/mm/damon/admin), and a program file read a minute
+# earlier may be half gone: a lone 1M run would then time the disk. So each
+# input is read into the cache just before it is timed, at every size.
+warm() { cat "$@" > /dev/null; }
+
 # This VM's memory-bound speed drifts by up to 50% for tens of seconds at a
 # time. So each 1M run is bracketed by a probe, parse+print of the 100k
 # program, timed against its best: at 1.00 the 1M run had the machine the
 # 100k runs had; well above, the 1M/100k ratio overstates the growth; below,
 # the 100k runs were the slowed ones and it understates it.
 probe() {
+  warm "$tmp/probe.pir"
   local t0=$EPOCHREALTIME
   "$pir_opt" "$tmp/probe.pir" -o /dev/null 2>/dev/null || { echo "bench.sh: probe failed" >&2; exit 1; }
   local t1=$EPOCHREALTIME
@@ -119,6 +126,7 @@ workloads=(parse+print apply-partition "pipeline-split{mode=1F1B}" mlir-opt-14)
 # best, rss and in (the input file).
 time_workload() {
   local dir=$tmp/$1 w=$2 runs=$3
+  case $w in mlir-opt-14) warm "$dir/f.mlir" ;; pipeline-split*) warm "$dir/s.pir" ;; *) warm "$dir/f.pir" ;; esac
   case $w in
     parse+print) in=$dir/f.pir; measure "$runs" "$pir_opt" "$in" -o /dev/null ;;
     apply-partition) in=$dir/f.pir; measure "$runs" "$pir_opt" "$in" --pass-pipeline=apply-partition -o /dev/null ;;
