@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 
 namespace pir::app {
 
@@ -21,6 +22,26 @@ std::string dirName(const std::string& path) {
 }
 
 std::string errnoText(int e) { return std::strerror(e); }
+
+/// The descriptor an already open stream's path names (`/dev/stdout`,
+/// `/dev/fd/N`, `/proc/self/fd/N`), or -1.
+int streamDescriptor(const std::string& path) {
+  if (path == "/dev/stdin") return STDIN_FILENO;
+  if (path == "/dev/stdout") return STDOUT_FILENO;
+  if (path == "/dev/stderr") return STDERR_FILENO;
+  for (std::string_view prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0) continue;
+    int n = 0;
+    for (size_t i = prefix.size(); i < path.size(); ++i) {
+      if (path[i] < '0' || path[i] > '9' || n > 100000) return -1;
+      n = n * 10 + (path[i] - '0');
+    }
+    return n;
+  }
+  return -1;
+}
+
+bool underDevOrProc(const std::string& path) { return path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0; }
 }  // namespace
 
 OutputFile::~OutputFile() { discard(); }
@@ -29,6 +50,22 @@ core::Status OutputFile::open(const std::string& path) {
   path_ = path;
   if (path == "-") {
     fd_ = STDOUT_FILENO;
+    return core::Status::ok();
+  }
+  // An open stream is written where it stands, as a shell redirect would
+  // (appending if it was opened to append); renaming over the file behind
+  // it would lose what is already there.
+  if (int n = streamDescriptor(path); n >= 0) {
+    fd_ = fcntl(n, F_DUPFD_CLOEXEC, 0);
+    if (fd_ < 0) return core::Status::error("cannot write '" + path + "': " + errnoText(errno));
+    ownsFd_ = true;
+    return core::Status::ok();
+  }
+  // Nor is a temporary file ever made in /dev or /proc.
+  if (underDevOrProc(path)) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) return core::Status::error("cannot open '" + path + "': " + errnoText(errno));
+    ownsFd_ = true;
     return core::Status::ok();
   }
   // Follow symlinks to what would really be written.

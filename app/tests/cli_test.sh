@@ -724,6 +724,34 @@ test_output_dev_full() {
   stderr_has "error writing '<stdout>'"
 }
 
+# `-o /dev/stdout` (and /dev/stderr, /dev/fd/N) writes into the open stream
+# where it stands, as a redirect would: it never replaces the file behind it,
+# nor the /dev link when the stream is closed.
+test_output_dev_stdout() {
+  { echo HEADER; timeout 60 "$PIR_OPT" "$SEED" -o /dev/stdout 2> err; } > whole.txt
+  rc=$?
+  expect_rc 0 "-o /dev/stdout inside a redirect"
+  { echo HEADER; cat "$SEED"; } > want.txt
+  same want.txt whole.txt "what went before the run is kept"
+  echo PRE > appended.txt
+  timeout 60 "$PIR_OPT" "$SEED" -o /dev/fd/1 >> appended.txt 2> err
+  rc=$?
+  expect_rc 0 "-o /dev/fd/1 appending"
+  { echo PRE; cat "$SEED"; } > want.txt
+  same want.txt appended.txt "an appending stream is appended to"
+  timeout 60 "$PIR_OPT" "$SEED" -o /dev/stdout >&- 2> err
+  rc=$?
+  check_no_crash
+  expect_rc 1 "-o /dev/stdout with stdout closed"
+  stderr_has "^pir-opt: error: cannot write '/dev/stdout': Bad file descriptor"
+  [ -L /dev/stdout ] || fail "/dev/stdout is no longer a symbolic link"
+  [ -z "$(ls -a /dev | grep pir-opt)" ] || fail "files left in /dev: $(ls -a /dev | grep pir-opt)"
+  run "$SEED" -o /dev/no-such-device
+  expect_rc 1 "a missing /dev path"
+  stderr_has "^pir-opt: error: cannot open '/dev/no-such-device': No such file or directory"
+  [ ! -e /dev/no-such-device ] || fail "-o made /dev/no-such-device"
+}
+
 test_output_dev_null() {
   run "$SEED" -o /dev/null
   expect_rc 0
