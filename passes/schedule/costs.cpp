@@ -36,6 +36,8 @@ core::Status readInt(const YAML::Node& map, const char* key, int64_t& out) {
   if (!map[key]) return core::Status::ok();
   out = map[key].as<int64_t>();
   if (out < 0) return core::Status::error(std::string("cost '") + key + "' is negative");
+  if (out > kMaxJobCost)
+    return core::Status::error(std::string("cost '") + key + "' is more than " + std::to_string(kMaxJobCost));
   return core::Status::ok();
 }
 

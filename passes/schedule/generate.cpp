@@ -27,6 +27,13 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
   }
   if (o.stages < 1) return error("--stages must be at least 1");
   if (o.microBatches < 1) return error("--micro-batches must be at least 1");
+  if (o.stages > kMaxScheduleStages) return error("--stages must be at most " + std::to_string(kMaxScheduleStages));
+  if (o.vpp > 64) return error("--vpp must be at most 64");
+  // At most three jobs (forward, backward_b, backward_w) per micro-batch and chunk.
+  const int64_t jobs = int64_t{o.stages} * o.microBatches * std::max(o.vpp, 2) * 3;
+  if (jobs > kMaxScheduleJobs || jobs * o.stages > kMaxScheduleCells)
+    return error("--stages x --micro-batches x --vpp is too large: at most " + std::to_string(kMaxScheduleJobs) +
+                 " jobs, and " + std::to_string(kMaxScheduleCells) + " stage-by-job cells, in all");
   const bool needsNGeP = mode == "1F1B" || mode == "VPP" || mode == "ZBH1";
   if (needsNGeP && o.microBatches < o.stages)
     return error(mode + " needs at least as many micro-batches as stages (N=" +
@@ -35,8 +42,8 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
   if (o.vpp != 0 && mode != "VPP" && mode != "ZBVPP" && o.vpp != 1)
     return error("--vpp is only for VPP and ZBVPP");
   if (o.vpp < 0) return error("--vpp must be at least 1");
-  if (mode == "ZBVPP" && o.vpp == 1)
-    return error("ZBVPP needs --vpp of at least 2 (chunks placed in a V)");
+  if (mode == "ZBVPP" && o.vpp != 0 && o.vpp != 2)
+    return error("ZBVPP places exactly 2 chunks on each stage, in a V: --vpp must be 2");
   if (o.splitBw && mode != "VPP") return error("--split-bw is only for VPP");
   if (o.splitBw && o.microBatches != o.stages)
     return error("--split-bw needs micro-batches == stages (N=" + std::to_string(o.microBatches) +

@@ -40,6 +40,14 @@ core::Result<Job> parseJob(std::string_view text);
 /// Which dependency model a mode uses (see dependency.h).
 enum class Placement { Interleaved, VShape };
 
+/// What a schedule may hold, generated or read. The dry run keeps a cell
+/// per stage and step, and a step per job at worst: past these bounds a few
+/// options or a small file would ask for gigabytes and hours.
+inline constexpr int64_t kMaxScheduleStages = 1024;
+inline constexpr int64_t kMaxScheduleJobs = int64_t{1} << 20;          // over all stages
+inline constexpr int64_t kMaxScheduleCells = int64_t{1} << 26;         // stages x jobs
+inline constexpr int64_t kMaxJobCost = int64_t{1} << 40;               // sums cannot overflow
+
 struct Schedule {
   std::string mode;
   int stages = 0;

@@ -59,7 +59,11 @@ core::Result<Schedule> fromNode(const YAML::Node& root) {
   schedule.vpp = root["vpp"] ? root["vpp"].as<int>() : 1;
   const YAML::Node lists = root["stage_jobs"];
   if (!lists.IsSequence()) return core::Status::error("stage_jobs is a list");
+  if (static_cast<int64_t>(lists.size()) > kMaxScheduleStages)
+    return core::Status::error("stage_jobs lists " + std::to_string(lists.size()) + " stages; at most " +
+                               std::to_string(kMaxScheduleStages) + " are checked");
   schedule.stageJobs.resize(lists.size());
+  int64_t jobs = 0;
   for (size_t i = 0; i < lists.size(); ++i) {
     const YAML::Node entry = lists[i];
     size_t stage = entry["stage"] ? entry["stage"].as<size_t>() : i;
@@ -68,6 +72,10 @@ core::Result<Schedule> fromNode(const YAML::Node& root) {
                                  std::to_string(stage) + "; list the stages in order");
     if (!entry["jobs"] || !entry["jobs"].IsSequence())
       return core::Status::error("stage " + std::to_string(i) + " has no jobs list");
+    jobs += static_cast<int64_t>(entry["jobs"].size());
+    if (jobs > kMaxScheduleJobs || jobs * static_cast<int64_t>(lists.size()) > kMaxScheduleCells)
+      return core::Status::error("stage_jobs lists too many jobs: at most " + std::to_string(kMaxScheduleJobs) +
+                                 ", and " + std::to_string(kMaxScheduleCells) + " stage-by-job cells, are checked");
     for (const YAML::Node& text : entry["jobs"]) {
       auto job = parseJob(text.as<std::string>());
       if (!job) return core::Status::error("stage " + std::to_string(i) + ": " + job.status().message());

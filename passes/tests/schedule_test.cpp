@@ -181,7 +181,25 @@ TEST_CASE("bad options give clear errors", "[schedule]") {
   CHECK_THAT(generateError("GPipe", 4, 8), Catch::Contains("unknown mode 'GPipe'"));
   CHECK_THAT(generateError("1F1B", 4, 8, 0, true), Catch::Contains("--split-bw is only for VPP"));
   CHECK_THAT(generateError("VPP", 4, 8, 2, true), Catch::Contains("fall back"));
-  CHECK_THAT(generateError("ZBVPP", 4, 4, 1), Catch::Contains("at least 2"));
+  CHECK_THAT(generateError("ZBVPP", 4, 4, 1), Catch::Contains("--vpp must be 2"));
+  // Paddle's V places two chunks; 3 or 4 used to fail its own check, exit 2.
+  CHECK_THAT(generateError("ZBVPP", 4, 8, 3), Catch::Contains("--vpp must be 2"));
+  // A few options must not ask for gigabytes.
+  CHECK_THAT(generateError("1F1B", 1000000, 1000000), Catch::Contains("--stages must be at most 1024"));
+  CHECK_THAT(generateError("FThenB", 1000, 100000), Catch::Contains("too large"));
+  CHECK_THAT(generateError("VPP", 4, 8, 100000), Catch::Contains("--vpp must be at most 64"));
+}
+
+TEST_CASE("schedule files and costs are bounded", "[schedule]") {
+  std::string many = "stages: 2000\nmicro_batches: 1\nstage_jobs:\n";
+  for (int i = 0; i < 2000; ++i) many += "  - jobs: [\"forward:0\", \"backward:0\"]\n";
+  auto tooMany = scheduleFromYaml(many, "many.yaml");
+  REQUIRE_FALSE(tooMany.isOk());
+  CHECK_THAT(tooMany.status().message(), Catch::Contains("at most 1024"));
+  // Costs near INT64_MAX overflowed the simulator's sums.
+  auto huge = parseCosts("forward: 9223372036854775807\n", "costs");
+  REQUIRE_FALSE(huge.isOk());
+  CHECK_THAT(huge.status().message(), Catch::Contains("cost 'forward' is more than"));
 }
 
 TEST_CASE("YAML round trip and costs", "[schedule]") {
