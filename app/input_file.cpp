@@ -47,6 +47,9 @@ core::Status InputFile::open(const std::string& path) {
       return core::Status::error("cannot read '" + path + "': " + err);
     }
     buffer_.append(chunk, static_cast<size_t>(n));
+    // No program holds a NUL byte: the reader reports the first one, so an
+    // endless stream of them (/dev/zero) need not be read to its end.
+    if (std::memchr(chunk, 0, static_cast<size_t>(n))) break;
   }
   if (fd != STDIN_FILENO) ::close(fd);
   text_ = buffer_;

@@ -14,6 +14,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <new>
 #include <set>
 #include <string>
 
@@ -393,6 +394,11 @@ int runOpt(int argc, char** argv) {
       return 0;
     }
     return process(opts);
+  } catch (const std::bad_alloc&) {
+    // Input too large for this machine (an endless stream, say): the input's
+    // fault, not ours.
+    std::fprintf(stderr, "pir-opt: error: out of memory\n");
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pir-opt: internal error: %s\n", e.what());
     return 2;

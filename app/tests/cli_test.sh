@@ -1139,6 +1139,19 @@ test_huge_line_numbers() {
   fi
 }
 
+# An endless stream of NUL bytes is refused at its first byte, not read
+# until memory runs out.
+test_endless_nul_stream() {
+  [ -c /dev/zero ] || skip "no /dev/zero"
+  run /dev/zero
+  expect_rc 1 "/dev/zero as the input"
+  expect_located /dev/zero 1
+  stderr_has "error: NUL byte in input"
+  run_stdin /dev/zero -
+  expect_rc 1 "/dev/zero on stdin"
+  expect_located "<stdin>" 1
+}
+
 test_binary_garbage() {
   local bin
   for bin in /bin/ls "$PIR_OPT"; do
