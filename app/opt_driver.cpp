@@ -51,11 +51,18 @@ double msSince(Clock::time_point start) {
 
 /// Reads the pipeline from --pass-pipeline or --config; false after
 /// reporting an error.
-bool readPipeline(const OptOptions& opts, std::vector<passes::PassSpec>& specs) {
+/// `text` keeps what was read, for later diagnostics: a config file is read
+/// once (it may be a pipe).
+bool readPipeline(const OptOptions& opts, std::vector<passes::PassSpec>& specs, std::string& text) {
   if (!opts.passPipeline.empty() && !opts.configFile.empty()) {
     fail("--pass-pipeline and --config both give a pipeline; use one");
     return false;
   }
+  if (opts.configFile == "-" && opts.input == "-") {
+    fail("--config - and the input - would both read standard input; give one a file");
+    return false;
+  }
+  text = opts.configFile.empty() ? opts.passPipeline : std::string();
   if (!opts.passPipeline.empty()) {
     core::SourceFile src("<pass-pipeline>", opts.passPipeline);
     core::DiagnosticEngine diag(&src);
@@ -65,21 +72,20 @@ bool readPipeline(const OptOptions& opts, std::vector<passes::PassSpec>& specs) 
   if (!opts.configFile.empty()) {
     InputFile file;
     if (core::Status s = file.open(opts.configFile); !s) return fail(s.message()), false;
-    core::SourceFile src(opts.configFile, file.text());
+    text = std::string(file.text());
+    core::SourceFile src(opts.configFile, text);
     core::DiagnosticEngine diag(&src);
-    if (!passes::parsePipelineYaml(file.text(), specs, diag)) return failWith(diag), false;
+    if (!passes::parsePipelineYaml(text, specs, diag)) return failWith(diag), false;
     return true;
   }
   return true;
 }
 
 /// Builds a pass manager; unknown passes and bad options are reported with
-/// a caret into the pipeline text (or the config file).
-bool buildPassManager(const OptOptions& opts, const std::vector<passes::PassSpec>& specs,
+/// a caret into the pipeline text (`text`: the pipeline string or the config
+/// file's contents, as readPipeline read them).
+bool buildPassManager(const OptOptions& opts, const std::string& text, const std::vector<passes::PassSpec>& specs,
                       passes::PassManager& pm) {
-  std::string text = opts.configFile.empty() ? opts.passPipeline : std::string();
-  InputFile config;
-  if (!opts.configFile.empty() && config.open(opts.configFile)) text = std::string(config.text());
   core::SourceFile src(opts.configFile.empty() ? "<pass-pipeline>" : opts.configFile, text);
   core::DiagnosticEngine diag(&src);
   if (!pm.addPipeline(specs, diag)) return failWith(diag), false;
@@ -121,6 +127,7 @@ struct Session {
   size_t programCount = 1;
   double verifyMs = 0;  // verifying the input programs, for --timing
   double checkPrintMs = 0;  // checking the output can be printed, timed as printing
+  std::string pipelineText;  // what --pass-pipeline or --config gave, for diagnostics
 
   void dump(const std::string& pass, const char* when, const core::Program& program) {
     if (opts.printIrAfterAll || !opts.printIrBefore.empty() || !opts.printIrAfter.empty()) {
@@ -175,7 +182,7 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   // calls only for passes it is told to print after.
   pmOpts.printAfterAll = opts.printIrAfterAll || session.treeDir.isOpen();
   auto pm = std::make_unique<passes::PassManager>(pmOpts);
-  if (!buildPassManager(opts, specs, *pm)) return false;
+  if (!buildPassManager(opts, session.pipelineText, specs, *pm)) return false;
   pm->setIrDumpHook([&](const std::string& pass, const char* when, const core::Program& p) {
     session.dump(pass, when, p);
   });
@@ -264,13 +271,15 @@ core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& uni
 
 int process(const OptOptions& opts) {
   std::vector<passes::PassSpec> specs;
-  if (!readPipeline(opts, specs)) return 1;
+  std::string pipelineText;
+  if (!readPipeline(opts, specs, pipelineText)) return 1;
   {  // Unknown passes fail before any input is read.
     passes::PassManager probe;
-    if (!buildPassManager(opts, specs, probe)) return 1;
+    if (!buildPassManager(opts, pipelineText, specs, probe)) return 1;
   }
 
   Session session(opts);
+  session.pipelineText = std::move(pipelineText);
   InputFile input;
   if (core::Status s = input.open(opts.input); !s) return fail(s.message());
   core::SourceFile source(opts.input == "-" ? "<stdin>" : opts.input, input.text());

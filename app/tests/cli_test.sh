@@ -647,6 +647,24 @@ test_config_yaml_unknown_pass() {
   stderr_has "unknown pass 'no-such-pass'; known passes: .*fold-reshard"
 }
 
+# A config that can be read only once (a pipe) is read once: a FIFO does not
+# hang the run, and an error in a process substitution points into its text.
+test_config_yaml_from_a_pipe() {
+  mkfifo cfg.fifo
+  printf 'pipeline: [fold-reshard]\n' > cfg.fifo &
+  local writer=$!
+  run "$SEED_AFTER" --config cfg.fifo
+  expect_rc 0 "--config FIFO"
+  wait "$writer"
+  run "$SEED_AFTER" --config <(printf 'pipeline:\n  - fold-reshard\n  - no-such-pass\n')
+  expect_rc 1 "--config <(...)"
+  [ "$(error_line):$(error_col)" = 3:5 ] || fail "the error points at $(error_line):$(error_col), expected 3:5"
+  [ "$(sed -n 2p err)" = "  - no-such-pass" ] || fail "the config's line is not shown: '$(sed -n 2p err)'"
+  run_stdin "$SEED_AFTER" - --config -
+  expect_rc 1 "--config - with the input on stdin"
+  stderr_has "^pir-opt: error: --config - and the input - would both read standard input"
+}
+
 #===----------------------------------------------------------------------===#
 # 9. --pass-pipeline errors
 #===----------------------------------------------------------------------===#
