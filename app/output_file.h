@@ -4,9 +4,11 @@
 // to a temporary file in the same folder, fsynced, and renamed over the
 // target, keeping its permissions; a symlink to a regular file replaces the
 // target, not the link. Anything else (a pipe, /dev/stdout, /dev/null,
-// /dev/full) is written straight to and never renamed over. Until commit()
+// /dev/full, any path in /dev or /proc) is written straight to and never
+// renamed over. Until commit()
 // succeeds the old file is untouched; a destroyed, uncommitted output
-// removes its temporary file.
+// removes its temporary file, and so does a SIGINT, SIGTERM or SIGHUP
+// before the process dies of it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1236,6 +1236,31 @@ test_kill_during_write() {
   [ "$killed" -gt 0 ] || fail "no run was killed before it finished (full run ${full} ms)"
 }
 
+# SIGINT or SIGTERM while writing: the target is old or new, and the
+# temporary file is removed before the process dies of the signal.
+test_interrupt_during_write() {
+  gen_relu_chain 200000 > big.pir
+  printf 'old content\n' > old.pir
+  local start full sig pct delay pid
+  start=$(now_ms)
+  "$PIR_OPT" big.pir -o full.pir 2> err || fail "a full run failed: $(head -c 300 err)"
+  full=$(( $(now_ms) - start ))
+  for sig in INT TERM; do
+    for pct in 40 70 90; do
+      delay=$(( full * pct / 100 ))
+      cp old.pir target.pir
+      "$PIR_OPT" big.pir -o target.pir 2> /dev/null &
+      pid=$!
+      sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+      kill -s "$sig" "$pid" 2> /dev/null
+      wait "$pid" 2> /dev/null
+      cmp -s old.pir target.pir || cmp -s big.pir target.pir ||
+        fail "after SIG$sig at ${delay} ms target.pir is neither old nor new"
+      no_temp_files
+    done
+  done
+}
+
 #===----------------------------------------------------------------------===#
 # 17. --log-level
 #===----------------------------------------------------------------------===#
