@@ -91,9 +91,10 @@ core::Status OutputFile::open(const std::string& path) {
     ownsFd_ = true;
     return core::Status::ok();
   }
-  // Nor is a temporary file ever made in /dev or /proc.
+  // Nor is a temporary file ever made in /dev or /proc. (O_TRUNC, as a
+  // shell's `>`, matters only for a regular file behind /proc/PID/fd/N.)
   if (underDevOrProc(path)) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    fd_ = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd_ < 0) return core::Status::error("cannot open '" + path + "': " + errnoText(errno));
     ownsFd_ = true;
     return core::Status::ok();

@@ -29,7 +29,8 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
   if (o.microBatches < 1) return error("--micro-batches must be at least 1");
   if (o.stages > kMaxScheduleStages) return error("--stages must be at most " + std::to_string(kMaxScheduleStages));
   if (o.vpp > 64) return error("--vpp must be at most 64");
-  // At most three jobs (forward, backward_b, backward_w) per micro-batch and chunk.
+  // At most three jobs (forward, backward_b, backward_w) per micro-batch and
+  // chunk, and at least two chunks counted (ZBVPP's V): an upper bound.
   const int64_t jobs = int64_t{o.stages} * o.microBatches * std::max(o.vpp, 2) * 3;
   if (jobs > kMaxScheduleJobs || jobs * o.stages > kMaxScheduleCells)
     return error("--stages x --micro-batches x --vpp is too large: at most " + std::to_string(kMaxScheduleJobs) +

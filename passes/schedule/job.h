@@ -44,9 +44,9 @@ enum class Placement { Interleaved, VShape };
 /// per stage and step, and a step per job at worst: past these bounds a few
 /// options or a small file would ask for gigabytes and hours.
 inline constexpr int64_t kMaxScheduleStages = 1024;
-inline constexpr int64_t kMaxScheduleJobs = int64_t{1} << 20;          // over all stages
-inline constexpr int64_t kMaxScheduleCells = int64_t{1} << 26;         // stages x jobs
-inline constexpr int64_t kMaxJobCost = int64_t{1} << 40;               // sums cannot overflow
+inline constexpr int64_t kMaxScheduleJobs = int64_t{1} << 20;   // over all stages
+inline constexpr int64_t kMaxScheduleCells = int64_t{1} << 26;  // stages x jobs
+inline constexpr int64_t kMaxJobCost = int64_t{1} << 40;        // so that sums cannot overflow
 
 struct Schedule {
   std::string mode;
