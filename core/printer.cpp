@@ -236,9 +236,9 @@ class ProgramPrinter {
     return reordered || declared != args.size();
   }
 
-  // What a block declares before its ops: its kwargs under `^kw:` (only
-  // a program's own block has them in Paddle's dumps), then, when asked, its
-  // arguments in a `^` line.
+  // What a block declares before its ops: its kwargs under `^kw:` (as
+  // Paddle's PrintBlock does for any block; the dumps we have show them only
+  // in a program's own block), then, when asked, its arguments in a `^` line.
   void printHeader(const Block& block, std::string_view indent, bool withArgs) {
     std::span<BlockArgument* const> kwargs = block.kwargs();
     if (!kwargs.empty()) {
