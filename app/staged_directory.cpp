@@ -64,10 +64,48 @@ core::Status StagedDirectory::commit() {
     files_.clear();
     return core::Status::ok();
   }
+  // Into an existing folder, all or nothing: a file that cannot be replaced
+  // (a folder of that name) is found before anything moves; an old file is
+  // moved aside into the staging folder first, and put back if a later
+  // rename fails.
   for (const std::string& f : files_) {
-    std::string from = staging_ + "/" + f, to = target_ + "/" + f;
-    if (::rename(from.c_str(), to.c_str()) != 0) return core::Status::error("cannot write '" + to + "': " + err());
+    std::string to = target_ + "/" + f;
+    struct stat old {};
+    if (::lstat(to.c_str(), &old) == 0 && S_ISDIR(old.st_mode))
+      return core::Status::error("cannot write '" + to + "': it is a directory");
   }
+  std::vector<bool> hadOld(files_.size(), false);
+  auto aside = [&](const std::string& f) { return staging_ + "/.pir-opt-old-" + f; };
+  size_t moved = 0;
+  std::string failure;
+  for (; moved < files_.size(); ++moved) {
+    const std::string& f = files_[moved];
+    std::string from = staging_ + "/" + f, to = target_ + "/" + f;
+    struct stat old {};
+    if (::lstat(to.c_str(), &old) == 0) {
+      if (::rename(to.c_str(), aside(f).c_str()) != 0) {
+        failure = "cannot replace '" + to + "': " + err();
+        break;
+      }
+      hadOld[moved] = true;
+    }
+    if (::rename(from.c_str(), to.c_str()) != 0) {
+      failure = "cannot write '" + to + "': " + err();
+      if (hadOld[moved]) ::rename(aside(f).c_str(), to.c_str());
+      hadOld[moved] = false;
+      break;
+    }
+  }
+  if (!failure.empty()) {
+    for (size_t i = moved; i-- > 0;) {
+      std::string to = target_ + "/" + files_[i];
+      ::rename(to.c_str(), (staging_ + "/" + files_[i]).c_str());
+      if (hadOld[i]) ::rename(aside(files_[i]).c_str(), to.c_str());
+    }
+    return core::Status::error(failure);
+  }
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (hadOld[i]) ::unlink(aside(files_[i]).c_str());
   files_.clear();
   removeStaging();
   return core::Status::ok();

@@ -2,8 +2,9 @@
 //
 // Files are written into a temporary folder beside the target. commit()
 // renames the folder into place when the target does not exist yet, or
-// moves each file into an existing target folder; until then the target is
-// untouched, and a staged folder that is never committed is removed.
+// moves each file into an existing target folder, putting every file back
+// as it was if one cannot be moved; until then the target is untouched, and
+// a staged folder that is never committed is removed.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

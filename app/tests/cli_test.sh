@@ -1316,6 +1316,29 @@ test_output_dir() {
   no_temp_files
 }
 
+# Into an existing folder, all files or none: a folder named like one of the
+# outputs stops the run before any file moves; otherwise old files are
+# replaced and others kept.
+test_output_dir_existing() {
+  local dense=$PIR_TESTDATA/pipeline/01_dense_fthenb.pir
+  mkdir -p jobs/backward.pir
+  printf 'old forward\n' > jobs/forward.pir
+  run "$dense" '--pass-pipeline=pipeline-split{mode=FThenB}' --output-dir jobs
+  expect_rc 1 "a folder in the way"
+  stderr_has "^pir-opt: error: cannot write 'jobs/backward.pir': it is a directory"
+  [ "$(ls jobs | tr '\n' ' ')" = "backward.pir forward.pir " ] || fail "jobs/ holds '$(ls jobs | tr '\n' ' ')'"
+  [ "$(cat jobs/forward.pir)" = "old forward" ] || fail "jobs/forward.pir was replaced by a failing run"
+  no_temp_files
+  rmdir jobs/backward.pir
+  printf 'keep me\n' > jobs/notes.txt
+  run "$dense" '--pass-pipeline=pipeline-split{mode=FThenB}' --output-dir jobs
+  expect_rc 0
+  [ "$(ls jobs | tr '\n' ' ')" = "backward.pir forward.pir jobs.yaml notes.txt optimizer.pir " ] ||
+    fail "jobs/ holds '$(ls jobs | tr '\n' ' ')'"
+  [ "$(cat jobs/forward.pir)" != "old forward" ] || fail "jobs/forward.pir was not replaced"
+  no_temp_files
+}
+
 #===----------------------------------------------------------------------===#
 
 if [ "$TEST_NAME" = --list ]; then
