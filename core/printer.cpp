@@ -175,8 +175,7 @@ class ProgramPrinter {
     out_ += "{\n";
     std::string inner(indent);
     inner += "    ";
-    printHeader(block, inner, argsNeedDeclaring(block));
-    printOps(block, inner);
+    printBody(block, inner);
     out_ += indent;
     out_ += "}\n";
   }
@@ -256,6 +255,13 @@ class ProgramPrinter {
       }
     }
     if (withArgs) printArgsLine(block, indent);
+  }
+
+  // A block's header and ops, each line at `indent` (a while body's
+  // header sits at its op's indent instead: see printWhile).
+  void printBody(const Block& block, const std::string& indent) {
+    printHeader(block, indent, argsNeedDeclaring(block));
+    printOps(block, indent);
   }
 
   void printArgsLine(const Block& block, std::string_view indent) {
@@ -416,17 +422,12 @@ class ProgramPrinter {
     printResultTypes(op);
     out_ += " {\n";
     std::string inner = indent + "    ";
-    printIfBranch(*op.region(0).front(), inner);
+    printBody(*op.region(0).front(), inner);
     out_ += indent;
     out_ += "} else {\n";
-    printIfBranch(*op.region(1).front(), inner);
+    printBody(*op.region(1).front(), inner);
     out_ += indent;
     out_ += '}';
-  }
-
-  void printIfBranch(const Block& branch, const std::string& indent) {
-    printHeader(branch, indent, argsNeedDeclaring(branch));
-    printOps(branch, indent);
   }
 
   // `(%5) = "pd_op.while" (cond=%3, inputs=%1, %2) { ` `^%arg_0 {..}` ops `}`
