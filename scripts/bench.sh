@@ -97,9 +97,9 @@ warm() { cat "$@" > /dev/null; }
 # 100k runs had; well above, the 1M/100k ratio overstates the growth; below,
 # the 100k runs were the slowed ones and it understates it.
 probe() {
-  warm "$tmp/probe.pir"
+  warm "$tmp/100000/f.pir"
   local t0=$EPOCHREALTIME
-  "$pir_opt" "$tmp/probe.pir" -o /dev/null 2>/dev/null || { echo "bench.sh: probe failed" >&2; exit 1; }
+  "$pir_opt" "$tmp/100000/f.pir" -o /dev/null 2>/dev/null || { echo "bench.sh: probe failed" >&2; exit 1; }
   local t1=$EPOCHREALTIME
   awk -v a="$t0" -v b="$t1" -v best="${T[100000/parse+print]}" 'BEGIN { printf "%.2f", (b - a) / best }'
 }
@@ -126,13 +126,13 @@ workloads=(parse+print apply-partition "pipeline-split{mode=1F1B}" mlir-opt-14)
 # best, rss and in (the input file).
 time_workload() {
   local dir=$tmp/$1 w=$2 runs=$3
-  case $w in mlir-opt-14) warm "$dir/f.mlir" ;; pipeline-split*) warm "$dir/s.pir" ;; *) warm "$dir/f.pir" ;; esac
+  case $w in mlir-opt-14) in=$dir/f.mlir ;; pipeline-split*) in=$dir/s.pir ;; *) in=$dir/f.pir ;; esac
+  warm "$in"
   case $w in
-    parse+print) in=$dir/f.pir; measure "$runs" "$pir_opt" "$in" -o /dev/null ;;
-    apply-partition) in=$dir/f.pir; measure "$runs" "$pir_opt" "$in" --pass-pipeline=apply-partition -o /dev/null ;;
-    pipeline-split*) in=$dir/s.pir; measure "$runs" "$pir_opt" "$in" "--pass-pipeline=$w" -o /dev/null ;;
-    mlir-opt-14) in=$dir/f.mlir
-      measure "$runs" "$mlir_opt" --allow-unregistered-dialect --mlir-print-op-generic "$in" -o /dev/null ;;
+    parse+print) measure "$runs" "$pir_opt" "$in" -o /dev/null ;;
+    apply-partition) measure "$runs" "$pir_opt" "$in" --pass-pipeline=apply-partition -o /dev/null ;;
+    pipeline-split*) measure "$runs" "$pir_opt" "$in" "--pass-pipeline=$w" -o /dev/null ;;
+    mlir-opt-14) measure "$runs" "$mlir_opt" --allow-unregistered-dialect --mlir-print-op-generic "$in" -o /dev/null ;;
   esac
 }
 
@@ -147,12 +147,13 @@ for n in "${sizes[@]}"; do
   for w in "${workloads[@]}"; do
     echo "bench.sh: $n ops: $w ($runs run(s))" >&2
     probing=0
-    if [ "$n" -ge 1000000 ] && [ -f "$tmp/probe.pir" ]; then probing=1; P[$n/$w]=$(settle); fi
+    if [ "$n" -ge 1000000 ] && [ -n "${T[100000/parse+print]:-}" ]; then probing=1; P[$n/$w]=$(settle); fi
     time_workload "$n" "$w" "$runs"
     T[$n/$w]=$best R[$n/$w]=$rss B[$n/$w]=$(stat -c %s "$in")
     if [ $probing = 1 ]; then P[$n/$w]="probe ${P[$n/$w]}, $(probe)x after"; fi
   done
-  if [ "$n" = 100000 ]; then cp "$tmp/$n/f.pir" "$tmp/probe.pir"; else rm -rf "${tmp:?}/$n"; fi
+  # The 100k programs stay: the probe and the second 100k round use them.
+  [ "$n" = 100000 ] || rm -rf "${tmp:?}/$n"
 done
 
 # The 100k times are the linearity ratio's reference: a slow stretch during
