@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <string_view>
 
@@ -44,34 +43,6 @@ int streamDescriptor(const std::string& path) {
 
 bool underDevOrProc(const std::string& path) { return path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0; }
 
-// The temporary file being written, for a SIGINT, SIGTERM or SIGHUP to
-// remove before the process dies of it. A plain array and a flag: a signal
-// handler may only make async-signal-safe calls.
-char gPendingTemp[PATH_MAX];
-volatile std::sig_atomic_t gHasPendingTemp = 0;
-
-void removePendingTempAndDie(int sig) {
-  if (gHasPendingTemp) ::unlink(gPendingTemp);
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
-}
-
-void notePendingTemp(const std::string& path) {
-  gHasPendingTemp = 0;
-  if (path.size() >= sizeof gPendingTemp) return;
-  std::memcpy(gPendingTemp, path.c_str(), path.size() + 1);
-  static bool installed = [] {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction sa {};
-      sa.sa_handler = removePendingTempAndDie;
-      sigemptyset(&sa.sa_mask);
-      sigaction(sig, &sa, nullptr);
-    }
-    return true;
-  }();
-  (void)installed;
-  gHasPendingTemp = 1;
-}
 }  // namespace
 
 OutputFile::~OutputFile() { discard(); }
@@ -122,7 +93,7 @@ core::Status OutputFile::open(const std::string& path) {
     return core::Status::error("cannot create a temporary file next to '" + path + "': " + errnoText(e));
   }
   ownsFd_ = true;
-  notePendingTemp(temp_);
+  cleanup_.watchFile(temp_);
   mode_t mode = exists ? (st.st_mode & 07777) : static_cast<mode_t>(0666 & ~[] {
     mode_t m = umask(0);
     umask(m);
@@ -161,12 +132,13 @@ core::Status OutputFile::commit() {
       return core::Status::error("error writing '" + name + "': " + errnoText(e));
     }
     fd_ = -1;
+    DeferSignals deferred;  // a signal now comes after the rename, and finds nothing to remove
     if (::rename(temp_.c_str(), target_.c_str()) != 0) {
       int e = errno;
       discard();
       return core::Status::error("cannot replace '" + name + "': " + errnoText(e));
     }
-    gHasPendingTemp = 0;
+    cleanup_.release();
     temp_.clear();
     return core::Status::ok();
   }
@@ -185,7 +157,7 @@ void OutputFile::discard() {
   fd_ = -1;
   ownsFd_ = false;
   if (!temp_.empty()) {
-    gHasPendingTemp = 0;
+    cleanup_.release();
     ::unlink(temp_.c_str());
     temp_.clear();
   }

@@ -8,7 +8,7 @@
 // renamed over. Until commit()
 // succeeds the old file is untouched; a destroyed, uncommitted output
 // removes its temporary file, and so does a SIGINT, SIGTERM or SIGHUP
-// before the process dies of it.
+// before the process dies of it (signal_cleanup.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/signal_cleanup.h"
 #include "core/status.h"
 
 namespace pir::app {
@@ -46,6 +47,7 @@ class OutputFile {
   std::string target_;  // resolved target when renaming
   std::string temp_;    // temporary file path when renaming
   int writeErrno_ = 0;
+  SignalCleanup cleanup_;  // removes temp_ on SIGINT, SIGTERM or SIGHUP
 };
 
 }  // namespace pir::app

@@ -33,6 +33,7 @@ core::Status StagedDirectory::open(const std::string& dir) {
   mode_t mask = umask(0);
   umask(mask);
   ::chmod(staging_.c_str(), 0777 & ~mask);
+  cleanup_.watchFolder(staging_);
   return core::Status::ok();
 }
 
@@ -56,10 +57,12 @@ core::Status StagedDirectory::writeFile(const std::string& name, std::string_vie
 }
 
 core::Status StagedDirectory::commit() {
+  DeferSignals deferred;  // the renames below are all or nothing, a signal too
   struct stat st {};
   if (::stat(target_.c_str(), &st) != 0) {
     if (::rename(staging_.c_str(), target_.c_str()) != 0)
       return core::Status::error("cannot create '" + target_ + "': " + err());
+    cleanup_.release();
     staging_.clear();
     files_.clear();
     return core::Status::ok();
@@ -115,6 +118,7 @@ void StagedDirectory::removeStaging() {
   if (staging_.empty()) return;
   for (const std::string& f : files_) ::unlink((staging_ + "/" + f).c_str());
   ::rmdir(staging_.c_str());
+  cleanup_.release();
   staging_.clear();
   files_.clear();
 }

@@ -4,7 +4,8 @@
 // renames the folder into place when the target does not exist yet, or
 // moves each file into an existing target folder, putting every file back
 // as it was if one cannot be moved; until then the target is untouched, and
-// a staged folder that is never committed is removed.
+// a staged folder that is never committed is removed, by a SIGINT, SIGTERM
+// or SIGHUP too (signal_cleanup.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/signal_cleanup.h"
 #include "core/status.h"
 
 namespace pir::app {
@@ -35,6 +37,7 @@ class StagedDirectory {
   std::string target_;
   std::string staging_;
   std::vector<std::string> files_;
+  SignalCleanup cleanup_;  // removes staging_ on SIGINT, SIGTERM or SIGHUP
 };
 
 }  // namespace pir::app

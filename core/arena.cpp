@@ -1,6 +1,7 @@
 //===- arena.cpp - slabs for the bump allocator ---------------------------===//
 #include "core/arena.h"
 
+#include <signal.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -61,10 +62,16 @@ char* mapSlab(size_t size) {
 class Arena::Prefault {
  public:
   Prefault(size_t slabSize, size_t ahead) : slabSize_(slabSize), ahead_(ahead) {
+    // The helper blocks every signal (it inherits the mask it is started
+    // with), so handlers run on the main thread, whose mask the app controls.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     try {
       worker_ = std::thread([this] { run(); });
     } catch (const std::system_error&) {
     }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
   }
 
   ~Prefault() {

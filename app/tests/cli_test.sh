@@ -1261,6 +1261,38 @@ test_interrupt_during_write() {
   done
 }
 
+# SIGINT or SIGTERM while --print-ir-tree-dir and --output-dir are staged:
+# the staging folders go too, and each target folder is absent (or as it
+# was), or whole.
+test_interrupt_staged_folders() {
+  gen_relu_chain 100000 > big.pir
+  mkdir old_jobs && printf 'old\n' > old_jobs/program.pir
+  local args=(big.pir --pass-pipeline=fold-reshard,fold-reshard,fold-reshard --print-ir-tree-dir=tree)
+  local start full sig pct delay pid
+  start=$(now_ms)
+  "$PIR_OPT" "${args[@]}" --output-dir full_jobs 2> err || fail "a full run failed: $(head -c 300 err)"
+  full=$(( $(now_ms) - start ))
+  mv tree full_tree
+  for sig in INT TERM; do
+    for pct in 20 50 80 95; do
+      delay=$(( full * pct / 100 ))
+      rm -rf jobs && cp -r old_jobs jobs
+      "$PIR_OPT" "${args[@]}" --output-dir jobs 2> /dev/null &
+      pid=$!
+      sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+      kill -s "$sig" "$pid" 2> /dev/null
+      wait "$pid" 2> /dev/null
+      no_temp_files
+      if [ -e tree ]; then
+        diff -r full_tree tree > /dev/null || fail "after SIG$sig at ${delay} ms tree/ is partial"
+        rm -rf tree
+      fi
+      diff -r old_jobs jobs > /dev/null || diff -r full_jobs jobs > /dev/null ||
+        fail "after SIG$sig at ${delay} ms jobs/ is neither old nor new: $(ls jobs | tr '\n' ' ')"
+    done
+  done
+}
+
 #===----------------------------------------------------------------------===#
 # 17. --log-level
 #===----------------------------------------------------------------------===#
