@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 
+#include "app/cli_checks.h"
 #include "app/input_file.h"
 #include "app/opt_options.h"
 #include "app/output_file.h"
@@ -370,12 +371,17 @@ int runOpt(int argc, char** argv) {
   OptOptions opts;
   CLI::App app{"pir-opt: read, transform and print PaddlePaddle PIR programs"};
   app.footer(kExamples);
-  app.add_option("input", opts.input, "input file, or - for stdin")->capture_default_str();
-  app.add_option("-o,--output", opts.output, "output file, or - for stdout (written atomically)")->capture_default_str();
+  const CLI::Validator path = nonEmptyPath();
+  app.add_option("input", opts.input, "input file, or - for stdin")->capture_default_str()->check(path);
+  auto* output = app.add_option("-o,--output", opts.output, "output file, or - for stdout (written atomically)")
+                     ->capture_default_str()
+                     ->check(path);
   app.add_option("--output-dir", opts.outputDir,
-                 "write each program to DIR/NAME.pir and a DIR/jobs.yaml listing them (all files or none)");
+                 "write each program to DIR/NAME.pir and a DIR/jobs.yaml listing them (all files or none)")
+      ->check(path)
+      ->excludes(output);
   app.add_option("--pass-pipeline", opts.passPipeline, "passes to run: 'a,b{key=value ...}'");
-  app.add_option("--config", opts.configFile, "YAML file with a 'pipeline:' list of passes");
+  app.add_option("--config", opts.configFile, "YAML file with a 'pipeline:' list of passes")->check(path);
   app.add_flag("--list-passes", opts.listPasses, "list the registered passes and their options");
   app.add_flag("--verify-each,!--no-verify", [&](int64_t n) { opts.noVerify = n < 0; },
                "verify after parsing and after every pass (default), or not");
@@ -383,7 +389,8 @@ int runOpt(int argc, char** argv) {
   app.add_option("--print-ir-before", opts.printIrBefore, "print the IR before this pass (on stderr)")->delimiter(',');
   app.add_option("--print-ir-after", opts.printIrAfter, "print the IR after this pass (on stderr)")->delimiter(',');
   app.add_flag("--print-ir-after-all", opts.printIrAfterAll, "print the IR after every pass (on stderr)");
-  app.add_option("--print-ir-tree-dir", opts.printIrTreeDir, "write the IR after each pass to numbered files in DIR");
+  app.add_option("--print-ir-tree-dir", opts.printIrTreeDir, "write the IR after each pass to numbered files in DIR")
+      ->check(path);
   app.add_flag("--split-input-file", opts.splitInputFile, "handle programs separated by '// -----' lines one by one");
   app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
   app.add_flag("--timing", opts.timing, "report the time of parsing, verifying the input, each pass and printing (on stderr)");
@@ -394,13 +401,13 @@ int runOpt(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 1;
+    return exitAfterParse(app, e);
   }
   try {
     setUpLogging(opts.logLevel);
     if (opts.listPasses) {
       listPasses();
-      return 0;
+      return stdoutWritten() ? 0 : 1;
     }
     return process(opts);
   } catch (const std::bad_alloc&) {

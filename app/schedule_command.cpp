@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/cli_checks.h"
 #include "app/output_file.h"
 #include "passes/schedule/dry_run.h"
 #include "passes/schedule/formats.h"
@@ -113,12 +114,12 @@ void addOptions(CLI::App& app, ScheduleArgs& a) {
   app.add_option("--micro-batches", a.options.microBatches, "micro-batches N");
   app.add_option("--vpp", a.options.vpp, "chunks per stage V (VPP, ZBVPP)");
   app.add_flag("--split-bw", a.options.splitBw, "VPP: split backward into backward_b/backward_w (needs N == P)");
-  app.add_option("--costs", a.costsFile, "YAML costs: forward, backward_b, backward_w, communication, optimizer, memory, max_memory");
+  app.add_option("--costs", a.costsFile, "YAML costs: forward, backward_b, backward_w, communication, optimizer, memory, max_memory")->check(nonEmptyPath());
   app.add_option("--max-in-flight", a.options.maxInFlight, "ZB1P: micro-batches a stage may hold (default P)");
   app.add_option("--format", a.format, "yaml (default), grid, chrome-trace or svg");
-  app.add_option("-o,--output", a.output, "output file, or - for stdout (written atomically)");
-  app.add_option("--check", a.check, "validate a job-list YAML file instead of generating one");
-  app.add_option("--programs", a.programs, "with --check: every job type must name a program DIR/TYPE.pir");
+  app.add_option("-o,--output", a.output, "output file, or - for stdout (written atomically)")->check(nonEmptyPath());
+  app.add_option("--check", a.check, "validate a job-list YAML file instead of generating one")->check(nonEmptyPath());
+  app.add_option("--programs", a.programs, "with --check: every job type must name a program DIR/TYPE.pir")->check(nonEmptyPath());
 }
 
 /// Cross-option checks CLI11 cannot express; empty when fine.
@@ -148,7 +149,7 @@ int runSchedule(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 1;
+    return exitAfterParse(app, e);
   }
   if (std::string problem = checkArgs(args); !problem.empty()) return fail(problem);
   if (!args.costsFile.empty()) {

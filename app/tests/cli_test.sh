@@ -421,6 +421,50 @@ test_empty_input() {
   expect_rc 1
 }
 
+# An empty path (an unset variable, say) is refused, not taken as "none".
+test_empty_path_options() {
+  printf 'pipeline:\n  - fold-reshard\n' > c.yaml
+  local opt
+  for opt in -o --output-dir --config --print-ir-tree-dir; do
+    run "$SEED" "$opt" ''
+    expect_rc 1 "$opt ''"
+    stderr_has "an empty path"
+    [ -s out ] && fail "$opt '' printed the program"
+  done
+  run ''
+  expect_rc 1 "an empty input path"
+  for opt in -o --costs --check --programs; do
+    run schedule --mode 1F1B --stages 2 --micro-batches 2 "$opt" ''
+    expect_rc 1 "schedule $opt ''"
+    stderr_has "an empty path"
+  done
+  ls -A | grep -qvx -e c.yaml -e out -e err && fail "files were made: $(ls -A | tr '\n' ' ')"
+  return 0
+}
+
+# -o and --output-dir name two different outputs: one of them would be
+# ignored, so the pair is refused.
+test_output_and_output_dir_together() {
+  run "$SEED" -o x.pir --output-dir d
+  expect_rc 1
+  stderr_has "excludes"
+  [ -e x.pir ] || [ -e d ] && fail "an output was written"
+  return 0
+}
+
+# Help, the version and the pass list fail when stdout cannot take them.
+test_help_to_a_full_device() {
+  [ -w /dev/full ] || skip "no /dev/full"
+  local args
+  for args in --help --version --list-passes "schedule --help"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$PIR_OPT" $args > /dev/full 2> err
+    local rc=$?
+    [ "$rc" = 1 ] || fail "'$args > /dev/full' exited $rc"
+    grep -q "cannot write to stdout" err || fail "'$args > /dev/full' said: $(head -c 300 err)"
+  done
+}
+
 test_pipeline_and_config_together() {
   printf 'pipeline:\n  - fold-reshard\n' > c.yaml
   run "$SEED_AFTER" --pass-pipeline=fold-reshard --config c.yaml
