@@ -1,5 +1,6 @@
 //===- pass_pipeline.cpp --------------------------------------------------===//
 #include "passes/pass_pipeline.h"
+#include "passes/schedule/yaml_strict.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -104,7 +105,7 @@ bool parsePassPipeline(std::string_view text, std::vector<PassSpec>& out, core::
 bool parsePipelineYaml(std::string_view text, std::vector<PassSpec>& out, core::DiagnosticEngine& diag) {
   YAML::Node root;
   try {
-    root = YAML::Load(std::string(text));
+    root = schedule::loadYamlStrict(std::string(text));
   } catch (const YAML::Exception& e) {
     diag.error(offsetOfMark(text, e.mark), "invalid YAML: " + e.msg);
     return false;

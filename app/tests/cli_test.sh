@@ -682,6 +682,22 @@ test_config_yaml_malformed() {
   stderr_has "missing.yaml"
 }
 
+# A repeated key would silently mean its first value (yaml-cpp keeps both).
+test_config_yaml_duplicate_key() {
+  printf 'pipeline:\n  - fold-reshard\npipeline:\n  - apply-partition\n' > dup.yaml
+  run "$SEED_AFTER" --config dup.yaml
+  expect_rc 1
+  expect_located dup.yaml 3
+  stderr_has "duplicate key 'pipeline'"
+  printf 'pipeline:\n  - pipeline-split: {mode: FThenB, mode: 1F1B}\n' > dup2.yaml
+  run "$SEED_AFTER" --config dup2.yaml
+  expect_rc 1
+  expect_located dup2.yaml 2
+  [ "$(error_col)" = 36 ] || fail "the error points at column $(error_col), expected 36 (the second 'mode')"
+  [ -s out ] && fail "stdout is not empty"
+  return 0
+}
+
 test_config_yaml_unknown_pass() {
   printf 'pipeline:\n  - fold-reshard\n  - no-such-pass\n' > unk.yaml
   run "$SEED_AFTER" --config unk.yaml

@@ -1,5 +1,6 @@
 //===- costs.cpp - job costs -----------------------------------------------===//
 #include "passes/schedule/costs.h"
+#include "passes/schedule/yaml_strict.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -74,7 +75,7 @@ core::Result<Costs> fromNode(const YAML::Node& root) {
 
 core::Result<Costs> parseCosts(const std::string& text, const std::string& what) {
   try {
-    return fromNode(YAML::Load(text));
+    return fromNode(loadYamlStrict(text));
   } catch (const YAML::Exception& e) {
     return core::Status::error(what + ": " + e.what());
   }

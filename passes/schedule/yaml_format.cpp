@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "passes/schedule/formats.h"
+#include "passes/schedule/yaml_strict.h"
 
 namespace pir::passes::schedule {
 
@@ -89,7 +90,7 @@ core::Result<Schedule> fromNode(const YAML::Node& root) {
 
 core::Result<Schedule> scheduleFromYaml(const std::string& text, const std::string& what) {
   try {
-    auto result = fromNode(YAML::Load(text));
+    auto result = fromNode(loadYamlStrict(text));
     if (!result) return core::Status::error(what + ": " + result.status().message());
     return result;
   } catch (const YAML::Exception& e) {

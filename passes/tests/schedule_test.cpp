@@ -217,6 +217,19 @@ TEST_CASE("YAML round trip and costs", "[schedule]") {
   CHECK(costs->forward == 2);
   CHECK(costs->of(JobKind::Backward) == 2);
   CHECK_FALSE(parseCosts("forwad: 2\n", "costs").isOk());
+  // A repeated key is refused where it repeats, in costs and job lists alike.
+  auto twice = parseCosts("forward: 1\nforward: 5\n", "costs");
+  REQUIRE_FALSE(twice.isOk());
+  CHECK_THAT(twice.status().message(), Catch::Contains("line 2, column 1: duplicate key 'forward'"));
+  auto twiceMode = scheduleFromYaml("mode: 1F1B\nmode: FThenB\nstages: 1\nmicro_batches: 1\nstage_jobs: []\n", "jobs");
+  REQUIRE_FALSE(twiceMode.isOk());
+  CHECK_THAT(twiceMode.status().message(), Catch::Contains("duplicate key 'mode'"));
+  // Aliases are walked once each: 3^20 paths, 20 collections.
+  std::string aliases = "a0: &a0 [1]\n";
+  for (int i = 1; i < 20; ++i)
+    aliases += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [*a" + std::to_string(i - 1) + ", *a" +
+               std::to_string(i - 1) + ", *a" + std::to_string(i - 1) + "]\n";
+  CHECK_THAT(parseCosts(aliases, "costs").status().message(), Catch::Contains("unknown costs key 'a0'"));
   auto withComm = simulate(make("FThenB", 2, 1), *costs);
   REQUIRE(withComm.isOk());
   CHECK(withComm->makespan == 2 + 1 + 2 + 2 + 1 + 2);
