@@ -66,12 +66,16 @@ bool Parser::enterNesting(const Token& at) {
 bool Parser::parseFile(std::vector<ParsedProgram>& out) {
   while (true) {
     std::string marker;
+    Token markerTok = tok_;
     if (tok_.is(TokenKind::SplitMarker)) {
       marker = std::string(tok_.text);
       consume();
     }
     if (tok_.is(TokenKind::Eof)) {
       if (out.empty()) return syntaxError(tok_, "empty input: expected a program");
+      // Dropping it would lose a line of the input; keeping it would print a
+      // separator with no program, which does not read back.
+      if (!marker.empty()) return syntaxError(markerTok, "'// -----' at the end of the input, with no program after it");
       return true;
     }
     ParsedProgram parsed;
