@@ -22,6 +22,7 @@
 #include <set>
 
 #include "core/context.h"
+#include "core/prefetch.h"
 #include "core/verifier.h"
 #include "passes/inplace_ops.h"
 #include "passes/pass_registry.h"
@@ -38,7 +39,16 @@ const TensorDistAttr* distOf(const Value* v) {
   return t ? t->distAttr() : nullptr;
 }
 
-char transitionKind(const TensorDistAttr* a) { return a->isPartial() ? 'P' : a->isShard() ? 'S' : 'R'; }
+/// The statistic a reshard from `src` to `dst` counts under, by the kind
+/// of each end (partial, shard, replicated).
+std::string_view transitionStatistic(const TensorDistAttr* src, const TensorDistAttr* dst) {
+  static constexpr std::string_view kNames[3][3] = {
+      {"reshards inserted: P→P", "reshards inserted: P→S", "reshards inserted: P→R"},
+      {"reshards inserted: S→P", "reshards inserted: S→S", "reshards inserted: S→R"},
+      {"reshards inserted: R→P", "reshards inserted: R→S", "reshards inserted: R→R"}};
+  auto kind = [](const TensorDistAttr* a) { return a->isPartial() ? 0 : a->isShard() ? 1 : 2; };
+  return kNames[kind(src)][kind(dst)];
+}
 
 /// The block that owns `v` (where it is defined).
 Block* definingBlock(const Value* v) {
@@ -104,8 +114,11 @@ class ApplyPartitionPass : public Pass {
   Context& ctx() { return program_->context(); }
 
   void walkBlock(Block& block) {
+    // Each operand's value, defined anywhere before, is read for its type.
+    OperandPrefetcher prefetcher(block);
     for (Operation* op = block.front(); op;) {
       Operation* next = op->nextOp();  // ops inserted after `op` are not revisited
+      prefetcher.next();
       processOp(*op);
       op = next;
     }
@@ -136,7 +149,7 @@ class ApplyPartitionPass : public Pass {
   Operation* makeReshard(Builder& builder, Value* input, const TensorDistAttr* dst, const Operation& like) {
     const TensorDistAttr* src = distOf(input);
     if (src->mesh() != dst->mesh()) stats_.add("reshards inserted: cross-mesh");
-    else stats_.add(std::string("reshards inserted: ") + transitionKind(src) + "→" + transitionKind(dst));
+    else stats_.add(transitionStatistic(src, dst));
     return factory_->reshard(builder, input, dst, &like);
   }
 

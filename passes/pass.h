@@ -23,7 +23,9 @@ struct PassOptionInfo {
 /// Counters a pass reports for `--pass-statistics`, in insertion order.
 class PassStatistics {
  public:
-  void add(const std::string& name, int64_t delta = 1);
+  /// Adds to the counter `name` (a literal, typically: no string is made
+  /// unless the counter is new).
+  void add(std::string_view name, int64_t delta = 1);
   const std::vector<std::pair<std::string, int64_t>>& entries() const { return entries_; }
 
  private:

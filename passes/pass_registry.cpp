@@ -5,7 +5,7 @@
 
 namespace pir::passes {
 
-void PassStatistics::add(const std::string& name, int64_t delta) {
+void PassStatistics::add(std::string_view name, int64_t delta) {
   for (auto& [key, value] : entries_)
     if (key == name) {
       value += delta;
