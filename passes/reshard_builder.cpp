@@ -26,26 +26,43 @@ const Type* withDistAttr(Context& ctx, const Type* type, const TensorDistAttr* a
   return ctx.distTensorType(shape->dtype, shape->dims, attr);
 }
 
-void sortAttributes(std::vector<NamedAttr>& attrs) {
-  std::stable_sort(attrs.begin(), attrs.end(), [](const NamedAttr& a, const NamedAttr& b) { return a.key < b.key; });
+void sortAttributes(std::span<NamedAttr> attrs) {
+  for (size_t i = 1; i < attrs.size(); ++i)
+    for (size_t j = i; j > 0 && attrs[j].key < attrs[j - 1].key; --j) std::swap(attrs[j], attrs[j - 1]);
 }
+
+DistOpFactory::DistOpFactory(Program& program)
+    : program_(program),
+      ctx_(program.context()),
+      opDistAttrKey_(ctx_.intern("op_dist_attr")),
+      opRoleKey_(ctx_.intern("op_role")),
+      chunkIdKey_(ctx_.intern("chunk_id")),
+      reshardName_(ctx_.intern("dist_op.reshard")) {}
 
 const Attribute* DistOpFactory::intAttr(std::string_view tag, int64_t value) {
   return ctx_.numberAttr(program_.style().taggedNumbers ? tag : std::string_view(), std::to_string(value));
 }
 
 void DistOpFactory::appendRoleAndChunk(std::vector<NamedAttr>& attrs, const Operation* like) {
-  if (!like) return;
-  if (auto* role = like->attrOf<NumberAttr>("op_role")) {
+  NamedAttr found[2];
+  size_t n = roleAndChunk(like, found);
+  attrs.insert(attrs.end(), found, found + n);
+}
+
+size_t DistOpFactory::roleAndChunk(const Operation* like, NamedAttr* out) {
+  if (!like) return 0;
+  size_t n = 0;
+  if (auto* role = like->attrOf<NumberAttr>(opRoleKey_)) {
     auto known = std::find_if(roles_.begin(), roles_.end(), [&](const auto& r) { return r.first == role; });
     if (known == roles_.end()) {
       auto v = role->asInt();
       roles_.emplace_back(role, v ? intAttr("Int32", *v) : nullptr);
       known = roles_.end() - 1;
     }
-    if (known->second) attrs.push_back({ctx_.intern("op_role"), known->second});
+    if (known->second) out[n++] = {opRoleKey_, known->second};
   }
-  if (const Attribute* chunk = like->attr("chunk_id")) attrs.push_back({ctx_.intern("chunk_id"), chunk});
+  if (const Attribute* chunk = like->attr(chunkIdKey_)) out[n++] = {chunkIdKey_, chunk};
+  return n;
 }
 
 const OpDistAttr* DistOpFactory::opDistAttr(const ProcessMesh* mesh, std::span<const Attribute* const> operands,
@@ -59,14 +76,13 @@ Operation* DistOpFactory::reshard(Builder& builder, Value* input, const TensorDi
   const TensorDistAttr* src = input->type()->dynCast<DistTensorType>()->distAttr();
   const Attribute* operands[] = {src};
   const Attribute* results[] = {dst};
-  std::vector<NamedAttr> attrs;
-  attrs.push_back({ctx_.intern("op_dist_attr"),
-                   opDistAttr(reshardMesh(ctx_, src->mesh(), dst->mesh()), operands, results, like)});
-  appendRoleAndChunk(attrs, like);
-  sortAttributes(attrs);
+  NamedAttr attrs[3];
+  attrs[0] = {opDistAttrKey_, opDistAttr(reshardMesh(ctx_, src->mesh(), dst->mesh()), operands, results, like)};
+  size_t n = 1 + roleAndChunk(like, attrs + 1);
+  sortAttributes(std::span(attrs, n));
   Value* in[] = {input};
   const Type* out[] = {withDistAttr(ctx_, input->type(), dst)};
-  return builder.create("dist_op.reshard", in, out, attrs);
+  return builder.create(reshardName_, in, out, std::span<const NamedAttr>(attrs, n));
 }
 
 }  // namespace pir::passes

@@ -17,7 +17,7 @@ const core::Type* withDistAttr(core::Context& ctx, const core::Type* type, const
 /// carrying a reference op's role and chunk id.
 class DistOpFactory {
  public:
-  explicit DistOpFactory(core::Program& program) : program_(program), ctx_(program.context()) {}
+  explicit DistOpFactory(core::Program& program);
 
   /// Inserts `dist_op.reshard(input) -> dst` at `builder`'s insertion point.
   /// `like` is the op whose op_role and chunk id it carries (may be null).
@@ -28,6 +28,8 @@ class DistOpFactory {
   /// op_dist_attr: `op_role` (as Int32) and a separate `chunk_id` if `like`
   /// has them. Appended in bytewise key order.
   void appendRoleAndChunk(std::vector<core::NamedAttr>& attrs, const core::Operation* like);
+  /// The same, written to `out` (room for two); returns how many.
+  size_t roleAndChunk(const core::Operation* like, core::NamedAttr* out);
   /// An op_dist_attr in the program's style, with `like`'s chunk id.
   const core::OpDistAttr* opDistAttr(const core::ProcessMesh* mesh, std::span<const core::Attribute* const> operands,
                                      std::span<const core::Attribute* const> results, const core::Operation* like);
@@ -37,12 +39,16 @@ class DistOpFactory {
  private:
   core::Program& program_;
   core::Context& ctx_;
+  // Interned once: a pass may make half a million ops with these names.
+  std::string_view opDistAttrKey_, opRoleKey_, chunkIdKey_, reshardName_;
   // op_role attributes as read, and as this program spells them: a pass
   // making an op per value meets the same few roles again and again.
   std::vector<std::pair<const core::NumberAttr*, const core::Attribute*>> roles_;
 };
 
-/// Sorts attributes by key (for ops a pass creates from scratch).
-void sortAttributes(std::vector<core::NamedAttr>& attrs);
+/// Sorts attributes by key (for ops a pass creates from scratch; a handful
+/// of attributes with distinct keys, so an insertion sort, which allocates
+/// nothing).
+void sortAttributes(std::span<core::NamedAttr> attrs);
 
 }  // namespace pir::passes
