@@ -109,17 +109,21 @@ int runGenerate(const ScheduleArgs& args) {
 }
 
 void addOptions(CLI::App& app, ScheduleArgs& a) {
+  const CLI::Validator path = nonEmptyPath();
   app.add_option("--mode", a.options.mode, "FThenB, 1F1B, VPP, ZBH1, ZBVPP or ZB1P");
   app.add_option("--stages", a.options.stages, "pipeline stages P");
   app.add_option("--micro-batches", a.options.microBatches, "micro-batches N");
   app.add_option("--vpp", a.options.vpp, "chunks per stage V (VPP, ZBVPP)");
   app.add_flag("--split-bw", a.options.splitBw, "VPP: split backward into backward_b/backward_w (needs N == P)");
-  app.add_option("--costs", a.costsFile, "YAML costs: forward, backward_b, backward_w, communication, optimizer, memory, max_memory")->check(nonEmptyPath());
+  app.add_option("--costs", a.costsFile,
+                 "YAML costs: forward, backward_b, backward_w, communication, optimizer, memory, max_memory")
+      ->check(path);
   app.add_option("--max-in-flight", a.options.maxInFlight, "ZB1P: micro-batches a stage may hold (default P)");
   app.add_option("--format", a.format, "yaml (default), grid, chrome-trace or svg");
-  app.add_option("-o,--output", a.output, "output file, or - for stdout (written atomically)")->check(nonEmptyPath());
-  app.add_option("--check", a.check, "validate a job-list YAML file instead of generating one")->check(nonEmptyPath());
-  app.add_option("--programs", a.programs, "with --check: every job type must name a program DIR/TYPE.pir")->check(nonEmptyPath());
+  app.add_option("-o,--output", a.output, "output file, or - for stdout (written atomically)")->check(path);
+  app.add_option("--check", a.check, "validate a job-list YAML file instead of generating one")->check(path);
+  app.add_option("--programs", a.programs, "with --check: every job type must name a program DIR/TYPE.pir")
+      ->check(path);
 }
 
 /// Cross-option checks CLI11 cannot express; empty when fine.
