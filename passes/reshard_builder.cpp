@@ -36,8 +36,7 @@ DistOpFactory::DistOpFactory(Program& program)
       ctx_(program.context()),
       opDistAttrKey_(ctx_.intern("op_dist_attr")),
       opRoleKey_(ctx_.intern("op_role")),
-      chunkIdKey_(ctx_.intern("chunk_id")),
-      reshardName_(ctx_.intern("dist_op.reshard")) {}
+      chunkIdKey_(ctx_.intern("chunk_id")) {}
 
 const Attribute* DistOpFactory::intAttr(std::string_view tag, int64_t value) {
   return ctx_.numberAttr(program_.style().taggedNumbers ? tag : std::string_view(), std::to_string(value));
@@ -82,7 +81,7 @@ Operation* DistOpFactory::reshard(Builder& builder, Value* input, const TensorDi
   sortAttributes(std::span(attrs, n));
   Value* in[] = {input};
   const Type* out[] = {withDistAttr(ctx_, input->type(), dst)};
-  return builder.create(reshardName_, in, out, std::span<const NamedAttr>(attrs, n));
+  return builder.create("dist_op.reshard", in, out, std::span<const NamedAttr>(attrs, n));
 }
 
 }  // namespace pir::passes

@@ -39,8 +39,8 @@ class DistOpFactory {
  private:
   core::Program& program_;
   core::Context& ctx_;
-  // Interned once: a pass may make half a million ops with these names.
-  std::string_view opDistAttrKey_, opRoleKey_, chunkIdKey_, reshardName_;
+  // Interned once: a pass may make half a million ops with these keys.
+  std::string_view opDistAttrKey_, opRoleKey_, chunkIdKey_;
   // op_role attributes as read, and as this program spells them: a pass
   // making an op per value meets the same few roles again and again.
   std::vector<std::pair<const core::NumberAttr*, const core::Attribute*>> roles_;
