@@ -18,7 +18,8 @@ const char* severityName(Severity s) {
 }
 
 /// Replaces bytes that would garble a terminal (control characters other
-/// than tab) with '?', so binary input renders as one readable line.
+/// than tab) with '?', so binary input renders as one readable line (and a
+/// message quoting input text stays on its own line).
 std::string printable(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
@@ -78,11 +79,11 @@ std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d) {
   if (source == nullptr || d.offset < 0) {
     if (source) out += source->name() + ": ";
     out += severityName(d.severity);
-    out += ": " + d.message + "\n";
+    out += ": " + printable(d.message) + "\n";
   } else {
     SourceFile::LineCol lc = source->lineCol(static_cast<uint64_t>(d.offset));
     out += source->name() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
-           ": " + severityName(d.severity) + ": " + d.message + "\n";
+           ": " + severityName(d.severity) + ": " + printable(d.message) + "\n";
     std::string_view line = source->lineText(static_cast<uint64_t>(d.offset));
     size_t caret = static_cast<size_t>(lc.column - 1);
     size_t from = 0;

@@ -182,7 +182,7 @@ Token Lexer::lexIdentifier(const char* start) {
 /// value-id ::= `%` [A-Za-z0-9_.@]+
 Token Lexer::lexValueId(const char* start) {
   ++cur_;
-  while (cur_ < end_ && (isIdentChar(*cur_) || *cur_ == '@')) ++cur_;
+  while (cur_ < end_ && isValueIdChar(*cur_)) ++cur_;
   if (cur_ == start + 1) return error(start, "expected a value name after '%'");
   return make(TokenKind::ValueId, start);
 }

@@ -65,5 +65,7 @@ class Lexer {
 inline bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c) || c == '.'; }
+/// A byte of a value name after `%` (`%kwarg_linear_1.w_0@GRAD`).
+inline bool isValueIdChar(char c) { return isIdentChar(c) || c == '@'; }
 
 }  // namespace pir::parser

@@ -19,6 +19,7 @@
 #include "core/huge_pages.h"
 #include "core/prefetch.h"
 #include "core/verifier.h"
+#include "parser/lexer.h"
 #include "passes/reshard_builder.h"
 
 namespace pir::passes {
@@ -320,7 +321,8 @@ class Splitter {
       return Status::error("a job reads a value made by a later job");
     }
     Crossing& c = crossing(t, v, [] { return std::string_view(); });
-    if (c.name.empty()) exportName(c, v, producer);
+    if (c.name.empty())
+      if (Status s = exportName(c, v, producer); !s) return s;
     noteRead(c, t, job);
     c.exportedBy |= source == home ? kByHome : kByCopyJob;
     // A job of copies exports too what jobs outside its originals' readers read.
@@ -336,34 +338,42 @@ class Splitter {
   /// The name a crossing value is handed over under: a `pd_op.data`'s
   /// `name`, a `builtin.parameter`'s `parameter_name`, an existing
   /// shadow_output's `output_name`, or a new `var_{idx}_{op}_{result}`.
-  void exportName(Crossing& c, const Value* v, size_t producer) {
+  /// A given name must read back as a kwarg (`%kwarg_NAME`); in a new one,
+  /// bytes of the op name that would not are written as `_`.
+  Status exportName(Crossing& c, const Value* v, size_t producer) {
     const Operation& def = *ops_[producer];
     const StringAttr* given = nullptr;
-    if (def.name() == "pd_op.data") given = def.attrOf<StringAttr>("name");
-    else if (def.name() == "builtin.parameter") given = def.attrOf<StringAttr>("parameter_name");
+    const char* givenBy = nullptr;
+    if (def.name() == "pd_op.data") given = def.attrOf<StringAttr>(givenBy = "name");
+    else if (def.name() == "builtin.parameter") given = def.attrOf<StringAttr>(givenBy = "parameter_name");
     for (OpOperand* u = v->firstUse(); u && !given; u = u->nextUse())
-      if (u->owner()->name() == "builtin.shadow_output") given = u->owner()->attrOf<StringAttr>("output_name");
+      if (u->owner()->name() == "builtin.shadow_output")
+        given = u->owner()->attrOf<StringAttr>(givenBy = "output_name");
     if (given) {
-      // The raw text is interned already; only escapes need a new string.
-      c.name = given->raw().find('\\') == std::string_view::npos ? given->raw() : ctx().intern(given->value());
-      return;
+      // The raw text is interned already (a name with escapes is refused).
+      c.name = given->raw();
+      if (isKwargName(c.name)) return Status::ok();
+      diag_.error(reportLocation(&def), "a value of op '" + std::string(def.name()) + "' goes to another job under its " +
+                                            givenBy + " \"" + std::string(c.name) +
+                                            "\", which cannot be a kwarg name (only letters, digits, '_', '.' and '@')");
+      return Status::error("a crossing value's name cannot be a kwarg name");
     }
     char buf[24];
     std::string& name = nameBuf_;
     name.assign("var_");
     name.append(buf, std::to_chars(buf, buf + sizeof buf, producer).ptr);
     name += '_';
-    name += def.name();
+    for (char ch : def.name()) name += parser::isValueIdChar(ch) ? ch : '_';
     name += '_';
     name.append(buf, std::to_chars(buf, buf + sizeof buf, v->index()).ptr);
-    if (name.find_first_of("\"\\") == std::string::npos) {
-      // Interned with the others once all reads are collected.
-      c.name = newNames_.keep(name);
-      newNameOwners_.push_back(static_cast<uint32_t>(&c - crossings_.data()));
-      return;
-    }
-    c.newName = ctx().stringAttrFromValue(name);  // an op name with escapes
-    c.name = c.newName->raw();
+    // Interned with the others once all reads are collected.
+    c.name = newNames_.keep(name);
+    newNameOwners_.push_back(static_cast<uint32_t>(&c - crossings_.data()));
+    return Status::ok();
+  }
+
+  static bool isKwargName(std::string_view name) {
+    return !name.empty() && std::all_of(name.begin(), name.end(), parser::isValueIdChar);
   }
 
   /// Interns the names exportName() made, all at once (see
