@@ -134,8 +134,10 @@ class Splitter {
     // in fresh pages at each step.
     reserveOnHugePages(imports_, reads_.size());
     size_t next = 0;  // into reads_, which holds job 0's reads first
-    for (size_t j = 0; j < plan_.jobs.size(); ++j)
-      out.programs.push_back({plan_.jobs[j], makeProgram(static_cast<int>(j), next)});
+    for (size_t j = 0; j < plan_.jobs.size(); ++j) {
+      out.programs.push_back({plan_.jobs[j], std::make_unique<Program>(ctx())});
+      if (Status s = addImports(*out.programs.back().program, static_cast<int>(j), next); !s) return s;
+    }
     std::vector<Read>().swap(reads_);
     // Copies first, while every op still reads what it read in the input;
     // then the operands reading other jobs' values are pointed at kwargs,
@@ -394,13 +396,14 @@ class Splitter {
     std::vector<uint32_t>().swap(newNameOwners_);
   }
 
-  /// An empty program for `job` with its kwargs (sorted by name, one per
-  /// name), recorded as the imports of the values they stand for.
-  std::unique_ptr<Program> makeProgram(int job, size_t& next) {
-    auto prog = std::make_unique<Program>(ctx());
-    prog->style() = program_.style();
+  /// Gives `job`'s empty program its kwargs (sorted by name, one per
+  /// name), recorded as the imports of the values they stand for. Two
+  /// values under one name are an error: one kwarg cannot stand for both.
+  Status addImports(Program& prog, int job, size_t& next) {
+    prog.style() = program_.style();
     BlockArgument* kw = nullptr;
     std::string_view prevName;
+    uint32_t prevCrossing = kNone;
     for (size_t first = next; next < reads_.size() && reads_[next].job == job; ++next) {
       // Reads are in name order, their crossings and values anywhere:
       // fetch the crossing 16 reads ahead and its value 8 ahead.
@@ -410,10 +413,13 @@ class Splitter {
       Crossing& c = crossings_[read.crossing];
       // Names are interned: equal text, equal address (and no load of the text).
       if (next == first || c.name.data() != prevName.data()) {
-        kw = prog->body().addInternedKwarg(ctx(), c.name, c.value->type());
+        kw = prog.body().addInternedKwarg(ctx(), c.name, c.value->type());
         ++kwargs_;
+      } else if (read.crossing != prevCrossing) {
+        return nameClash(job, crossings_[prevCrossing], c);
       }
       prevName = c.name;
+      prevCrossing = read.crossing;
       if (c.firstJob < 0) {
         c.firstJob = job;
         c.firstKwarg = kw;
@@ -423,7 +429,17 @@ class Splitter {
       }
       if (job == plan_.copyJob) copyMap_[c.value] = kw;
     }
-    return prog;
+    return Status::ok();
+  }
+
+  Status nameClash(int job, const Crossing& a, const Crossing& b) {
+    const Operation* second = b.value->definingOp() ? b.value->definingOp() : a.value->definingOp();
+    const Operation* first = second == b.value->definingOp() ? a.value->definingOp() : nullptr;
+    Diagnostic& d = diag_.error(reportLocation(second), "two values go to job '" + plan_.jobs[job] +
+                                                            "' under one name '" + std::string(b.name) +
+                                                            "'; one kwarg cannot stand for both");
+    if (first) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(first), "the other value is made here", {}});
+    return Status::error("two crossing values share a name");
   }
 
   /// The kwarg standing for crossing `c` in `job`, or null when `job` does
