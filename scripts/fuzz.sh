@@ -58,10 +58,10 @@ for t in "${targets[@]}"; do
   seeds=$root/testdata/fuzz/${t#fuzz_}
   work=$scratch/$t
   mkdir -p "$work/corpus" "$work/artifacts"
+  rm -rf "$work/artifacts"/*  # a finding of an earlier run is not this run's
   start=$(date +%s)
   if [ "$long" -eq 0 ]; then
     # 1. Replay every committed input once.
-    rm -rf "$work/artifacts"/*
     if ! "$bin" "${common[@]}" "$seeds"/* > "$work/replay.log" 2>&1; then
       tail -60 "$work/replay.log"
       last=$(grep '^Running: ' "$work/replay.log" | tail -1 | sed 's/^Running: //')
