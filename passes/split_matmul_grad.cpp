@@ -19,6 +19,7 @@
 // equal the types of the results they replace.
 //
 //===----------------------------------------------------------------------===//
+#include <array>
 #include <optional>
 
 #include "core/context.h"
@@ -39,6 +40,16 @@ std::optional<std::vector<int64_t>> matmulDims(std::span<const int64_t> a, std::
   out.push_back(ta ? a[a.size() - 1] : a[a.size() - 2]);
   out.push_back(tb ? b[0] : b[1]);
   return out;
+}
+
+/// A boolean attribute of `op`, bare or tagged (`(Bool)true`): false when
+/// absent, nothing when it is not a boolean.
+std::optional<bool> flagOf(const Operation& op, std::string_view key) {
+  const Attribute* a = op.attr(key);
+  if (!a) return false;
+  if (auto* tagged = a->dynCast<TaggedAttr>()) a = tagged->inner();
+  if (auto* b = a->dynCast<BoolAttr>()) return b->value();
+  return std::nullopt;
 }
 
 /// Whether `v` is a result its op marks `stop_gradient` true.
@@ -75,13 +86,13 @@ class SplitMatmulGradPass : public Pass {
   void split(Operation& grad) {
     Value *x = grad.operandValue(0), *y = grad.operandValue(1), *og = grad.operandValue(2);
     auto xs = tensorShape(x ? x->type() : nullptr), ys = tensorShape(y ? y->type() : nullptr);
-    auto* tx = grad.attrOf<BoolAttr>("transpose_x");
-    auto* ty = grad.attrOf<BoolAttr>("transpose_y");
-    bool ta = tx && tx->value(), tb = ty && ty->value();
+    std::optional<bool> tx = flagOf(grad, "transpose_x"), ty = flagOf(grad, "transpose_y");
+    if (!tx || !ty) return leave("left as matmul_grad: transpose_x or transpose_y not a boolean");
+    bool ta = *tx, tb = *ty;
     if (!xs || !ys || !og) return leave("left as matmul_grad: operand types not tensors");
     Builder b(ctx());
     b.setInsertionPoint(&grad);
-    if (xs->dims.size() == 2 && ys->dims.size() == 2) return splitRank2(grad, b, x, y, og, ta, tb);
+    if (xs->dims.size() == 2 && ys->dims.size() == 2) return splitRank2(grad, b, ta, tb);
     if (xs->dims.size() >= 3 && ys->dims.size() == 2 && !ta && !tb) {
       if (grad.distAttr()) return leave("left as matmul_grad: rank >= 3 in a distributed program");
       return splitFolded(grad, b, x, y, og);
@@ -91,18 +102,21 @@ class SplitMatmulGradPass : public Pass {
 
   void leave(const std::string& why) { stats_.add(why); }
 
-  void splitRank2(Operation& grad, Builder& b, Value* x, Value* y, Value* og, bool ta, bool tb) {
-    // (operands, transposes) of x_grad and y_grad per (ta, tb); see the header.
-    struct Mm { Value* a; Value* b; bool ta; bool tb; };
-    Mm dx = !ta && !tb ? Mm{og, y, false, true} : ta && !tb ? Mm{y, og, false, true}
-          : !ta && tb  ? Mm{og, y, false, false} : Mm{y, og, true, true};
-    Mm dy = !ta && !tb ? Mm{x, og, true, false} : ta && !tb ? Mm{x, og, false, false}
-          : !ta && tb  ? Mm{og, x, true, false} : Mm{og, x, true, true};
-    const Type* dxType = matmulType(dx.a, dx.b, dx.ta, dx.tb, grad.result(0)->type());
-    const Type* dyType = matmulType(dy.a, dy.b, dy.ta, dy.tb, grad.result(1)->type());
+  void splitRank2(Operation& grad, Builder& b, bool ta, bool tb) {
+    // (operands, transposes) of x_grad and y_grad per (ta, tb), operands by
+    // their place in matmul_grad; see the header.
+    enum { X = 0, Y = 1, OG = 2 };
+    struct Mm { int a; int b; bool ta; bool tb; };
+    Mm dx = !ta && !tb ? Mm{OG, Y, false, true} : ta && !tb ? Mm{Y, OG, false, true}
+          : !ta && tb  ? Mm{OG, Y, false, false} : Mm{Y, OG, true, true};
+    Mm dy = !ta && !tb ? Mm{X, OG, true, false} : ta && !tb ? Mm{X, OG, false, false}
+          : !ta && tb  ? Mm{OG, X, true, false} : Mm{OG, X, true, true};
+    auto operand = [&](int i) { return grad.operandValue(static_cast<uint32_t>(i)); };
+    const Type* dxType = matmulType(operand(dx.a), operand(dx.b), dx.ta, dx.tb, grad.result(0)->type());
+    const Type* dyType = matmulType(operand(dy.a), operand(dy.b), dy.ta, dy.tb, grad.result(1)->type());
     if (!dxType || !dyType) return leave("left as matmul_grad: result shapes disagree");
-    Operation* mx = matmul(b, grad, dx.a, dx.b, dx.ta, dx.tb, dxType);
-    Operation* my = matmul(b, grad, dy.a, dy.b, dy.ta, dy.tb, dyType);
+    Operation* mx = matmul(b, grad, {dx.a, dx.b}, dx.ta, dx.tb, dxType, 0);
+    Operation* my = matmul(b, grad, {dy.a, dy.b}, dy.ta, dy.tb, dyType, 1);
     replace(grad, mx->result(0), my->result(0));
     stats_.add("matmul_grad split (rank 2)");
   }
@@ -116,12 +130,15 @@ class SplitMatmulGradPass : public Pass {
       f.insert(f.end(), d.begin() + 2, d.end());
       return f;
     };
-    Operation* mx = matmul(b, grad, og, y, false, true, dxType);
+    // Checked before anything is built: giving up must leave no ops behind.
+    if (!matmulDims(fold(xs.dims), fold(os.dims), true, false))
+      return leave("left as matmul_grad: result shapes disagree");
+    Operation* mx = matmul(b, grad, {2, 1}, false, true, dxType, 0);
     Value* x2 = reshape(b, grad, x, fold(xs.dims));
     Value* og2 = reshape(b, grad, og, fold(os.dims));
     const Type* prodType = matmulType(x2, og2, true, false, nullptr);
-    if (!prodType) return leave("left as matmul_grad: result shapes disagree");
-    Operation* prod = matmul(b, grad, x2, og2, true, false, prodType);
+    Value* prodIns[] = {x2, og2};
+    Operation* prod = matmul(b, grad, prodIns, true, false, prodType);
     Value* dy = reshape(b, grad, prod->result(0), std::vector<int64_t>(ys.dims.begin(), ys.dims.end()));
     replace(grad, mx->result(0), dy);
     stats_.add("matmul_grad split (rank 3, folded)");
@@ -145,19 +162,29 @@ class SplitMatmulGradPass : public Pass {
   }
 
   /// op_role, chunk_id (and op_dist_attr in distributed programs) copied
-  /// from the op being replaced, plus stop_gradient from the operands.
-  std::vector<NamedAttr> inherited(const Operation& from, std::span<Value* const> operands, const Type* resultType) {
+  /// from the op being replaced, plus stop_gradient from the operands. An
+  /// operand that is matmul_grad's operand `operandIndex[i]` gets that
+  /// operand's dist entry, and a result standing for its result
+  /// `resultIndex` that result's entry, not its value's type: an operand
+  /// not yet in the dist attr matmul_grad expects keeps its pending reshard
+  /// visible to apply-partition. Otherwise the value's type is used.
+  std::vector<NamedAttr> inherited(const Operation& from, std::span<Value* const> operands, const Type* resultType,
+                                   std::span<const int> operandIndex = {}, int resultIndex = -1) {
     std::vector<NamedAttr> attrs;
     for (std::string_view key : {"op_role", "chunk_id"})
       if (const Attribute* a = from.attr(key)) attrs.push_back({ctx().intern(key), a});
     if (const OpDistAttr* od = from.distAttr()) {
+      auto distOf = [&](const Type* t) -> const Attribute* {
+        auto* dt = t ? t->dynCast<DistTensorType>() : nullptr;
+        return dt ? static_cast<const Attribute*>(dt->distAttr()) : ctx().nullAttr();
+      };
       std::vector<const Attribute*> ins;
-      for (Value* v : operands) {
-        auto* t = v->type()->dynCast<DistTensorType>();
-        ins.push_back(t ? static_cast<const Attribute*>(t->distAttr()) : ctx().nullAttr());
+      for (size_t i = 0; i < operands.size(); ++i) {
+        const TensorDistAttr* entry = i < operandIndex.size() ? od->operandDist(operandIndex[i]) : nullptr;
+        ins.push_back(entry ? entry : distOf(operands[i]->type()));
       }
-      auto* rt = resultType->dynCast<DistTensorType>();
-      const Attribute* outs[] = {rt ? static_cast<const Attribute*>(rt->distAttr()) : ctx().nullAttr()};
+      const TensorDistAttr* resultEntry = resultIndex >= 0 ? od->resultDist(resultIndex) : nullptr;
+      const Attribute* outs[] = {resultEntry ? resultEntry : distOf(resultType)};
       attrs.push_back({ctx().intern("op_dist_attr"), factory_->opDistAttr(od->mesh(), ins, outs, &from)});
     }
     bool stop = true;
@@ -167,9 +194,18 @@ class SplitMatmulGradPass : public Pass {
     return attrs;
   }
 
-  Operation* matmul(Builder& b, const Operation& from, Value* x, Value* y, bool tx, bool ty, const Type* type) {
-    Value* ins[] = {x, y};
-    std::vector<NamedAttr> attrs = inherited(from, ins, type);
+  /// matmul(x, y) of two of matmul_grad `from`'s operands, by place,
+  /// standing for its result `result`.
+  Operation* matmul(Builder& b, const Operation& from, std::array<int, 2> operands, bool tx, bool ty,
+                    const Type* type, int result) {
+    Value* ins[] = {from.operandValue(static_cast<uint32_t>(operands[0])),
+                    from.operandValue(static_cast<uint32_t>(operands[1]))};
+    return matmul(b, from, ins, tx, ty, type, operands, result);
+  }
+
+  Operation* matmul(Builder& b, const Operation& from, std::span<Value* const> ins, bool tx, bool ty, const Type* type,
+                    std::span<const int> operandIndex = {}, int result = -1) {
+    std::vector<NamedAttr> attrs = inherited(from, ins, type, operandIndex, result);
     attrs.push_back({ctx().intern("transpose_x"), ctx().boolAttr(tx)});
     attrs.push_back({ctx().intern("transpose_y"), ctx().boolAttr(ty)});
     sortAttributes(attrs);
