@@ -118,7 +118,8 @@ const StringAttr* Context::stringAttr(std::string_view raw, uint64_t h, uint64_t
   PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, arena_.make<StringAttr>(h, intern(raw, textHash)));
 }
 
-void Context::stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out) {
+size_t Context::stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out) {
+  size_t stringsBefore = strings_.size();
   // Both hashes, for the attribute table and the string table.
   std::vector<std::pair<uint64_t, uint64_t>> hashes(raws.size());
   for (size_t i = 0; i < raws.size(); ++i) hashes[i] = {stringAttrHash(raws[i]), hashString(raws[i])};
@@ -132,6 +133,7 @@ void Context::stringAttrs(std::span<const std::string_view> raws, std::span<cons
     }
     out[i] = stringAttr(raws[i], hashes[i].first, hashes[i].second);
   }
+  return strings_.size() - stringsBefore;
 }
 
 const StringAttr* Context::stringAttrFromValue(std::string_view value) {

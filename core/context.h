@@ -54,8 +54,10 @@ class Context {
   /// stringAttr() of each of `raws` into `out` (the same size). For a pass
   /// naming half a million values: the tables grow once, up front, and each
   /// lookup's slots are fetched a few names ahead, so their cache misses
-  /// overlap instead of coming one after another.
-  void stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out);
+  /// overlap instead of coming one after another. Returns how many of the
+  /// strings were new to the context: all of them (if distinct) when none
+  /// equals a string it held before.
+  size_t stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out);
   const NumberAttr* numberAttr(std::string_view tag, std::string_view text);
   const ArrayAttr* arrayAttr(std::span<const Attribute* const> elems, bool arrayPrefix = false);
   const TaggedAttr* taggedAttr(std::string_view tag, const Attribute* inner);

@@ -12,6 +12,8 @@
 #include <charconv>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/arena.h"
 #include "core/clone.h"
@@ -120,7 +122,8 @@ class Splitter {
     reserveOnHugePages(reads_, tracked_.size());
     reserveOnHugePages(rewires_, tracked_.size());
     if (Status s = collectAllReads(); !s) return s;
-    internNewNames();
+    if (Status s = checkClaims(); !s) return s;
+    if (Status s = internNewNames(); !s) return s;
     std::sort(reads_.begin(), reads_.end(), [&](const Read& a, const Read& b) {
       if (a.job != b.job) return a.job < b.job;
       if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
@@ -188,6 +191,7 @@ class Splitter {
       if (i + 8 < ops_.size() && ops_[i + 8]->numResults()) prefetch(ops_[i + 8]->result(0));
       const Operation& top = *ops_[i];
       for (uint32_t r = 0; r < top.numResults(); ++r) track(top.result(r), static_cast<int32_t>(i));
+      if (top.name() == "builtin.shadow_output") noteExport(top, i);
       for (uint32_t r = 0; r < top.numRegions(); ++r)
         for (const Block* b : top.region(r).blocks()) {
           clearArguments(*b);
@@ -198,6 +202,20 @@ class Splitter {
           });
         }
     }
+  }
+
+  /// A top-level shadow_output in its value's home job (and in the job of
+  /// copies, if the value is copied) names that value when it crosses, as
+  /// Paddle reuses the name; one elsewhere (a later job, a branch) would
+  /// not export the value where it is made, so such a value gets a new name.
+  void noteExport(const Operation& shadow, size_t i) {
+    auto* name = shadow.attrOf<StringAttr>("output_name");
+    const Value* v = shadow.numOperands() == 1 ? shadow.operandValue(0) : nullptr;
+    if (!name || !v || !v->passIndex) return;
+    const Tracked& t = tracked_[v->passIndex - 1];
+    if (t.producer < 0 || plan_.home[i] != t.home) return;
+    if (isCopied(static_cast<size_t>(t.producer)) && !isCopied(i)) return;
+    exportedAs_.emplace(v->passIndex - 1, name);  // the first such shadow_output
   }
 
   /// collectReads() over the program, while the arena's helper faults in
@@ -283,7 +301,10 @@ class Splitter {
         if (t.lastReader != job) {
           if (t.producer < 0) {
             // The program's own kwargs are read by name wherever they are used.
-            noteRead(crossing(t, v, [&] { return static_cast<const BlockArgument*>(v)->name(); }), t, job);
+            bool first = t.crossing == kNone;
+            Crossing& c = crossing(t, v, [&] { return static_cast<const BlockArgument*>(v)->name(); });
+            if (first) claims_.push_back({c.name.data(), t.crossing});
+            noteRead(c, t, job);
           } else {
             if (t.home == job || (job == plan_.copyJob && isCopied(static_cast<size_t>(t.producer)))) continue;
             if (status = addRead(v, t, job, top); !status) continue;
@@ -346,15 +367,21 @@ class Splitter {
     const Operation& def = *ops_[producer];
     const StringAttr* given = nullptr;
     const char* givenBy = nullptr;
-    if (def.name() == "pd_op.data") given = def.attrOf<StringAttr>(givenBy = "name");
-    else if (def.name() == "builtin.parameter") given = def.attrOf<StringAttr>(givenBy = "parameter_name");
-    for (OpOperand* u = v->firstUse(); u && !given; u = u->nextUse())
-      if (u->owner()->name() == "builtin.shadow_output")
-        given = u->owner()->attrOf<StringAttr>(givenBy = "output_name");
+    if (def.name() == "pd_op.data") {
+      given = def.attrOf<StringAttr>(givenBy = "name");
+    } else if (def.name() == "builtin.parameter") {
+      given = def.attrOf<StringAttr>(givenBy = "parameter_name");
+    } else if (!exportedAs_.empty()) {
+      auto it = exportedAs_.find(v->passIndex - 1);
+      if (it != exportedAs_.end()) given = it->second, givenBy = "output_name";
+    }
     if (given) {
       // The raw text is interned already (a name with escapes is refused).
       c.name = given->raw();
-      if (isKwargName(c.name)) return Status::ok();
+      if (isKwargName(c.name)) {
+        claims_.push_back({c.name.data(), static_cast<uint32_t>(&c - crossings_.data())});
+        return Status::ok();
+      }
       diag_.error(reportLocation(&def), "a value of op '" + std::string(def.name()) + "' goes to another job under its " +
                                             givenBy + " \"" + std::string(c.name) +
                                             "\", which cannot be a kwarg name (only letters, digits, '_', '.' and '@')");
@@ -374,31 +401,89 @@ class Splitter {
     return Status::ok();
   }
 
+  /// Values are handed over by name in one scope: each name must stand
+  /// for one value. Given names (and kwargs') are interned, so equal names
+  /// are equal pointers, and a sort finds them. Of several clashes, the one
+  /// found first while reading is reported (addresses vary between runs).
+  Status checkClaims() {
+    std::sort(claims_.begin(), claims_.end());
+    uint32_t first = kNone, second = kNone;
+    for (size_t k = 1; k < claims_.size(); ++k)
+      if (claims_[k].first == claims_[k - 1].first && claims_[k].second < second) {
+        first = claims_[k - 1].second;
+        second = claims_[k].second;
+      }
+    std::vector<std::pair<const char*, uint32_t>>().swap(claims_);
+    if (second == kNone) return Status::ok();
+    return nameClash(crossings_[first], crossings_[second]);
+  }
+
+  /// A new `var_` name the input already gives a value (a data, parameter,
+  /// shadow_output or kwarg name); the first such, as a located error.
+  Status checkNewNamesAgainstInput() {
+    std::unordered_set<std::string_view> taken;
+    auto note = [&](const Operation& op) {
+      std::string_view n = op.name();
+      const StringAttr* s = n == "builtin.shadow_output" ? op.attrOf<StringAttr>("output_name")
+                            : n == "pd_op.data"          ? op.attrOf<StringAttr>("name")
+                            : n == "builtin.parameter"   ? op.attrOf<StringAttr>("parameter_name")
+                                                         : nullptr;
+      if (s) taken.insert(s->raw());
+    };
+    for (const BlockArgument* k : program_.body().kwargs()) taken.insert(k->name());
+    walk(program_.body(), note);
+    for (uint32_t owner : newNameOwners_) {
+      const Crossing& c = crossings_[owner];
+      if (!taken.count(c.name)) continue;
+      const Operation* def = c.value->definingOp();
+      diag_.error(reportLocation(def), "a value of op '" + std::string(def->name()) +
+                                           "' goes to another job under the new name '" + std::string(c.name) +
+                                           "', which the input already gives another value");
+      return Status::error("a new crossing name is taken");
+    }
+    return Status::ok();
+  }
+
+  /// `b`, found after `a`, has the same name.
+  Status nameClash(const Crossing& a, const Crossing& b) {
+    const Operation* here = b.value->definingOp() ? b.value->definingOp() : a.value->definingOp();
+    const Operation* other = here == b.value->definingOp() ? a.value->definingOp() : nullptr;
+    std::string_view name = b.name;
+    Diagnostic& d = diag_.error(reportLocation(here), "two values are handed over between jobs under one name '" +
+                                                          std::string(name) + "'");
+    if (other) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(other), "the other value is made here", {}});
+    return Status::error("two crossing values share a name");
+  }
+
   static bool isKwargName(std::string_view name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), parser::isValueIdChar);
   }
 
   /// Interns the names exportName() made, all at once (see
   /// Context::stringAttrs): at a million ops, one by one cost a third of
-  /// the pass.
-  void internNewNames() {
+  /// the pass. A new name must not be one the input gives a value; when
+  /// none was interned before, none is, and nothing more is checked.
+  Status internNewNames() {
     std::vector<std::string_view> raws;
     raws.reserve(newNameOwners_.size());
     for (uint32_t c : newNameOwners_) raws.push_back(crossings_[c].name);
     std::vector<const StringAttr*> attrs(raws.size());
-    ctx().stringAttrs(raws, attrs);
+    size_t fresh = ctx().stringAttrs(raws, attrs);
     for (size_t k = 0; k < attrs.size(); ++k) {
       Crossing& c = crossings_[newNameOwners_[k]];
       c.newName = attrs[k];
       c.name = attrs[k]->raw();
     }
     newNames_ = {};
+    if (fresh != raws.size())
+      if (Status s = checkNewNamesAgainstInput(); !s) return s;
     std::vector<uint32_t>().swap(newNameOwners_);
+    return Status::ok();
   }
 
   /// Gives `job`'s empty program its kwargs (sorted by name, one per
-  /// name), recorded as the imports of the values they stand for. Two
-  /// values under one name are an error: one kwarg cannot stand for both.
+  /// name: checkClaims() made each name one value's), recorded as the
+  /// imports of the values they stand for.
   Status addImports(Program& prog, int job, size_t& next) {
     prog.style() = program_.style();
     BlockArgument* kw = nullptr;
@@ -416,7 +501,7 @@ class Splitter {
         kw = prog.body().addInternedKwarg(ctx(), c.name, c.value->type());
         ++kwargs_;
       } else if (read.crossing != prevCrossing) {
-        return nameClash(job, crossings_[prevCrossing], c);
+        return Status::error("internal error: two values under one kwarg name '" + std::string(c.name) + "'");
       }
       prevName = c.name;
       prevCrossing = read.crossing;
@@ -430,16 +515,6 @@ class Splitter {
       if (job == plan_.copyJob) copyMap_[c.value] = kw;
     }
     return Status::ok();
-  }
-
-  Status nameClash(int job, const Crossing& a, const Crossing& b) {
-    const Operation* second = b.value->definingOp() ? b.value->definingOp() : a.value->definingOp();
-    const Operation* first = second == b.value->definingOp() ? a.value->definingOp() : nullptr;
-    Diagnostic& d = diag_.error(reportLocation(second), "two values go to job '" + plan_.jobs[job] +
-                                                            "' under one name '" + std::string(b.name) +
-                                                            "'; one kwarg cannot stand for both");
-    if (first) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(first), "the other value is made here", {}});
-    return Status::error("two crossing values share a name");
   }
 
   /// The kwarg standing for crossing `c` in `job`, or null when `job` does
@@ -501,6 +576,8 @@ class Splitter {
   NameStore newNames_;                   // names made for crossings, until interned
   std::vector<uint32_t> newNameOwners_;  // their crossings, in order
   std::vector<NamedAttr> attrs_;
+  std::unordered_map<uint32_t, const StringAttr*> exportedAs_;  // tracked index -> a shadow_output's name
+  std::vector<std::pair<const char*, uint32_t>> claims_;  // given crossing names and their crossings
   std::string_view kOpDistAttr_ = ctx().intern("op_dist_attr"), kOutputName_ = ctx().intern("output_name");
   bool unresolved_ = false;
   int64_t kwargs_ = 0;
