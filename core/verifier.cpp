@@ -212,21 +212,22 @@ class Verifier {
     }
   }
 
-  /// --verify-dist: the operand's value carries the attr its consumer expects.
-  void checkConsistency(const Operation& op, const Attribute* entry, const Type* type, size_t i) {
+  /// --verify-dist: the operand's value carries the attr its consumer
+  /// expects (element by element for a tensor list, named `[element]`).
+  void checkConsistency(const Operation& op, const Attribute* entry, const Type* type, size_t i, long element = -1) {
     auto* want = entry->dynCast<TensorDistAttr>();
     auto* have = type ? type->dynCast<DistTensorType>() : nullptr;
     if (want && have && !sameDistAttr(want, have->distAttr())) {
       PrintStyle full;  // meshes may differ: print them whatever the era
-      error(op, "operand " + std::to_string(i) + " of " + opLabel(op) + " is distributed as {" +
-                    attributeToString(have->distAttr(), full) + "} but the op expects {" +
-                    attributeToString(want, full) + "}");
+      std::string what = "operand " + std::to_string(i) + (element >= 0 ? "[" + std::to_string(element) + "]" : "");
+      error(op, what + " of " + opLabel(op) + " is distributed as {" + attributeToString(have->distAttr(), full) +
+                    "} but the op expects {" + attributeToString(want, full) + "}");
     }
     auto* list = entry->dynCast<ArrayAttr>();
     auto* vec = type ? type->dynCast<VectorType>() : nullptr;
     if (list && vec)
       for (size_t k = 0; k < list->size() && k < vec->elements().size(); ++k)
-        checkConsistency(op, list->elements()[k], vec->elements()[k], i);
+        checkConsistency(op, list->elements()[k], vec->elements()[k], i, static_cast<long>(k));
   }
 
   const Program& program_;
