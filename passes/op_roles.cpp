@@ -56,7 +56,8 @@ int64_t inferChunk(const std::vector<Operation*>& ops, size_t idx) {
   if (op.name() == "builtin.combine" || op.name() == "builtin.split") {
     for (uint32_t r = 0; r < op.numResults(); ++r)
       if (OpOperand* use = op.result(r)->firstUse()) {
-        // The first user in program order among the uses.
+        // Paddle's all_used_ops()[0]: the head of the use list, the use added
+        // last (for a program as read, its last user in program order).
         const Operation* first = nullptr;
         for (OpOperand* u = use; u; u = u->nextUse())
           for (size_t i = idx + 1; i < ops.size() && !first; ++i)
