@@ -94,6 +94,10 @@ class Operation {
   /// Drops all operand uses held by this op and the ops nested in it.
   void dropAllReferences();
 
+  /// Scratch for a pass: an index among the ops it gathered.
+  uint32_t passIndex() const { return passIndex_; }
+  void setPassIndex(uint32_t i) const { passIndex_ = i; }
+
   // Source information kept for printing and diagnostics.
   int64_t debugId() const { return debugId_; }  // `[id:N]`, or -1
   void setDebugId(int64_t id) { debugId_ = id; }
@@ -126,9 +130,12 @@ class Operation {
   uint32_t numOperands_ = 0;
   uint32_t numResults_ = 0;
   uint32_t numAttrs_ = 0;
+  mutable uint32_t passIndex_ = 0;  // in what was padding: ops stay 104 bytes
   int64_t debugId_ = -1;
   int64_t loc_ = -1;
 };
+
+static_assert(sizeof(Operation) <= 104, "Operation grew past 104 bytes");
 
 /// Iterates a block's ops; safe against erasing the current op only if the
 /// caller advances first (`for (Operation* op = b.front(); op; op = next)`).

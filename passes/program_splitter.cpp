@@ -191,11 +191,12 @@ class Splitter {
       if (i + 8 < ops_.size() && ops_[i + 8]->numResults()) prefetch(ops_[i + 8]->result(0));
       const Operation& top = *ops_[i];
       for (uint32_t r = 0; r < top.numResults(); ++r) track(top.result(r), static_cast<int32_t>(i));
-      if (top.name() == "builtin.shadow_output") noteExport(top, i);
+      if (top.name() == "builtin.shadow_output") noteExport(top, static_cast<int64_t>(i));
       for (uint32_t r = 0; r < top.numRegions(); ++r)
         for (const Block* b : top.region(r).blocks()) {
           clearArguments(*b);
           walk(*b, [&](const Operation& op) {
+            if (op.name() == "builtin.shadow_output") noteExport(op, -1);
             for (uint32_t k = 0; k < op.numResults(); ++k) op.result(k)->passIndex = 0;
             for (uint32_t k = 0; k < op.numRegions(); ++k)
               for (const Block* nb : op.region(k).blocks()) clearArguments(*nb);
@@ -206,12 +207,18 @@ class Splitter {
 
   /// A top-level shadow_output in its value's home job (and in the job of
   /// copies, if the value is copied) names that value when it crosses, as
-  /// Paddle reuses the name; one elsewhere (a later job, a branch) would
-  /// not export the value where it is made, so such a value gets a new name.
-  void noteExport(const Operation& shadow, size_t i) {
+  /// Paddle reuses the name; one elsewhere (a later job, a branch; index
+  /// -1 for a nested one) would not export the value where it is made, and
+  /// a name other values are written under too may not hold it when read:
+  /// such a value gets a new name.
+  void noteExport(const Operation& shadow, int64_t index) {
     auto* name = shadow.attrOf<StringAttr>("output_name");
     const Value* v = shadow.numOperands() == 1 ? shadow.operandValue(0) : nullptr;
-    if (!name || !v || !v->passIndex) return;
+    if (!name || !v) return;
+    auto [writer, fresh] = shadowWriters_.emplace(name->raw().data(), v);
+    if (!fresh && writer->second != v) sharedShadowNames_.insert(name->raw().data());
+    if (index < 0 || !v->passIndex) return;
+    auto i = static_cast<size_t>(index);
     const Tracked& t = tracked_[v->passIndex - 1];
     if (t.producer < 0 || plan_.home[i] != t.home) return;
     if (isCopied(static_cast<size_t>(t.producer)) && !isCopied(i)) return;
@@ -373,7 +380,8 @@ class Splitter {
       given = def.attrOf<StringAttr>(givenBy = "parameter_name");
     } else if (!exportedAs_.empty()) {
       auto it = exportedAs_.find(v->passIndex - 1);
-      if (it != exportedAs_.end()) given = it->second, givenBy = "output_name";
+      if (it != exportedAs_.end() && !sharedShadowNames_.count(it->second->raw().data()))
+        given = it->second, givenBy = "output_name";
     }
     if (given) {
       // The raw text is interned already (a name with escapes is refused).
@@ -577,6 +585,8 @@ class Splitter {
   std::vector<uint32_t> newNameOwners_;  // their crossings, in order
   std::vector<NamedAttr> attrs_;
   std::unordered_map<uint32_t, const StringAttr*> exportedAs_;  // tracked index -> a shadow_output's name
+  std::unordered_map<const char*, const Value*> shadowWriters_;   // output_name (interned) -> a value written
+  std::unordered_set<const char*> sharedShadowNames_;             // output_names two values are written under
   std::vector<std::pair<const char*, uint32_t>> claims_;  // given crossing names and their crossings
   std::string_view kOpDistAttr_ = ctx().intern("op_dist_attr"), kOutputName_ = ctx().intern("output_name");
   bool unresolved_ = false;
