@@ -42,6 +42,9 @@ std::optional<std::vector<int64_t>> matmulDims(std::span<const int64_t> a, std::
   return out;
 }
 
+/// matmul_grad's operands, by place.
+enum { X = 0, Y = 1, OG = 2 };
+
 /// A boolean attribute of `op`, bare or tagged (`(Bool)true`): false when
 /// absent, nothing when it is not a boolean.
 std::optional<bool> flagOf(const Operation& op, std::string_view key) {
@@ -105,7 +108,6 @@ class SplitMatmulGradPass : public Pass {
   void splitRank2(Operation& grad, Builder& b, bool ta, bool tb) {
     // (operands, transposes) of x_grad and y_grad per (ta, tb), operands by
     // their place in matmul_grad; see the header.
-    enum { X = 0, Y = 1, OG = 2 };
     struct Mm { int a; int b; bool ta; bool tb; };
     Mm dx = !ta && !tb ? Mm{OG, Y, false, true} : ta && !tb ? Mm{Y, OG, false, true}
           : !ta && tb  ? Mm{OG, Y, false, false} : Mm{Y, OG, true, true};
@@ -133,7 +135,7 @@ class SplitMatmulGradPass : public Pass {
     // Checked before anything is built: giving up must leave no ops behind.
     if (!matmulDims(fold(xs.dims), fold(os.dims), true, false))
       return leave("left as matmul_grad: result shapes disagree");
-    Operation* mx = matmul(b, grad, {2, 1}, false, true, dxType, 0);
+    Operation* mx = matmul(b, grad, {OG, Y}, false, true, dxType, 0);
     Value* x2 = reshape(b, grad, x, fold(xs.dims));
     Value* og2 = reshape(b, grad, og, fold(os.dims));
     const Type* prodType = matmulType(x2, og2, true, false, nullptr);
