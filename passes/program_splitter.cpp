@@ -72,6 +72,17 @@ struct Read {
   bool operator==(const Read& o) const { return job == o.job && crossing == o.crossing; }
 };
 
+/// The attribute that names the value `op` makes or writes in the scope:
+/// a `pd_op.data`'s `name`, a `builtin.parameter`'s `parameter_name`, a
+/// `builtin.shadow_output`'s `output_name`; null for other ops.
+const char* nameAttrKey(const Operation& op) {
+  std::string_view n = op.name();
+  return n == "pd_op.data"              ? "name"
+         : n == "builtin.parameter"     ? "parameter_name"
+         : n == "builtin.shadow_output" ? "output_name"
+                                        : nullptr;
+}
+
 /// An operand, in its op's home job, reading a crossing value.
 struct Rewire {
   OpOperand* operand;
@@ -373,11 +384,9 @@ class Splitter {
   Status exportName(Crossing& c, const Value* v, size_t producer) {
     const Operation& def = *ops_[producer];
     const StringAttr* given = nullptr;
-    const char* givenBy = nullptr;
-    if (def.name() == "pd_op.data") {
-      given = def.attrOf<StringAttr>(givenBy = "name");
-    } else if (def.name() == "builtin.parameter") {
-      given = def.attrOf<StringAttr>(givenBy = "parameter_name");
+    const char* givenBy = nameAttrKey(def);  // a producer is never a shadow_output
+    if (givenBy) {
+      given = def.attrOf<StringAttr>(givenBy);
     } else if (!exportedAs_.empty()) {
       auto it = exportedAs_.find(v->passIndex - 1);
       if (it != exportedAs_.end() && !sharedShadowNames_.count(it->second->raw().data()))
@@ -431,12 +440,8 @@ class Splitter {
   Status checkNewNamesAgainstInput() {
     std::unordered_set<std::string_view> taken;
     auto note = [&](const Operation& op) {
-      std::string_view n = op.name();
-      const StringAttr* s = n == "builtin.shadow_output" ? op.attrOf<StringAttr>("output_name")
-                            : n == "pd_op.data"          ? op.attrOf<StringAttr>("name")
-                            : n == "builtin.parameter"   ? op.attrOf<StringAttr>("parameter_name")
-                                                         : nullptr;
-      if (s) taken.insert(s->raw());
+      if (const char* key = nameAttrKey(op))
+        if (auto* s = op.attrOf<StringAttr>(key)) taken.insert(s->raw());
     };
     for (const BlockArgument* k : program_.body().kwargs()) taken.insert(k->name());
     walk(program_.body(), note);
