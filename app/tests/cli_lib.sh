@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# What every CLI test file shares: argument handling, helpers and the driver.
+# A test file (cli_TOPIC_test.sh) sources this with its own arguments, defines
+# `test_NAME()` functions and ends with `cli_main`:
+#
+#   cli_TOPIC_test.sh PIR_OPT TEST_NAME   run one test: exit 0 pass, 1 fail, 77 skip
+#   cli_TOPIC_test.sh PIR_OPT --list      print the file's test names, one a line
+#
+# Every test works in its own `mktemp -d` folder (the current directory while
+# it runs) and removes it afterwards. The golden data is read from
+# $PIR_TESTDATA, by default ../../testdata next to this script.
+set -u
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 PIR_OPT TEST_NAME|--list" >&2
+  exit 2
+fi
+PIR_OPT=$(realpath "$1")
+TEST_NAME=$2
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TESTDATA=${PIR_TESTDATA:-$(cd "$HERE/../../testdata" && pwd)}
+SEED=$TESTDATA/seeds/reshard_before.pir         # fails fold-reshard's dist check
+SEED_AFTER=$TESTDATA/seeds/reshard_after.pir    # passes it
+SIMPLE=$TESTDATA/roundtrip/01_classic_mlp_builtin_tensor.pir
+
+export LC_ALL=C
+FAILED=0
+T=
+
+#===----------------------------------------------------------------------===#
+# Helpers
+#===----------------------------------------------------------------------===#
+
+fail() {
+  echo "FAIL: $*" >&2
+  FAILED=1
+}
+
+skip() {
+  echo "SKIP: $*" >&2
+  exit 77
+}
+
+skip_if_root() {
+  [ "$(id -u)" = 0 ] && skip "runs as root, which ignores file permissions"
+  return 0
+}
+
+# run ARGS... : runs pir-opt with stdin from /dev/null (unless the caller
+# redirects it), stdout into ./out, stderr into ./err, exit code into $rc.
+run() {
+  timeout 60 "$PIR_OPT" "$@" > out 2> err
+  rc=$?
+  check_no_crash
+}
+
+# Like run, but stdin comes from file $1.
+run_stdin() {
+  local input=$1
+  shift
+  timeout 60 "$PIR_OPT" "$@" < "$input" > out 2> err
+  rc=$?
+  check_no_crash
+}
+
+check_no_crash() {
+  if [ "$rc" -eq 124 ]; then
+    fail "pir-opt timed out"
+  elif [ "$rc" -ge 128 ]; then
+    fail "pir-opt died of signal $((rc - 128))"
+  elif [ "$rc" -eq 2 ]; then
+    fail "pir-opt reported an internal error: $(head -c 300 err)"
+  fi
+}
+
+expect_rc() {
+  local want=$1 what=${2:-}
+  if [ "$rc" -ne "$want" ]; then
+    fail "${what:+$what: }exit code $rc, expected $want; stderr:"
+    head -c 1500 err >&2
+    echo >&2
+  fi
+}
+
+# same FILE1 FILE2 [what]: byte-identical.
+same() {
+  if ! cmp -s "$1" "$2"; then
+    fail "${3:-}${3:+: }'$1' and '$2' differ"
+    diff -u "$1" "$2" 2>/dev/null | head -20 | cut -c1-200 >&2
+  fi
+}
+
+# stderr_has REGEX [what]: some line of ./err matches (ERE).
+stderr_has() {
+  if ! grep -Eq -- "$1" err; then
+    fail "${2:-stderr}: no line matches /$1/; stderr:"
+    head -c 1500 err | cut -c1-300 >&2
+    echo >&2
+  fi
+}
+
+# expect_located LABEL [LINE] : the first line of stderr is
+# `LABEL:LINE:COL: error: `, followed by the source line (at most 160 bytes)
+# and a caret line. LABEL is a fixed string (regex characters escaped here).
+expect_located() {
+  local label line=${2:-[0-9]+}
+  label=$(printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+  if ! head -n 1 err | grep -Eq "^$label:$line:[0-9]+: error: "; then
+    fail "expected a located error '$1:${2:-LINE}:COL: error:' first on stderr, got:"
+    head -c 600 err | cut -c1-300 >&2
+    echo >&2
+    return
+  fi
+  local src_len caret
+  src_len=$(sed -n 2p err | wc -c)
+  caret=$(sed -n 3p err)
+  [ "$src_len" -le 161 ] || fail "the error's source line is $((src_len - 1)) bytes long, more than 160"
+  [[ $caret =~ ^[[:space:]]*\^$ ]] || fail "the third line of the error is not a caret line: '$(printf '%s' "$caret" | head -c 200)'"
+}
+
+# error_col : the column of the first located error on stderr.
+error_col() { head -n 1 err | sed -E 's/^.*:[0-9]+:([0-9]+): error: .*$/\1/'; }
+error_line() { head -n 1 err | sed -E 's/^.*:([0-9]+):[0-9]+: error: .*$/\1/'; }
+
+# no_temp_files [DIR]: no `.pir-opt-tmp-*` file or folder is left in DIR.
+no_temp_files() {
+  local dir=${1:-.} left
+  left=$(ls -A "$dir" | grep -F 'pir-opt-tmp' || true)
+  [ -z "$left" ] || fail "temporary files left in $dir: $left"
+}
+
+# A program with one identity reshard that fold-reshard removes.
+write_identity_reshard() {
+  cat > "$1" <<'EOF'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>
+    (%1) = "dist_op.reshard" (%0) {} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32>
+    (%2) = "pd_op.relu" (%1) {stop_gradient:[false]} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32>
+}
+EOF
+}
+
+# ...and what it becomes.
+write_identity_reshard_folded() {
+  cat > "$1" <<'EOF'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>
+    (%1) = "pd_op.relu" (%0) {stop_gradient:[false]} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32>
+}
+EOF
+}
+
+# A program whose syntax is broken on line 3.
+write_syntax_error() {
+  cat > "$1" <<'EOF'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>
+    (%1) = "pd_op.relu" (%0 {stop_gradient:[false]} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32>
+}
+EOF
+}
+
+# gen_relu_chain N: a program of a pd_op.data and N chained pd_op.relu ops.
+gen_relu_chain() {
+  awk -v n="$1" 'BEGIN {
+    print "{"
+    print "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>"
+    for (i = 1; i <= n; i++)
+      printf "    (%%%d) = \"pd_op.relu\" (%%%d) {stop_gradient:[false]} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32>\n", i, i - 1
+    print "}"
+  }'
+}
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+#===----------------------------------------------------------------------===#
+# Driver
+#===----------------------------------------------------------------------===#
+
+# Runs the test named on the command line (or lists the tests the sourcing
+# file defines).
+cli_main() {
+  if [ "$TEST_NAME" = --list ]; then
+    declare -F | sed -n 's/^declare -f test_//p'
+    exit 0
+  fi
+  if ! declare -F "test_$TEST_NAME" > /dev/null; then
+    echo "no test named '$TEST_NAME'" >&2
+    exit 2
+  fi
+  [ -x "$PIR_OPT" ] || { echo "pir-opt not found: $PIR_OPT" >&2; exit 2; }
+
+  T=$(mktemp -d "${TMPDIR:-/tmp}/pir-opt-cli.XXXXXX") || exit 2
+  trap 'cd / && chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+  cd "$T" || exit 2
+  "test_$TEST_NAME"
+  if [ "$FAILED" -ne 0 ]; then
+    echo "FAILED $TEST_NAME" >&2
+    exit 1
+  fi
+  echo "ok $TEST_NAME"
+  exit 0
+}
