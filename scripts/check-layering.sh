@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The module floors: app -> runtime -> passes -> parser -> core. A module's
+# files (its tests included) may include headers of their own module and of
+# the modules below it, never above. Prints every include that breaks the
+# rule as FILE:LINE and exits 1; exits 0 when there is none.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# Each module and the modules it may include.
+declare -A allowed=(
+  [core]="core"
+  [parser]="core parser"
+  [passes]="core parser passes"
+  [runtime]="core parser passes runtime"
+  [app]="core parser passes runtime app"
+)
+bad=0
+for module in core parser passes runtime app; do
+  [ -d "$module" ] || continue
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    rest=${hit#*:}
+    line=${rest%%:*}
+    target=$(sed -n "${line}p" "$file" | sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([a-z_]*\)\/.*/\1/p')
+    [ -n "$target" ] || continue
+    case " core parser passes runtime app " in *" $target "*) ;; *) continue ;; esac
+    case " ${allowed[$module]} " in
+      *" $target "*) ;;
+      *) echo "$file:$line: $module may not include $target/ (floors: app -> runtime -> passes -> parser -> core)"
+         bad=1 ;;
+    esac
+  done < <(grep -rn --include='*.h' --include='*.cpp' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$module" || true)
+done
+if [ "$bad" -eq 0 ]; then echo "layering: every include follows app -> runtime -> passes -> parser -> core"; fi
+exit "$bad"
