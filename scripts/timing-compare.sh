@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Side-by-side `--timing` phases of two pir-opt binaries, runs interleaved
+# (old, new, old, new, ...) so both see the same machine; prints the minimum
+# of each phase per binary and the ratio new/old.
+#
+#   scripts/timing-compare.sh OLD_PIR_OPT NEW_PIR_OPT [RUNS] INPUT...
+#
+# Workloads per input: parse + print (no pass), apply-partition, and
+# pipeline-split{mode=1F1B}. RUNS defaults to 5. Output goes to /dev/null, so
+# printing is timed without the disk.
+set -euo pipefail
+[ $# -ge 3 ] || { echo "usage: $0 OLD NEW [RUNS] INPUT..." >&2; exit 2; }
+old=$1 new=$2
+shift 2
+runs=5
+if [[ $1 =~ ^[0-9]+$ ]]; then runs=$1; shift; fi
+workloads=("" "--pass-pipeline=apply-partition" "--pass-pipeline=pipeline-split{mode=1F1B}")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '| input | workload | phase | old (ms) | new (ms) | new/old |\n|---|---|---|---:|---:|---:|\n'
+for input in "$@"; do
+  cat "$input" > /dev/null  # into the page cache
+  for w in "${workloads[@]}"; do
+    : > "$tmp/old" && : > "$tmp/new"
+    for ((i = 0; i < runs; i++)); do
+      for which in old new; do
+        bin=$old; [ $which = new ] && bin=$new
+        # shellcheck disable=SC2086
+        "$bin" "$input" $w --timing -o /dev/null 2>> "$tmp/$which" > /dev/null
+      done
+    done
+    name=${w#--pass-pipeline=}; name=${name:-parse+print}
+    # timing: PHASE X ms  ->  min per phase, in first-seen order
+    python3 - "$tmp/old" "$tmp/new" "$(basename "$input")" "$name" <<'PY'
+import sys, re
+def mins(path):
+    order, best = [], {}
+    for line in open(path):
+        m = re.match(r'timing: (.*) ([0-9.]+) ms$', line.strip())
+        if not m: continue
+        k, v = m.group(1), float(m.group(2))
+        if k not in best: order.append(k); best[k] = v
+        else: best[k] = min(best[k], v)
+    return order, best
+oo, ob = mins(sys.argv[1]); no, nb = mins(sys.argv[2])
+for k in oo:
+    if k.startswith('verify'): continue
+    if k not in nb: continue
+    print(f"| {sys.argv[3]} | {sys.argv[4]} | {k} | {ob[k]:.1f} | {nb[k]:.1f} | {nb[k]/ob[k]:.3f} |")
+PY
+  done
+done
