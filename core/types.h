@@ -77,6 +77,13 @@ class DistTensorType : public Type {
   DataType dtype_;
 };
 
+/// The dist attr of `t` when it is a dist tensor type; null for a null
+/// pointer or any other type (a vec is not looked into).
+inline const TensorDistAttr* distAttrOf(const Type* t) {
+  auto* d = t ? t->dynCast<DistTensorType>() : nullptr;
+  return d ? d->distAttr() : nullptr;
+}
+
 /// `vec[T,T]`, the type of a builtin.combine result.
 class VectorType : public Type {
  public:

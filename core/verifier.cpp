@@ -216,11 +216,11 @@ class Verifier {
   /// expects (element by element for a tensor list, named `[element]`).
   void checkConsistency(const Operation& op, const Attribute* entry, const Type* type, size_t i, long element = -1) {
     auto* want = entry->dynCast<TensorDistAttr>();
-    auto* have = type ? type->dynCast<DistTensorType>() : nullptr;
-    if (want && have && !sameDistAttr(want, have->distAttr())) {
+    const TensorDistAttr* have = distAttrOf(type);
+    if (want && have && !sameDistAttr(want, have)) {
       PrintStyle full;  // meshes may differ: print them whatever the era
       std::string what = "operand " + std::to_string(i) + (element >= 0 ? "[" + std::to_string(element) + "]" : "");
-      error(op, what + " of " + opLabel(op) + " is distributed as {" + attributeToString(have->distAttr(), full) +
+      error(op, what + " of " + opLabel(op) + " is distributed as {" + attributeToString(have, full) +
                     "} but the op expects {" + attributeToString(want, full) + "}");
     }
     auto* list = entry->dynCast<ArrayAttr>();

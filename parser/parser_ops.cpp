@@ -240,7 +240,7 @@ bool Parser::parseOp(Block& block) {
         if (i < operands.size() && operands[i] && operands[i]->type()) {
           const Type* vt = operands[i]->type();
           if (auto* vec = vt->dynCast<VectorType>(); vec && !vec->elements().empty()) vt = vec->elements()[0];
-          if (auto* dt = vt->dynCast<DistTensorType>()) hint = dt->distAttr()->mesh();
+          if (const TensorDistAttr* d = distAttrOf(vt)) hint = d->mesh();
         }
         const Type* t = nullptr;
         if (!parseType(t, hint)) return false;

@@ -35,8 +35,7 @@ namespace {
 using namespace pir::core;
 
 const TensorDistAttr* distOf(const Value* v) {
-  auto* t = v && v->type() ? v->type()->dynCast<DistTensorType>() : nullptr;
-  return t ? t->distAttr() : nullptr;
+  return v ? distAttrOf(v->type()) : nullptr;
 }
 
 /// The statistic a reshard from `src` to `dst` counts under, by the kind

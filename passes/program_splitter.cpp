@@ -556,8 +556,8 @@ class Splitter {
     std::vector<NamedAttr>& attrs = attrs_;
     attrs.clear();
     if (const OpDistAttr* od = producer.distAttr()) {
-      auto* t = v->type() ? v->type()->dynCast<DistTensorType>() : nullptr;
-      const Attribute* operands[] = {t ? static_cast<const Attribute*>(t->distAttr()) : ctx().nullAttr()};
+      const TensorDistAttr* d = distAttrOf(v->type());
+      const Attribute* operands[] = {d ? static_cast<const Attribute*>(d) : ctx().nullAttr()};
       attrs.push_back({kOpDistAttr_, factory_.opDistAttr(od->mesh(), operands, {}, &producer)});
     }
     factory_.appendRoleAndChunk(attrs, &producer);

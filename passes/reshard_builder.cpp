@@ -72,7 +72,7 @@ const OpDistAttr* DistOpFactory::opDistAttr(const ProcessMesh* mesh, std::span<c
 }
 
 Operation* DistOpFactory::reshard(Builder& builder, Value* input, const TensorDistAttr* dst, const Operation* like) {
-  const TensorDistAttr* src = input->type()->dynCast<DistTensorType>()->distAttr();
+  const TensorDistAttr* src = distAttrOf(input->type());
   const Attribute* operands[] = {src};
   const Attribute* results[] = {dst};
   NamedAttr attrs[3];

@@ -158,7 +158,7 @@ class SplitMatmulGradPass : public Pass {
   }
 
   const Type* makeType(DataType dtype, std::span<const int64_t> dims, const Type* like) {
-    if (auto* dist = like->dynCast<DistTensorType>()) return ctx().distTensorType(dtype, dims, dist->distAttr());
+    if (const TensorDistAttr* dist = distAttrOf(like)) return ctx().distTensorType(dtype, dims, dist);
     auto* dense = like->dynCast<DenseTensorType>();
     return ctx().denseTensorType(dense ? dense->spelling() : program_->style().tensorSpelling, dtype, dims);
   }
@@ -177,8 +177,8 @@ class SplitMatmulGradPass : public Pass {
       if (const Attribute* a = from.attr(key)) attrs.push_back({ctx().intern(key), a});
     if (const OpDistAttr* od = from.distAttr()) {
       auto distOf = [&](const Type* t) -> const Attribute* {
-        auto* dt = t ? t->dynCast<DistTensorType>() : nullptr;
-        return dt ? static_cast<const Attribute*>(dt->distAttr()) : ctx().nullAttr();
+        const TensorDistAttr* d = distAttrOf(t);
+        return d ? static_cast<const Attribute*>(d) : ctx().nullAttr();
       };
       std::vector<const Attribute*> ins;
       for (size_t i = 0; i < operands.size(); ++i) {

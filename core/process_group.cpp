@@ -1,0 +1,47 @@
+//===- process_group.cpp - ring ids and their ordered ranks ----------------===//
+#include "core/process_group.h"
+
+#include <algorithm>
+
+namespace pir::core {
+
+std::optional<int64_t> ProcessGroup::localRank(int64_t rank) const {
+  auto it = std::find(ranks.begin(), ranks.end(), rank);
+  if (it == ranks.end()) return std::nullopt;
+  return static_cast<int64_t>(it - ranks.begin());
+}
+
+const ProcessGroup& ProcessGroupTable::getOrCreate(std::span<const int64_t> ranks) {
+  // Paddle compares '_'.join(ranks) keys: the same as comparing the lists.
+  // A linear scan, as Paddle's: a program has a few dozen rings at most.
+  for (const ProcessGroup& g : groups_)
+    if (std::equal(g.ranks.begin(), g.ranks.end(), ranks.begin(), ranks.end())) return g;
+  // Paddle's len(_g_process_group_map) counts the world group too.
+  int64_t id = base_ + static_cast<int64_t>(groups_.size() + 1) + 1;
+  for (int64_t r : ranks) {
+    auto at = std::lower_bound(world_.ranks.begin(), world_.ranks.end(), r);
+    if (at == world_.ranks.end() || *at != r) world_.ranks.insert(at, r);
+  }
+  groups_.push_back(ProcessGroup{id, std::vector<int64_t>(ranks.begin(), ranks.end())});
+  return groups_.back();
+}
+
+const ProcessGroup* ProcessGroupTable::find(int64_t ringId) const {
+  if (ringId == 0) return &world_;
+  // Ids grow by one from the first group's.
+  int64_t first = base_ + 2;
+  if (ringId < first || ringId - first >= static_cast<int64_t>(groups_.size())) return nullptr;
+  return &groups_[static_cast<size_t>(ringId - first)];
+}
+
+std::span<const int64_t> ProcessGroupTable::ranksOf(int64_t ringId) const {
+  const ProcessGroup* g = find(ringId);
+  return g ? std::span<const int64_t>(g->ranks) : std::span<const int64_t>();
+}
+
+std::optional<int64_t> ProcessGroupTable::localRank(int64_t ringId, int64_t rank) const {
+  const ProcessGroup* g = find(ringId);
+  return g ? g->localRank(rank) : std::nullopt;
+}
+
+}  // namespace pir::core
