@@ -71,7 +71,7 @@ TEST_CASE("blocks keep op order under insert and remove", "[core][ir]") {
   REQUIRE(prog.body().numOps() == 2);
 }
 
-TEST_CASE("attributes keep read order; new keys go to their sorted slot", "[core][ir]") {
+TEST_CASE("attributes keep read order, and new keys go to their sorted slot", "[core][ir]") {
   Context ctx;
   NamedAttr attrs[] = {{ctx.intern("b"), ctx.boolAttr(true)}, {ctx.intern("d"), ctx.boolAttr(false)},
                        {ctx.intern("a_out_of_order"), ctx.boolAttr(true)}};
@@ -86,7 +86,7 @@ TEST_CASE("attributes keep read order; new keys go to their sorted slot", "[core
   REQUIRE(op->attr("c") == nullptr);
 }
 
-TEST_CASE("ops with equal attribute lists share one; editing one leaves the other", "[core][interning]") {
+TEST_CASE("ops with equal attribute lists share one, and editing one leaves the other", "[core][interning]") {
   Context ctx;
   NamedAttr attrs[] = {{ctx.intern("a"), ctx.boolAttr(true)}, {ctx.intern("b"), ctx.boolAttr(false)}};
   Operation* x = Operation::create(ctx, "t.op", {}, {}, attrs);
