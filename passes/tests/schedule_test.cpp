@@ -103,7 +103,7 @@ TEST_CASE("ZBH1 stage 1 is Paddle's list", "[schedule]") {
         "backward_w:7 backward_w:0 optimizer:0");
 }
 
-TEST_CASE("every generated list is valid; only Paddle's VPP remainder list deadlocks", "[schedule]") {
+TEST_CASE("every generated list is valid, and only Paddle's VPP remainder list deadlocks", "[schedule]") {
   for (const char* mode : {"FThenB", "1F1B", "ZBH1", "ZB1P"})
     for (int p : {1, 2, 4}) {
       Schedule s = make(mode, p, 8);
