@@ -5,6 +5,14 @@
 // compare. IR objects (operations, values, blocks) are allocated from the
 // Context's arena too.
 //
+// Threads: a Context and everything in it (its programs, their values and
+// ops, the passes' scratch fields in them) is used by one thread at a time.
+// Different Contexts share no mutable state, so work on different Contexts
+// (one per rank) may run on different threads at once. The one exception:
+// IR that no thread writes may be read by several at once through const
+// accessors (cloneProgram's source, say); printing and verifying write
+// scratch marks into values, so they count as writes.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -76,6 +84,14 @@ class Context {
                                std::span<const Attribute* const> results, int64_t chunkId,
                                bool hasChunkId);
 
+  /// A fresh mark for a walk that stamps the values it visits (the
+  /// verifier's scope check, the printer's numbering): never 0 and never
+  /// one handed out before (until 2^32 walks), so no walk clears its marks.
+  /// Per Context, not global: walks on other threads' Contexts never touch it.
+  uint32_t newWalkEpoch() {
+    if (++walkEpoch_ == 0) ++walkEpoch_;
+    return walkEpoch_;
+  }
 
  private:
   struct InternedString {
@@ -105,6 +121,7 @@ class Context {
   const BoolAttr* false_;
   const NullAttr* null_;
   const NullAttr* nullSpelled_;
+  uint32_t walkEpoch_ = 0;
 };
 
 /// The element types of a type: itself, or a vector's elements.

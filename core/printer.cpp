@@ -1,7 +1,6 @@
 //===- printer.cpp - PIR text output ---------------------------------------===//
 #include "core/printer.h"
 
-#include <atomic>
 #include <charconv>
 
 #include "core/context.h"
@@ -16,7 +15,6 @@ constexpr size_t kFlushThreshold = 1 << 20;
 // How many ops ahead the printer fetches kwarg names (their kwargs are
 // fetched OperandPrefetcher::kDistance ahead).
 constexpr int kNamesAhead = 4;
-std::atomic<uint32_t> gPrintGeneration{0};
 
 void appendInt(std::string& out, int64_t v) {
   char buf[24];
@@ -164,9 +162,10 @@ void appendDims(std::string& out, std::span<const int64_t> dims, DataType dtype)
 
 class ProgramPrinter {
  public:
-  ProgramPrinter(const PrintStyle& style, const OutputSink* sink) : style_(style), sink_(sink) {
-    gen_ = ++gPrintGeneration;
-    if (gen_ == 0) gen_ = ++gPrintGeneration;  // 0 marks "never printed"
+  // A value is numbered anew once per print: when its printGen is not `gen`
+  // (the program's Context hands out a fresh one each time).
+  ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen)
+      : style_(style), sink_(sink), gen_(gen) {
     out_.reserve(sink ? kFlushThreshold + 4096 : 4096);
   }
 
@@ -608,7 +607,7 @@ Status checkPrintable(const Program& program) {
 }
 
 Status printProgram(const Program& program, const OutputSink& sink) {
-  ProgramPrinter p(program.style(), &sink);
+  ProgramPrinter p(program.style(), &sink, program.context().newWalkEpoch());
   p.printBlock(program.body(), "");
   p.flush();
   if (p.failed()) return Status::error("write error");
@@ -616,7 +615,7 @@ Status printProgram(const Program& program, const OutputSink& sink) {
 }
 
 std::string printProgram(const Program& program) {
-  ProgramPrinter p(program.style(), nullptr);
+  ProgramPrinter p(program.style(), nullptr, program.context().newWalkEpoch());
   p.printBlock(program.body(), "");
   return std::move(p.buffer());
 }

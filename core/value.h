@@ -68,10 +68,12 @@ class Value {
   void replaceAllUsesWith(Value* v);
 
   // Printer bookkeeping: the number handed out on first print, valid while
-  // printGen matches the current print.
+  // printGen matches the current print (an epoch of the value's Context,
+  // Context::newWalkEpoch; like all scratch here, one thread at a time).
   mutable uint32_t printId = 0;
   mutable uint32_t printGen = 0;
-  // Scratch mark for walks such as the verifier's scope check.
+  // Scratch mark for walks such as the verifier's scope check (also an epoch
+  // of the value's Context).
   mutable uint32_t visitMark = 0;
   // Scratch for a pass's dense side tables (an index into them). Stale from
   // earlier passes: a pass that reads it sets it on every value first.

@@ -1,7 +1,6 @@
 //===- verifier.cpp -------------------------------------------------------===//
 #include "core/verifier.h"
 
-#include <atomic>
 #include <unordered_set>
 
 #include "core/context.h"
@@ -11,8 +10,6 @@
 namespace pir::core {
 
 namespace {
-
-std::atomic<uint32_t> gVerifyEpoch{0};
 
 std::string opLabel(const Operation& op) { return "'" + std::string(op.name()) + "'"; }
 
@@ -34,10 +31,7 @@ int64_t rankOf(const Type* t) {
 class Verifier {
  public:
   Verifier(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options)
-      : program_(program), diag_(diag), options_(options) {
-    epoch_ = ++gVerifyEpoch;
-    if (epoch_ == 0) epoch_ = ++gVerifyEpoch;
-  }
+      : program_(program), diag_(diag), options_(options), epoch_(program.context().newWalkEpoch()) {}
 
   // Marks carry this run's epoch, so what the top-level block defined needs
   // no clearing afterwards (regions are cleared as they close).
