@@ -1,4 +1,4 @@
-//===- clone.cpp ----------------------------------------------------------===//
+//===- clone.cpp - copies of ops, and of programs into another context ----===//
 #include "core/clone.h"
 
 #include <vector>
@@ -46,5 +46,197 @@ Operation* cloneOperation(Context& ctx, const Operation& op, ValueMapping& map, 
   }
   return copy;
 }
+
+}  // namespace pir::core
+
+//===----------------------------------------------------------------------===//
+// Between contexts
+//===----------------------------------------------------------------------===//
+
+namespace pir::core {
+
+const Type* ContextImporter::type(const Type* t) {
+  if (!t) return nullptr;
+  if (auto it = types_.find(t); it != types_.end()) return it->second;
+  const Type* made = importType(t);  // recurses: insert after
+  types_.emplace(t, made);
+  return made;
+}
+
+const Attribute* ContextImporter::attribute(const Attribute* a) {
+  if (!a) return nullptr;
+  if (auto it = attrs_.find(a); it != attrs_.end()) return it->second;
+  const Attribute* made = importAttribute(a);
+  attrs_.emplace(a, made);
+  return made;
+}
+
+std::string_view ContextImporter::string(std::string_view s) { return dst_.intern(s); }
+
+std::vector<NamedAttr> ContextImporter::namedAttrs(std::span<const NamedAttr> attrs) {
+  std::vector<NamedAttr> out;
+  out.reserve(attrs.size());
+  for (const NamedAttr& a : attrs) out.push_back({dst_.intern(a.key), attribute(a.value)});
+  return out;
+}
+
+std::span<const NamedAttr> ContextImporter::attrList(std::span<const NamedAttr> attrs) {
+  if (attrs.empty()) return {};
+  // Most ops share their list with others (Context::attrList): by address.
+  if (auto it = lists_.find(attrs.data()); it != lists_.end() && it->second.size() == attrs.size())
+    return it->second;
+  std::vector<NamedAttr> imported = namedAttrs(attrs);
+  return lists_[attrs.data()] = dst_.attrList(imported);
+}
+
+// Every kind is spelled out (no default): a new kind is a -Wswitch warning here.
+const Type* ContextImporter::importType(const Type* t) {
+  switch (t->kind()) {
+    case TypeKind::Scalar: return dst_.scalarType(t->dynCast<ScalarType>()->dtype());
+    case TypeKind::DenseTensor: {
+      auto* d = t->dynCast<DenseTensorType>();
+      return dst_.denseTensorType(d->spelling(), d->dtype(), d->dims());
+    }
+    case TypeKind::DistTensor: {
+      auto* d = t->dynCast<DistTensorType>();
+      auto* dist = static_cast<const TensorDistAttr*>(attribute(d->distAttr()));
+      return dst_.distTensorType(d->dtype(), d->dims(), dist);
+    }
+    case TypeKind::Vector: {
+      std::vector<const Type*> elems;
+      for (const Type* e : t->dynCast<VectorType>()->elements()) elems.push_back(type(e));
+      return dst_.vectorType(elems);
+    }
+    case TypeKind::Null: return dst_.nullType();
+    case TypeKind::Opaque: return dst_.opaqueType(t->dynCast<OpaqueType>()->text());
+  }
+  return nullptr;
+}
+
+const Attribute* ContextImporter::importAttribute(const Attribute* a) {
+  auto all = [&](std::span<const Attribute* const> in) {
+    std::vector<const Attribute*> out;
+    out.reserve(in.size());
+    for (const Attribute* e : in) out.push_back(attribute(e));
+    return out;
+  };
+  switch (a->kind()) {
+    case AttrKind::Bool: return dst_.boolAttr(a->dynCast<BoolAttr>()->value());
+    case AttrKind::String: return dst_.stringAttr(a->dynCast<StringAttr>()->raw());
+    case AttrKind::Number: {
+      auto* n = a->dynCast<NumberAttr>();
+      return dst_.numberAttr(n->tag(), n->text());
+    }
+    case AttrKind::Array: {
+      auto* arr = a->dynCast<ArrayAttr>();
+      return dst_.arrayAttr(all(arr->elements()), arr->hasArrayPrefix());
+    }
+    case AttrKind::Tagged: {
+      auto* t = a->dynCast<TaggedAttr>();
+      return dst_.taggedAttr(t->tag(), attribute(t->inner()));
+    }
+    case AttrKind::Symbol: return dst_.symbolAttr(a->dynCast<SymbolAttr>()->text());
+    case AttrKind::Opaque: return dst_.opaqueAttr(a->dynCast<OpaqueAttr>()->text());
+    case AttrKind::Null: return dst_.nullAttr(a->dynCast<NullAttr>()->spelledNull());
+    case AttrKind::TypeRef: return dst_.typeAttr(type(a->dynCast<TypeAttr>()->type()));
+    case AttrKind::ProcessMesh: {
+      auto* m = a->dynCast<ProcessMesh>();
+      return dst_.processMesh(m->shape(), m->processIds(), m->dimNames());
+    }
+    case AttrKind::Placements: return dst_.placementsAttr(a->dynCast<PlacementsAttr>()->placements());
+    case AttrKind::TensorDist: {
+      auto* t = a->dynCast<TensorDistAttr>();
+      auto* mesh = static_cast<const ProcessMesh*>(attribute(t->mesh()));
+      auto* placements = static_cast<const PlacementsAttr*>(attribute(t->placements()));
+      return dst_.tensorDistAttr(mesh, t->dimsMapping(), t->partial(), placements);
+    }
+    case AttrKind::OpDist: {
+      auto* od = a->dynCast<OpDistAttr>();
+      auto* mesh = static_cast<const ProcessMesh*>(attribute(od->mesh()));
+      return dst_.opDistAttr(mesh, all(od->operands()), all(od->results()), od->chunkId(), od->hasChunkId());
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// Copies a program in two walks: ops first (operands left null), then the
+/// use lists, value by value in the source's order.
+class ProgramCloner {
+ public:
+  explicit ProgramCloner(Context& dst) : dst_(dst), import_(dst) {}
+
+  std::unique_ptr<Program> run(const Program& src) {
+    auto out = std::make_unique<Program>(dst_);
+    out->style() = src.style();
+    out->style().tensorSpelling = import_.string(src.style().tensorSpelling);
+    copyBlock(src.body(), out->body());
+    linkUses();
+    return out;
+  }
+
+ private:
+  void copyBlock(const Block& from, Block& to) {
+    for (const BlockArgument* a : from.arguments()) {
+      BlockArgument* copy = to.addArgument(dst_, import_.type(a->type()));
+      copy->setAttributes(dst_.arena(), import_.namedAttrs(a->attributes()));
+      values_.emplace(a, copy);
+    }
+    for (const BlockArgument* k : from.kwargs()) {
+      BlockArgument* copy = to.addKwarg(dst_, k->name(), import_.type(k->type()));
+      copy->setAttributes(dst_.arena(), import_.namedAttrs(k->attributes()));
+      values_.emplace(k, copy);
+    }
+    for (const Operation& op : from) to.pushBack(copyOp(op));
+  }
+
+  Operation* copyOp(const Operation& op) {
+    types_.clear();
+    for (uint32_t i = 0; i < op.numResults(); ++i) types_.push_back(import_.type(op.result(i)->type()));
+    nulls_.assign(op.numOperands(), nullptr);
+    Operation* copy = Operation::create(dst_, op.name(), nulls_, types_, import_.attrList(op.attributes()));
+    copy->setDebugId(op.debugId());
+    copy->setLocation(op.location());
+    if (!op.operandKeywords().empty()) {
+      std::vector<std::string_view> keywords;
+      for (std::string_view k : op.operandKeywords()) keywords.push_back(import_.string(k));
+      copy->setOperandKeywords(dst_.arena(), keywords);
+    }
+    ops_.emplace(&op, copy);
+    for (uint32_t i = 0; i < op.numResults(); ++i) values_.emplace(op.result(i), copy->result(i));
+    for (uint32_t r = 0; r < op.numRegions(); ++r) {
+      Region& region = copy->addRegion(dst_);
+      for (const Block* b : op.region(r).blocks()) copyBlock(*b, *region.addBlock(dst_));
+    }
+    return copy;
+  }
+
+  // A use is linked at the head of its value's list: setting the copies'
+  // operands from the last use to the first rebuilds each list in order.
+  // Uses by ops outside the program are left out.
+  void linkUses() {
+    std::vector<const OpOperand*> uses;
+    for (auto [from, to] : values_) {
+      uses.clear();
+      for (const OpOperand* u = from->firstUse(); u; u = u->nextUse()) uses.push_back(u);
+      for (size_t i = uses.size(); i-- > 0;) {
+        auto owner = ops_.find(uses[i]->owner());
+        if (owner != ops_.end()) owner->second->operand(uses[i]->index()).set(to);
+      }
+    }
+  }
+
+  Context& dst_;
+  ContextImporter import_;
+  std::unordered_map<const Value*, Value*> values_;
+  std::unordered_map<const Operation*, Operation*> ops_;
+  std::vector<const Type*> types_;
+  std::vector<Value*> nulls_;
+};
+
+}  // namespace
+
+std::unique_ptr<Program> cloneProgram(const Program& src, Context& dst) { return ProgramCloner(dst).run(src); }
 
 }  // namespace pir::core

@@ -1,10 +1,15 @@
-//===- clone.h - copying operations between blocks and programs -*- C++ -*-===//
+//===- clone.h - copying operations, and programs between contexts -*- C++ -*-===//
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <span>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "core/operation.h"
+#include "core/program.h"
 
 namespace pir::core {
 
@@ -21,5 +26,43 @@ using MissingValueFn = std::function<Value*(const Value*)>;
 /// are looked up in `map` (then `missing`); the copy's results and block
 /// arguments are added to `map`.
 Operation* cloneOperation(Context& ctx, const Operation& op, ValueMapping& map, const MissingValueFn& missing);
+
+/// Re-creates types, attributes and strings of other Contexts in `dst`,
+/// each source object once (later asks are a map lookup). It only reads the
+/// source objects: several importers on several threads may read one
+/// source at once, each into its own Context.
+class ContextImporter {
+ public:
+  explicit ContextImporter(Context& dst) : dst_(dst) {}
+  Context& destination() const { return dst_; }
+
+  const Type* type(const Type* t);
+  const Attribute* attribute(const Attribute* a);
+  std::string_view string(std::string_view s);
+  /// An op's attribute list: keys interned, values imported, the list
+  /// interned in `dst` (one lookup per distinct source list).
+  std::span<const NamedAttr> attrList(std::span<const NamedAttr> attrs);
+  /// Attributes with keys interned and values imported, not interned as a
+  /// list (a block argument's, which the argument copies).
+  std::vector<NamedAttr> namedAttrs(std::span<const NamedAttr> attrs);
+
+ private:
+  const Type* importType(const Type* t);
+  const Attribute* importAttribute(const Attribute* a);
+
+  Context& dst_;
+  std::unordered_map<const Type*, const Type*> types_;
+  std::unordered_map<const Attribute*, const Attribute*> attrs_;
+  std::unordered_map<const NamedAttr*, std::span<const NamedAttr>> lists_;
+};
+
+/// A copy of `src` (with everything it references) owned by `dst`, which
+/// may be another Context: it prints byte for byte as `src` does, every use
+/// list keeps its order (so passes behave on the copy as on `src`), and it
+/// shares no pointer with `src`'s Context, which may be destroyed after.
+/// `src` is only read: several threads may clone one program at once, each
+/// into its own Context. An operand whose value `src` does not define is
+/// null in the copy.
+std::unique_ptr<Program> cloneProgram(const Program& src, Context& dst);
 
 }  // namespace pir::core

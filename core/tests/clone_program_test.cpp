@@ -1,0 +1,254 @@
+//===- clone_program_test.cpp - copying a program into another Context ---===//
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/clone.h"
+#include "core/printer.h"
+#include "parser/parser.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_registry.h"
+
+using namespace pir;
+using namespace pir::core;
+
+namespace {
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Every program of `path`, parsed into `ctx`.
+std::vector<std::unique_ptr<Program>> parseAll(Context& ctx, const std::string& path) {
+  std::string text = readFile(path);
+  REQUIRE(!text.empty());
+  SourceFile src(path, text);
+  DiagnosticEngine diag(&src);
+  auto r = parser::parseFile(ctx, src, diag);
+  INFO(diag.render());
+  REQUIRE(r.isOk());
+  std::vector<std::unique_ptr<Program>> out;
+  for (parser::ParsedProgram& p : r.value()) out.push_back(std::move(p.program));
+  return out;
+}
+
+/// The programs `pipeline` makes of the one program in `path`, in `ctx`.
+ProgramSet runPipeline(Context& ctx, const std::string& path, const std::string& pipeline) {
+  passes::registerAllPasses();
+  std::vector<std::unique_ptr<Program>> in = parseAll(ctx, path);
+  REQUIRE(in.size() == 1);
+  ProgramSet set;
+  set.programs.push_back({"", std::move(in[0])});
+  DiagnosticEngine diag;
+  std::vector<passes::PassSpec> specs;
+  REQUIRE(passes::parsePassPipeline(pipeline, specs, diag));
+  passes::PassManager pm;
+  REQUIRE(pm.addPipeline(specs, diag));
+  bool ok = pm.run(set, diag).isOk();
+  INFO(diag.render());
+  REQUIRE(ok);
+  return set;
+}
+
+/// Each pointer a program holds: its IR objects, the types and attributes
+/// they reference (and those nested in them), and the strings they spell.
+class PointerCollector {
+ public:
+  std::set<const void*> all;
+
+  void program(const Program& p) {
+    all.insert(p.style().tensorSpelling.data());
+    block(p.body());
+  }
+
+ private:
+  void str(std::string_view s) {
+    if (!s.empty()) all.insert(s.data());
+  }
+  void attrs(std::span<const NamedAttr> list) {
+    if (!list.empty()) all.insert(list.data());
+    for (const NamedAttr& a : list) {
+      str(a.key);
+      attr(a.value);
+    }
+  }
+  void block(const Block& b) {
+    all.insert(&b);
+    for (const BlockArgument* a : b.arguments()) value(a);
+    for (const BlockArgument* k : b.kwargs()) value(k);
+    for (const Operation& op : b) {
+      all.insert(&op);
+      str(op.name());
+      attrs(op.attributes());
+      for (std::string_view k : op.operandKeywords()) str(k);
+      for (uint32_t i = 0; i < op.numResults(); ++i) value(op.result(i));
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const Block* nested : op.region(r).blocks()) block(*nested);
+    }
+  }
+  void value(const Value* v) {
+    all.insert(v);
+    type(v->type());
+    if (v->kind() != ValueKind::OpResult) {
+      str(static_cast<const BlockArgument*>(v)->name());
+      attrs(static_cast<const BlockArgument*>(v)->attributes());
+    }
+  }
+  void type(const Type* t) {
+    if (!t || !all.insert(t).second) return;
+    if (auto* d = t->dynCast<DenseTensorType>()) str(d->spelling());
+    if (auto* d = t->dynCast<DistTensorType>()) attr(d->distAttr());
+    if (auto* v = t->dynCast<VectorType>())
+      for (const Type* e : v->elements()) type(e);
+    if (auto* o = t->dynCast<OpaqueType>()) str(o->text());
+  }
+  void attr(const Attribute* a) {
+    if (!a || !all.insert(a).second) return;
+    if (auto* s = a->dynCast<StringAttr>()) str(s->raw());
+    if (auto* n = a->dynCast<NumberAttr>()) str(n->tag()), str(n->text());
+    if (auto* arr = a->dynCast<ArrayAttr>())
+      for (const Attribute* e : arr->elements()) attr(e);
+    if (auto* t = a->dynCast<TaggedAttr>()) str(t->tag()), attr(t->inner());
+    if (auto* s = a->dynCast<SymbolAttr>()) str(s->text());
+    if (auto* o = a->dynCast<OpaqueAttr>()) str(o->text());
+    if (auto* t = a->dynCast<TypeAttr>()) type(t->type());
+    if (auto* m = a->dynCast<ProcessMesh>())
+      for (std::string_view n : m->dimNames()) str(n);
+    if (auto* t = a->dynCast<TensorDistAttr>()) attr(t->mesh()), attr(t->placements());
+    if (auto* od = a->dynCast<OpDistAttr>()) {
+      attr(od->mesh());
+      for (const Attribute* e : od->operands()) attr(e);
+      for (const Attribute* e : od->results()) attr(e);
+    }
+  }
+};
+
+size_t sharedPointers(const Program& a, const Program& b) {
+  PointerCollector pa, pb;
+  pa.program(a);
+  pb.program(b);
+  size_t shared = 0;
+  for (const void* p : pb.all) shared += pa.all.count(p);
+  return shared;
+}
+
+/// Each value's uses in list order, as (op number in walk order, operand index).
+std::vector<std::vector<std::pair<int, uint32_t>>> useLists(const Program& p) {
+  std::map<const Operation*, int> ids;
+  std::vector<const Value*> values;
+  auto blockValues = [&](const Block& b) {
+    for (const BlockArgument* a : b.arguments()) values.push_back(a);
+    for (const BlockArgument* k : b.kwargs()) values.push_back(k);
+  };
+  blockValues(p.body());
+  walk(p.body(), [&](const Operation& op) {
+    ids.emplace(&op, static_cast<int>(ids.size()));
+    for (uint32_t i = 0; i < op.numResults(); ++i) values.push_back(op.result(i));
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (const Block* b : op.region(r).blocks()) blockValues(*b);
+  });
+  std::vector<std::vector<std::pair<int, uint32_t>>> out;
+  for (const Value* v : values) {
+    out.emplace_back();
+    for (const OpOperand* u = v->firstUse(); u; u = u->nextUse()) out.back().push_back({ids.at(u->owner()), u->index()});
+  }
+  return out;
+}
+
+/// The roundtrip cases, the seeds and a pipeline test's input.
+std::vector<std::string> cloneCases() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(PIR_TESTDATA_DIR "/roundtrip"))
+    if (e.path().extension() == ".pir") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  files.push_back(PIR_TESTDATA_DIR "/seeds/reshard_before.pir");
+  files.push_back(PIR_TESTDATA_DIR "/seeds/reshard_after.pir");
+  files.push_back(PIR_TESTDATA_DIR "/pipeline/19_seed_mlp_vpp_split_bw.pir");
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("a program cloned into another Context prints as the source, after the source is gone",
+          "[core][clone]") {
+  std::vector<std::string> files = cloneCases();
+  REQUIRE(files.size() >= 26);  // 23 roundtrip cases, two seeds, one pipeline input
+  for (const std::string& file : files) {
+    CAPTURE(file);
+    auto srcCtx = std::make_unique<Context>();
+    std::vector<std::unique_ptr<Program>> programs = parseAll(*srcCtx, file);
+    Context dst;
+    std::vector<std::string> printed;
+    std::vector<std::unique_ptr<Program>> clones;
+    for (const auto& p : programs) {
+      printed.push_back(printProgram(*p));
+      clones.push_back(cloneProgram(*p, dst));
+      CHECK(&clones.back()->context() == &dst);
+      CHECK(sharedPointers(*p, *clones.back()) == 0);
+      CHECK(useLists(*clones.back()) == useLists(*p));
+    }
+    programs.clear();
+    srcCtx.reset();  // whatever the clones still pointed into is freed now
+    for (size_t i = 0; i < clones.size(); ++i) CHECK(printProgram(*clones[i]) == printed[i]);
+  }
+}
+
+TEST_CASE("pipeline-split's jobs cloned into another Context print as they do", "[core][clone]") {
+  Context src;
+  ProgramSet jobs = runPipeline(src, PIR_TESTDATA_DIR "/pipeline/16_seed_mlp_1f1b.pir", "pipeline-split{mode=1F1B}");
+  REQUIRE(jobs.programs.size() >= 4);
+  Context dst;
+  for (const NamedProgram& job : jobs.programs) {
+    CAPTURE(job.name);
+    std::unique_ptr<Program> copy = cloneProgram(*job.program, dst);
+    CHECK(printProgram(*copy) == printProgram(*job.program));
+    CHECK(sharedPointers(*job.program, *copy) == 0);
+  }
+}
+
+TEST_CASE("a clone keeps use-list order, so a pass does on it what it does on the source", "[core][clone]") {
+  // apply-partition rewires uses, so the lists are no longer in creation
+  // order; pipeline-split then reads them (a combine's first user).
+  Context ctx;
+  ProgramSet once = runPipeline(ctx, PIR_TESTDATA_DIR "/seeds/reshard_before.pir", "apply-partition");
+  const Program& partitioned = *once.programs[0].program;
+  Context dst;
+  std::unique_ptr<Program> copy = cloneProgram(partitioned, dst);
+  REQUIRE(useLists(*copy) == useLists(partitioned));
+  REQUIRE(printProgram(*copy) == printProgram(partitioned));
+  // Run the same pass again on the source and on the copy.
+  passes::registerAllPasses();
+  auto again = [](std::unique_ptr<Program> p) {
+    ProgramSet set;
+    set.programs.push_back({"", std::move(p)});
+    DiagnosticEngine diag;
+    std::vector<passes::PassSpec> specs;
+    REQUIRE(passes::parsePassPipeline("apply-partition", specs, diag));
+    passes::PassManager pm;
+    REQUIRE(pm.addPipeline(specs, diag));
+    REQUIRE(pm.run(set, diag).isOk());
+    return printProgram(*set.programs[0].program);
+  };
+  std::string fromSource = again(std::move(once.programs[0].program));
+  CHECK(again(std::move(copy)) == fromSource);
+}
+
+TEST_CASE("cloning into the program's own Context gives an independent copy", "[core][clone]") {
+  Context ctx;
+  std::vector<std::unique_ptr<Program>> programs = parseAll(ctx, PIR_TESTDATA_DIR "/roundtrip/05_while_two_block_args.pir");
+  std::unique_ptr<Program> copy = cloneProgram(*programs[0], ctx);
+  std::string text = printProgram(*programs[0]);
+  CHECK(printProgram(*copy) == text);
+  // Same Context: types and attributes are the same pointers, IR objects not.
+  CHECK(copy->body().front() != programs[0]->body().front());
+  CHECK(copy->body().front()->result(0)->type() == programs[0]->body().front()->result(0)->type());
+  copy->body().front()->setAttr(ctx, "zz", ctx.boolAttr(true));
+  CHECK(printProgram(*copy) != text);
+  CHECK(printProgram(*programs[0]) == text);
+}
