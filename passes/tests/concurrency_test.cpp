@@ -1,0 +1,226 @@
+//===- concurrency_test.cpp - several ranks' programs at once, on threads ===//
+//
+// Each copy of a program lives in its own Context (core/context.h: one
+// thread per Context at a time), so K threads may parse, clone, run passes
+// on, verify and print K copies at once. Every thread's text must equal the
+// same work done serially first. scripts/tsan-test.sh runs this under
+// ThreadSanitizer, where any shared mutable state is a report.
+//
+// Worker threads never call Catch2's assertions (they are not thread-safe):
+// they return what they printed, and the main thread compares.
+//
+//===----------------------------------------------------------------------===//
+#include <catch2/catch.hpp>
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/clone.h"
+#include "core/printer.h"
+#include "core/verifier.h"
+#include "parser/parser.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_registry.h"
+
+using namespace pir;
+using namespace pir::core;
+
+namespace {
+
+constexpr int kThreads = 4;
+constexpr int kRounds = 3;
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Case {
+  std::string file;
+  std::string pipeline;
+  std::string text;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out = {
+      {PIR_TESTDATA_DIR "/seeds/reshard_before.pir", "apply-partition", {}},
+      {PIR_TESTDATA_DIR "/pipeline/16_seed_mlp_1f1b.pir", "pipeline-split{mode=1F1B}", {}},
+      // scripts/gen-program's last stage of two, written at build time.
+      {PIR_CONCURRENCY_INPUT, "apply-partition,pipeline-split{mode=1F1B}", {}},
+  };
+  for (Case& c : out) c.text = readFile(c.file);
+  return out;
+}
+
+/// Verifies and prints every program of `set` (with its job line), and
+/// appends the verifier's count and whatever `diag` holds.
+std::string verifyAndPrint(const ProgramSet& set, DiagnosticEngine& diag) {
+  std::string out;
+  size_t errors = 0;
+  for (const NamedProgram& p : set.programs) {
+    errors += verifyProgram(*p.program, diag);
+    out += "// ----- job: " + p.name + "\n" + printProgram(*p.program);
+  }
+  return out + "verifier errors: " + std::to_string(errors) + "\n" + diag.render();
+}
+
+/// The whole job for one rank, in a Context of its own: the program parsed
+/// from the case's text (or cloned from `from`, which lives in another
+/// Context and is only read), its pipeline run, every result verified and
+/// printed.
+std::string rankWork(const Case& c, const Program* from) {
+  Context ctx;
+  SourceFile src(c.file, c.text);
+  DiagnosticEngine diag(&src);
+  ProgramSet set;
+  if (from) {
+    set.programs.push_back({"", cloneProgram(*from, ctx)});
+  } else {
+    auto parsed = parser::parseProgram(ctx, src, diag);
+    if (!parsed) return "parse failed\n" + diag.render();
+    set.programs.push_back({"", std::move(parsed.value())});
+  }
+  std::vector<passes::PassSpec> specs;
+  DiagnosticEngine pipelineDiag;
+  passes::PassManager pm;
+  if (!passes::parsePassPipeline(c.pipeline, specs, pipelineDiag) || !pm.addPipeline(specs, pipelineDiag))
+    return "bad pipeline\n" + pipelineDiag.render();
+  if (Status s = pm.run(set, diag); !s) return "pipeline failed: " + s.message() + "\n" + diag.render();
+  return verifyAndPrint(set, diag);
+}
+
+/// Runs `work(thread)` on kThreads threads that start together; returns
+/// what each returned.
+template <class Work>
+std::vector<std::string> onThreads(Work work) {
+  std::vector<std::string> results(kThreads);
+  std::atomic<int> waiting{kThreads};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      // Start together, so the threads' work overlaps as much as it can.
+      waiting.fetch_sub(1);
+      while (waiting.load() > 0) std::this_thread::yield();
+      results[t] = work(t);
+    });
+  for (std::thread& th : threads) th.join();
+  return results;
+}
+
+}  // namespace
+
+TEST_CASE("the serial results are what the passes make", "[concurrency]") {
+  // What the threads are compared with must be worth comparing with: the
+  // passes changed each program, and a different pipeline gives other text.
+  passes::registerAllPasses();
+  for (const Case& c : cases()) {
+    CAPTURE(c.file);
+    REQUIRE(!c.text.empty());
+    std::string serial = rankWork(c, nullptr);
+    CHECK(serial.find("verifier errors: 0\n") != std::string::npos);
+    CHECK(serial.find("failed") == std::string::npos);
+    CHECK(serial.size() > c.text.size() / 2);
+    CHECK(rankWork(c, nullptr) == serial);  // the work is deterministic
+    Case plain = c;
+    plain.pipeline = "fold-reshard";
+    CHECK(rankWork(plain, nullptr) != serial);
+  }
+  std::vector<Case> all = cases();
+  CHECK(rankWork(all[0], nullptr).find("\"dist_op.reshard\"") != std::string::npos);
+  CHECK(rankWork(all[2], nullptr).find("backward\n") != std::string::npos);  // a job line
+}
+
+TEST_CASE("K ranks parse, run passes, verify and print at once, each in its own Context", "[concurrency]") {
+  passes::registerAllPasses();  // once, on this thread, before any other starts
+  std::vector<Case> all = cases();
+  std::vector<std::string> serial;
+  for (const Case& c : all) serial.push_back(rankWork(c, nullptr));
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<std::string> got = onThreads([&](int t) {
+      std::string mismatches;
+      // Each thread goes through the cases from a different one.
+      for (size_t i = 0; i < all.size(); ++i) {
+        size_t k = (i + static_cast<size_t>(t)) % all.size();
+        if (rankWork(all[k], nullptr) != serial[k]) mismatches += all[k].file + "\n";
+      }
+      return mismatches;
+    });
+    for (int t = 0; t < kThreads; ++t) {
+      CAPTURE(round, t);
+      CHECK(got[t] == "");
+    }
+  }
+}
+
+TEST_CASE("K ranks clone one shared program at once, then run passes, verify and print", "[concurrency]") {
+  passes::registerAllPasses();
+  std::vector<Case> all = cases();
+  Context shared;  // read by every thread at once, written by none
+  std::vector<std::unique_ptr<Program>> sources;
+  std::vector<std::string> serial;
+  for (const Case& c : all) {
+    SourceFile src(c.file, c.text);
+    DiagnosticEngine diag(&src);
+    auto parsed = parser::parseProgram(shared, src, diag);
+    INFO(diag.render());
+    REQUIRE(parsed.isOk());
+    sources.push_back(std::move(parsed.value()));
+    serial.push_back(rankWork(c, nullptr));
+    REQUIRE(rankWork(c, sources.back().get()) == serial.back());
+  }
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<std::string> got = onThreads([&](int t) {
+      std::string mismatches;
+      for (size_t i = 0; i < all.size(); ++i) {
+        size_t k = (i + static_cast<size_t>(t)) % all.size();
+        if (rankWork(all[k], sources[k].get()) != serial[k]) mismatches += all[k].file + "\n";
+      }
+      return mismatches;
+    });
+    for (int t = 0; t < kThreads; ++t) {
+      CAPTURE(round, t);
+      CHECK(got[t] == "");
+    }
+  }
+}
+
+TEST_CASE("K ranks' finished programs are verified and printed at once, again and again", "[concurrency]") {
+  // The walks' scratch (print numbering, scope marks) and their epochs are
+  // per Context: printing rank 0 must not disturb rank 1's numbering.
+  passes::registerAllPasses();
+  const Case c = cases()[2];
+  std::string serial = rankWork(c, nullptr);
+  struct Rank {
+    Context ctx;
+    ProgramSet set;
+  };
+  std::vector<std::unique_ptr<Rank>> ranks;
+  for (int t = 0; t < kThreads; ++t) {
+    ranks.push_back(std::make_unique<Rank>());
+    SourceFile src(c.file, c.text);
+    DiagnosticEngine diag(&src);
+    auto parsed = parser::parseProgram(ranks.back()->ctx, src, diag);
+    REQUIRE(parsed.isOk());
+    ranks.back()->set.programs.push_back({"", std::move(parsed.value())});
+    std::vector<passes::PassSpec> specs;
+    REQUIRE(passes::parsePassPipeline(c.pipeline, specs, diag));
+    passes::PassManager pm;
+    REQUIRE(pm.addPipeline(specs, diag));
+    REQUIRE(pm.run(ranks.back()->set, diag).isOk());
+  }
+  std::vector<std::string> got = onThreads([&](int t) {
+    std::string mismatches;
+    for (int round = 0; round < 2 * kRounds; ++round) {
+      DiagnosticEngine diag;
+      if (verifyAndPrint(ranks[t]->set, diag) != serial) mismatches += "round " + std::to_string(round) + "\n";
+    }
+    return mismatches;
+  });
+  for (int t = 0; t < kThreads; ++t) {
+    CAPTURE(t);
+    CHECK(got[t] == "");
+  }
+}
