@@ -1,5 +1,6 @@
 //===- clone_program_test.cpp - copying a program into another Context ---===//
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -156,7 +157,8 @@ std::vector<std::vector<std::pair<int, uint32_t>>> useLists(const Program& p) {
   std::vector<std::vector<std::pair<int, uint32_t>>> out;
   for (const Value* v : values) {
     out.emplace_back();
-    for (const OpOperand* u = v->firstUse(); u; u = u->nextUse()) out.back().push_back({ids.at(u->owner()), u->index()});
+    for (const OpOperand* u = v->firstUse(); u; u = u->nextUse())
+      out.back().push_back({ids.at(u->owner()), u->index()});
   }
   return out;
 }
@@ -241,7 +243,8 @@ TEST_CASE("a clone keeps use-list order, so a pass does on it what it does on th
 
 TEST_CASE("cloning into the program's own Context gives an independent copy", "[core][clone]") {
   Context ctx;
-  std::vector<std::unique_ptr<Program>> programs = parseAll(ctx, PIR_TESTDATA_DIR "/roundtrip/05_while_two_block_args.pir");
+  std::vector<std::unique_ptr<Program>> programs =
+      parseAll(ctx, PIR_TESTDATA_DIR "/roundtrip/05_while_two_block_args.pir");
   std::unique_ptr<Program> copy = cloneProgram(*programs[0], ctx);
   std::string text = printProgram(*programs[0]);
   CHECK(printProgram(*copy) == text);
