@@ -1,4 +1,10 @@
 //===- clone_program_test.cpp - copying a program into another Context ---===//
+//
+// core::cloneProgram, tested here rather than in core/tests: its inputs are
+// read with the parser and made by passes (pipeline-split's jobs), which a
+// core test may not include.
+//
+//===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <filesystem>
@@ -178,7 +184,7 @@ std::vector<std::string> cloneCases() {
 }  // namespace
 
 TEST_CASE("a program cloned into another Context prints as the source, after the source is gone",
-          "[core][clone]") {
+          "[passes][clone]") {
   std::vector<std::string> files = cloneCases();
   REQUIRE(files.size() >= 26);  // 23 roundtrip cases, two seeds, one pipeline input
   for (const std::string& file : files) {
@@ -201,7 +207,7 @@ TEST_CASE("a program cloned into another Context prints as the source, after the
   }
 }
 
-TEST_CASE("pipeline-split's jobs cloned into another Context print as they do", "[core][clone]") {
+TEST_CASE("pipeline-split's jobs cloned into another Context print as they do", "[passes][clone]") {
   Context src;
   ProgramSet jobs = runPipeline(src, PIR_TESTDATA_DIR "/pipeline/16_seed_mlp_1f1b.pir", "pipeline-split{mode=1F1B}");
   REQUIRE(jobs.programs.size() >= 4);
@@ -214,7 +220,7 @@ TEST_CASE("pipeline-split's jobs cloned into another Context print as they do", 
   }
 }
 
-TEST_CASE("a clone keeps use-list order, so a pass does on it what it does on the source", "[core][clone]") {
+TEST_CASE("a clone keeps use-list order, so a pass does on it what it does on the source", "[passes][clone]") {
   // apply-partition rewires uses, so the lists are no longer in creation
   // order; pipeline-split then reads them (a combine's first user).
   Context ctx;
@@ -241,7 +247,7 @@ TEST_CASE("a clone keeps use-list order, so a pass does on it what it does on th
   CHECK(again(std::move(copy)) == fromSource);
 }
 
-TEST_CASE("cloning into the program's own Context gives an independent copy", "[core][clone]") {
+TEST_CASE("cloning into the program's own Context gives an independent copy", "[passes][clone]") {
   Context ctx;
   std::vector<std::unique_ptr<Program>> programs =
       parseAll(ctx, PIR_TESTDATA_DIR "/roundtrip/05_while_two_block_args.pir");
