@@ -14,6 +14,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <set>
 #include <string>
@@ -129,6 +130,7 @@ struct Session {
   double verifyMs = 0;  // verifying the input programs, for --timing
   double checkPrintMs = 0;  // checking the output can be printed, timed as printing
   std::string pipelineText;  // what --pass-pipeline or --config gave, for diagnostics
+  std::string internalError;  // the first internal error (a pass's bug), reported after the diagnostics
 
   void dump(const std::string& pass, const char* when, const core::Program& program) {
     if (opts.printIrAfterAll || !opts.printIrBefore.empty() || !opts.printIrAfter.empty()) {
@@ -191,7 +193,11 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   for (const auto& t : pm->timings()) timings.push_back(t);
   managers.push_back(std::move(pm));
   if (!s) {
-    if (!diag.hasErrors()) diag.error(s.offset(), s.message());
+    if (s.isInternal()) {
+      if (session.internalError.empty()) session.internalError = s.message();
+    } else if (!diag.hasErrors()) {
+      diag.error(s.offset(), s.message());
+    }
     return false;
   }
   auto checkStart = Clock::now();
@@ -313,7 +319,11 @@ int process(const OptOptions& opts) {
   }
   if (!ok) {
     diag.sortByPosition();
-    return failWith(diag);
+    if (session.internalError.empty()) return failWith(diag);
+    std::fputs(diag.render().c_str(), stderr);
+    std::fprintf(stderr, "pir-opt: internal error: %s (a bug in pir-opt, not in the input)\n",
+                 session.internalError.c_str());
+    return 2;
   }
   if (!session.treeStatus) return fail(session.treeStatus.message());
 
@@ -340,9 +350,13 @@ int process(const OptOptions& opts) {
 void listPasses() {
   std::puts("Available passes:");
   for (const auto& e : passes::PassRegistry::instance().entries()) {
-    std::printf("  %-20s %s\n", e.name.c_str(), e.description.c_str());
-    for (const auto& o : e.factory()->options())
-      std::printf("      %s=<value>  %s (default %s)\n", o.name.c_str(), o.description.c_str(), o.defaultValue.c_str());
+    std::unique_ptr<passes::Pass> pass = e.factory();
+    std::printf("  %-20s %.*s\n", e.name.c_str(), static_cast<int>(pass->description().size()),
+                pass->description().data());
+    for (const passes::PassOption* o : pass->options())
+      std::printf("      %.*s=%s  %.*s (default %s)\n", static_cast<int>(o->name().size()), o->name().data(),
+                  o->syntax().c_str(), static_cast<int>(o->description().size()), o->description().data(),
+                  o->defaultText().c_str());
   }
 }
 
@@ -368,6 +382,9 @@ Exit codes: 0 success, 1 bad input or options, 2 internal error.)";
 
 int runOpt(int argc, char** argv) {
   passes::registerAllPasses();
+  // Test passes (test-internal-error, ...) exist only when asked for.
+  if (const char* test = std::getenv("PIR_OPT_TEST_PASSES"); test && std::string_view(test) == "1")
+    passes::registerTestPasses();
   OptOptions opts;
   CLI::App app{"pir-opt: read, transform and print PaddlePaddle PIR programs"};
   app.footer(kExamples);
