@@ -11,7 +11,6 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +27,7 @@
 #include "core/printer.h"
 #include "core/verifier.h"
 #include "parser/parser.h"
+#include "passes/manifest.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
 
@@ -99,20 +99,6 @@ bool buildPassManager(const OptOptions& opts, const std::string& text, const std
         return false;
       }
   return true;
-}
-
-/// A YAML scalar for `s`, quoted unless it is plainly safe.
-std::string yamlString(std::string_view s) {
-  bool plain = !s.empty();
-  for (char c : s) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-');
-  if (plain && !std::isdigit(static_cast<unsigned char>(s[0])) && s != "true" && s != "false" && s != "null")
-    return std::string(s);
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
 }
 
 std::string dumpHeader(const std::string& pass, const char* when) {
@@ -248,31 +234,24 @@ core::Status writeOutput(const std::string& path, const std::vector<Unit>& units
   return out.commit();
 }
 
-/// `--output-dir`: DIR/NAME.pir per program and DIR/jobs.yaml listing them
-/// in order with what each imports (kwargs) and exports (shadow outputs).
+/// `--output-dir`: each program to its file (passes/manifest.h: rankN/JOB.pir
+/// or NAME.pir) and DIR/programs.yaml listing them in order.
 core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& units) {
   StagedDirectory staged;
   if (core::Status s = staged.open(dir); !s) return s;
-  std::string yaml = "programs:\n";
-  std::set<std::string> used;
+  passes::Manifest manifest;
+  std::set<std::string> names, files;
   for (size_t u = 0; u < units.size(); ++u)
     for (const core::NamedProgram& p : units[u].set.programs) {
       std::string name = !p.name.empty() ? p.name : units.size() > 1 ? "program" + std::to_string(u) : "program";
-      if (!used.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
-      if (core::Status s = staged.writeFile(name + ".pir", core::printProgram(*p.program)); !s) return s;
-      yaml += "  - name: " + name + "\n    file: " + name + ".pir\n    imports: [";
-      const auto& kwargs = p.program->body().kwargs();
-      for (size_t i = 0; i < kwargs.size(); ++i) yaml += (i ? ", " : "") + yamlString(kwargs[i]->name());
-      yaml += "]\n    exports: [";
-      bool first = true;
-      for (const core::Operation& op : p.program->body())
-        if (auto* n = op.name() == "builtin.shadow_output" ? op.attrOf<core::StringAttr>("output_name") : nullptr) {
-          yaml += (first ? "" : ", ") + yamlString(n->value());
-          first = false;
-        }
-      yaml += "]\n";
+      if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
+      std::string file = passes::manifestFilePath(p.rank, p.job, name);
+      if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
+      if (core::Status s = staged.writeFile(file, core::printProgram(*p.program)); !s) return s;
+      manifest.programs.push_back(passes::describeProgram(p, name, file));
     }
-  if (core::Status s = staged.writeFile("jobs.yaml", yaml); !s) return s;
+  if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
+    return s;
   return staged.commit();
 }
 
@@ -394,7 +373,8 @@ int runOpt(int argc, char** argv) {
                      ->capture_default_str()
                      ->check(path);
   app.add_option("--output-dir", opts.outputDir,
-                 "write each program to DIR/NAME.pir and a DIR/jobs.yaml listing them (all files or none)")
+                 "write each program to DIR/NAME.pir (DIR/rankN/JOB.pir with a rank) and a DIR/programs.yaml "
+                 "listing them (all files or none)")
       ->check(path)
       ->excludes(output);
   app.add_option("--pass-pipeline", opts.passPipeline, "passes to run: 'a,b{key=value ...}'");
