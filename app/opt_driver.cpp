@@ -377,7 +377,9 @@ int runOpt(int argc, char** argv) {
                  "listing them (all files or none)")
       ->check(path)
       ->excludes(output);
-  app.add_option("--pass-pipeline", opts.passPipeline, "passes to run: 'a,b{key=value ...}'");
+  app.add_option("--pass-pipeline", opts.passPipeline,
+                 "passes to run: 'a,b{key=value ...}', of " + passes::PassRegistry::instance().namesJoined() +
+                     " (--list-passes gives their options)");
   app.add_option("--config", opts.configFile, "YAML file with a 'pipeline:' list of passes")->check(path);
   app.add_flag("--list-passes", opts.listPasses, "list the registered passes and their options");
   app.add_flag("--verify-each,!--no-verify", [&](int64_t n) { opts.noVerify = n < 0; },
