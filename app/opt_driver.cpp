@@ -11,9 +11,9 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <set>
 #include <string>
@@ -27,6 +27,7 @@
 #include "core/printer.h"
 #include "core/verifier.h"
 #include "parser/parser.h"
+#include "passes/manifest.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
 
@@ -100,20 +101,6 @@ bool buildPassManager(const OptOptions& opts, const std::string& text, const std
   return true;
 }
 
-/// A YAML scalar for `s`, quoted unless it is plainly safe.
-std::string yamlString(std::string_view s) {
-  bool plain = !s.empty();
-  for (char c : s) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-');
-  if (plain && !std::isdigit(static_cast<unsigned char>(s[0])) && s != "true" && s != "false" && s != "null")
-    return std::string(s);
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') q += '\\';
-    q += c;
-  }
-  return q + "\"";
-}
-
 std::string dumpHeader(const std::string& pass, const char* when) {
   return "// -----// IR Dump " + std::string(when) + " " + pass + " //----- //\n";
 }
@@ -129,6 +116,7 @@ struct Session {
   double verifyMs = 0;  // verifying the input programs, for --timing
   double checkPrintMs = 0;  // checking the output can be printed, timed as printing
   std::string pipelineText;  // what --pass-pipeline or --config gave, for diagnostics
+  std::string internalError;  // the first internal error (a pass's bug), reported after the diagnostics
 
   void dump(const std::string& pass, const char* when, const core::Program& program) {
     if (opts.printIrAfterAll || !opts.printIrBefore.empty() || !opts.printIrAfter.empty()) {
@@ -191,7 +179,11 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   for (const auto& t : pm->timings()) timings.push_back(t);
   managers.push_back(std::move(pm));
   if (!s) {
-    if (!diag.hasErrors()) diag.error(s.offset(), s.message());
+    if (s.isInternal()) {
+      if (session.internalError.empty()) session.internalError = s.message();
+    } else if (!diag.hasErrors()) {
+      diag.error(s.offset(), s.message());
+    }
     return false;
   }
   auto checkStart = Clock::now();
@@ -242,31 +234,24 @@ core::Status writeOutput(const std::string& path, const std::vector<Unit>& units
   return out.commit();
 }
 
-/// `--output-dir`: DIR/NAME.pir per program and DIR/jobs.yaml listing them
-/// in order with what each imports (kwargs) and exports (shadow outputs).
+/// `--output-dir`: each program to its file (passes/manifest.h: rankN/JOB.pir
+/// or NAME.pir) and DIR/programs.yaml listing them in order.
 core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& units) {
   StagedDirectory staged;
   if (core::Status s = staged.open(dir); !s) return s;
-  std::string yaml = "programs:\n";
-  std::set<std::string> used;
+  passes::Manifest manifest;
+  std::set<std::string> names, files;
   for (size_t u = 0; u < units.size(); ++u)
     for (const core::NamedProgram& p : units[u].set.programs) {
       std::string name = !p.name.empty() ? p.name : units.size() > 1 ? "program" + std::to_string(u) : "program";
-      if (!used.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
-      if (core::Status s = staged.writeFile(name + ".pir", core::printProgram(*p.program)); !s) return s;
-      yaml += "  - name: " + name + "\n    file: " + name + ".pir\n    imports: [";
-      const auto& kwargs = p.program->body().kwargs();
-      for (size_t i = 0; i < kwargs.size(); ++i) yaml += (i ? ", " : "") + yamlString(kwargs[i]->name());
-      yaml += "]\n    exports: [";
-      bool first = true;
-      for (const core::Operation& op : p.program->body())
-        if (auto* n = op.name() == "builtin.shadow_output" ? op.attrOf<core::StringAttr>("output_name") : nullptr) {
-          yaml += (first ? "" : ", ") + yamlString(n->value());
-          first = false;
-        }
-      yaml += "]\n";
+      if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
+      std::string file = passes::manifestFilePath(p.rank, p.job, name);
+      if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
+      if (core::Status s = staged.writeFile(file, core::printProgram(*p.program)); !s) return s;
+      manifest.programs.push_back(passes::describeProgram(p, name, file));
     }
-  if (core::Status s = staged.writeFile("jobs.yaml", yaml); !s) return s;
+  if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
+    return s;
   return staged.commit();
 }
 
@@ -313,7 +298,11 @@ int process(const OptOptions& opts) {
   }
   if (!ok) {
     diag.sortByPosition();
-    return failWith(diag);
+    if (session.internalError.empty()) return failWith(diag);
+    std::fputs(diag.render().c_str(), stderr);
+    std::fprintf(stderr, "pir-opt: internal error: %s (a bug in pir-opt, not in the input)\n",
+                 session.internalError.c_str());
+    return 2;
   }
   if (!session.treeStatus) return fail(session.treeStatus.message());
 
@@ -340,9 +329,13 @@ int process(const OptOptions& opts) {
 void listPasses() {
   std::puts("Available passes:");
   for (const auto& e : passes::PassRegistry::instance().entries()) {
-    std::printf("  %-20s %s\n", e.name.c_str(), e.description.c_str());
-    for (const auto& o : e.factory()->options())
-      std::printf("      %s=<value>  %s (default %s)\n", o.name.c_str(), o.description.c_str(), o.defaultValue.c_str());
+    std::unique_ptr<passes::Pass> pass = e.factory();
+    std::printf("  %-20s %.*s\n", e.name.c_str(), static_cast<int>(pass->description().size()),
+                pass->description().data());
+    for (const passes::PassOption* o : pass->options())
+      std::printf("      %.*s=%s  %.*s (default %s)\n", static_cast<int>(o->name().size()), o->name().data(),
+                  o->syntax().c_str(), static_cast<int>(o->description().size()), o->description().data(),
+                  o->defaultText().c_str());
   }
 }
 
@@ -368,6 +361,9 @@ Exit codes: 0 success, 1 bad input or options, 2 internal error.)";
 
 int runOpt(int argc, char** argv) {
   passes::registerAllPasses();
+  // Test passes (test-internal-error, ...) exist only when asked for.
+  if (const char* test = std::getenv("PIR_OPT_TEST_PASSES"); test && std::string_view(test) == "1")
+    passes::registerTestPasses();
   OptOptions opts;
   CLI::App app{"pir-opt: read, transform and print PaddlePaddle PIR programs"};
   app.footer(kExamples);
@@ -377,10 +373,13 @@ int runOpt(int argc, char** argv) {
                      ->capture_default_str()
                      ->check(path);
   app.add_option("--output-dir", opts.outputDir,
-                 "write each program to DIR/NAME.pir and a DIR/jobs.yaml listing them (all files or none)")
+                 "write each program to DIR/NAME.pir (DIR/rankN/JOB.pir with a rank) and a DIR/programs.yaml "
+                 "listing them (all files or none)")
       ->check(path)
       ->excludes(output);
-  app.add_option("--pass-pipeline", opts.passPipeline, "passes to run: 'a,b{key=value ...}'");
+  app.add_option("--pass-pipeline", opts.passPipeline,
+                 "passes to run: 'a,b{key=value ...}', of " + passes::PassRegistry::instance().namesJoined() +
+                     " (--list-passes gives their options)");
   app.add_option("--config", opts.configFile, "YAML file with a 'pipeline:' list of passes")->check(path);
   app.add_flag("--list-passes", opts.listPasses, "list the registered passes and their options");
   app.add_flag("--verify-each,!--no-verify", [&](int64_t n) { opts.noVerify = n < 0; },

@@ -9,12 +9,14 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "app/cli_checks.h"
 #include "app/output_file.h"
+#include "passes/manifest.h"
 #include "passes/schedule/dry_run.h"
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
@@ -66,6 +68,28 @@ std::string summary(const std::string& file, const sched::Simulation& sim) {
   return text + "]\n";
 }
 
+/// `--programs DIR`: with a DIR/programs.yaml (what `pir-opt --output-dir`
+/// writes), every job type of each stage needs a program of that job on
+/// that stage (or on no stage in particular); without one, a DIR/TYPE.pir
+/// (or DIR/TYPE) per type. Returns the exit code when something is missing.
+int checkPrograms(const ScheduleArgs& args, const sched::Schedule& schedule) {
+  std::string manifestPath = (std::filesystem::path(args.programs) / passes::kManifestName).string();
+  std::error_code ec;
+  if (!std::filesystem::exists(manifestPath, ec)) {
+    if (auto errors = sched::checkProgramsExist(schedule, args.programs); !errors.empty())
+      return failAll(args.check + ": ", errors);
+    return 0;
+  }
+  auto manifest = passes::loadManifest(manifestPath);
+  if (!manifest) {
+    std::fprintf(stderr, "%s\n", manifest.status().message().c_str());
+    return 1;
+  }
+  if (auto errors = passes::checkScheduleHasPrograms(schedule, *manifest, manifestPath); !errors.empty())
+    return failAll(args.check + ": ", errors);
+  return 0;
+}
+
 int runCheck(const ScheduleArgs& args) {
   std::ifstream in(args.check);
   if (!in) return fail("cannot read '" + args.check + "'");
@@ -76,8 +100,7 @@ int runCheck(const ScheduleArgs& args) {
   if (auto errors = sched::validateSchedule(*schedule); !errors.empty())
     return failAll(args.check + ": ", errors);
   if (!args.programs.empty())
-    if (auto errors = sched::checkProgramsExist(*schedule, args.programs); !errors.empty())
-      return failAll(args.check + ": ", errors);
+    if (int rc = checkPrograms(args, *schedule); rc != 0) return rc;
   sched::DryRunResult dry = sched::dryRun(*schedule);
   if (dry.deadlock) {
     std::fprintf(stderr, "pir-opt schedule: error: %s: %s", args.check.c_str(), dry.report.c_str());
@@ -122,7 +145,9 @@ void addOptions(CLI::App& app, ScheduleArgs& a) {
   app.add_option("--format", a.format, "yaml (default), grid, chrome-trace or svg");
   app.add_option("-o,--output", a.output, "output file, or - for stdout (written atomically)")->check(path);
   app.add_option("--check", a.check, "validate a job-list YAML file instead of generating one")->check(path);
-  app.add_option("--programs", a.programs, "with --check: every job type must name a program DIR/TYPE.pir")
+  app.add_option("--programs", a.programs,
+                 "with --check: every job type needs a program, one DIR/programs.yaml lists (per stage), "
+                 "else a DIR/TYPE.pir")
       ->check(path);
 }
 

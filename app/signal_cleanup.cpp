@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 
@@ -24,10 +25,11 @@ volatile std::sig_atomic_t gKind[kSlots];
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-/// Unlinks the entries of the folder open as `fd`. Entries are read again
-/// from the start until none is left, as removing them while reading may
-/// make getdents64 skip some.
-void emptyFolder(int fd) {
+/// Unlinks the entries of the folder open as `fd`, and empties and removes
+/// its folders (`rank0/` of an --output-dir), `depth` levels down at most.
+/// Entries are read again from the start until none is left, as removing
+/// them while reading may make getdents64 skip some.
+void emptyFolder(int fd, int depth = 2) {
   alignas(8) char buf[8192];
   for (int pass = 0; pass < 64; ++pass) {
     if (lseek(fd, 0, SEEK_SET) != 0) return;
@@ -40,7 +42,16 @@ void emptyFolder(int fd) {
         pos += d->d_reclen;
         const char* name = d->d_name;
         if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
-        removed = unlinkat(fd, name, 0) == 0 || removed;
+        if (unlinkat(fd, name, 0) == 0) {
+          removed = true;
+        } else if (errno == EISDIR && depth > 0) {
+          int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          if (sub >= 0) {
+            emptyFolder(sub, depth - 1);
+            close(sub);
+          }
+          removed = unlinkat(fd, name, AT_REMOVEDIR) == 0 || removed;
+        }
       }
     }
     if (!removed) return;

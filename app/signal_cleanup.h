@@ -4,8 +4,8 @@
 // of `--output-dir` or `--print-ir-tree-dir`) is registered here; a SIGINT,
 // SIGTERM or SIGHUP removes every registered path, then the process dies of
 // the signal as it would have. The handler makes only async-signal-safe
-// calls: paths are kept in fixed arrays, and a folder (which holds plain
-// files only) is emptied with getdents64 and unlinkat.
+// calls: paths are kept in fixed arrays, and a folder (plain files, and
+// folders of them two levels down) is emptied with getdents64 and unlinkat.
 //
 // A commit's renames run inside a DeferSignals scope, so a signal never
 // lands between them: it is delivered once the output is whole.

@@ -24,6 +24,7 @@ core::Status StagedDirectory::open(const std::string& dir) {
   if (::stat(target_.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
     return core::Status::error("'" + dir + "' exists and is not a directory");
   staging_ = target_ + ".pir-opt-tmp-XXXXXX";
+  DeferSignals deferred;  // a signal between mkdtemp and watchFolder would leave the folder
   if (!mkdtemp(staging_.data())) {
     std::string e = err();
     staging_.clear();
@@ -37,7 +38,24 @@ core::Status StagedDirectory::open(const std::string& dir) {
   return core::Status::ok();
 }
 
+core::Status StagedDirectory::makeParents(const std::string& root, const std::string& name,
+                                          std::vector<std::string>& made) {
+  for (size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1)) {
+    std::string folder = root + "/" + name.substr(0, slash);
+    struct stat st {};
+    if (::lstat(folder.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        return core::Status::error("cannot write '" + root + "/" + name + "': '" + folder + "' is not a directory");
+      continue;
+    }
+    if (::mkdir(folder.c_str(), 0777) != 0) return core::Status::error("cannot create '" + folder + "': " + err());
+    made.push_back(folder);
+  }
+  return core::Status::ok();
+}
+
 core::Status StagedDirectory::writeFile(const std::string& name, std::string_view content) {
+  if (core::Status s = makeParents(staging_, name, folders_); !s) return s;
   std::string path = staging_ + "/" + name;
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) return core::Status::error("cannot create '" + path + "': " + err());
@@ -65,6 +83,7 @@ core::Status StagedDirectory::commit() {
     cleanup_.release();
     staging_.clear();
     files_.clear();
+    folders_.clear();
     return core::Status::ok();
   }
   // Into an existing folder, all or nothing: a file that cannot be replaced
@@ -76,17 +95,29 @@ core::Status StagedDirectory::commit() {
     struct stat old {};
     if (::lstat(to.c_str(), &old) == 0 && S_ISDIR(old.st_mode))
       return core::Status::error("cannot write '" + to + "': it is a directory");
+    for (size_t slash = f.find('/'); slash != std::string::npos; slash = f.find('/', slash + 1)) {
+      std::string folder = target_ + "/" + f.substr(0, slash);
+      if (::lstat(folder.c_str(), &old) == 0 && !S_ISDIR(old.st_mode))
+        return core::Status::error("cannot write '" + to + "': '" + folder + "' is not a directory");
+    }
   }
+  // Old files go aside by index: a name may hold a '/'. Folders a file
+  // needs in the target are made, and removed again if a rename fails.
   std::vector<bool> hadOld(files_.size(), false);
-  auto aside = [&](const std::string& f) { return staging_ + "/.pir-opt-old-" + f; };
+  std::vector<std::string> madeInTarget;
+  auto aside = [&](size_t i) { return staging_ + "/.pir-opt-old-" + std::to_string(i); };
   size_t moved = 0;
   std::string failure;
   for (; moved < files_.size(); ++moved) {
     const std::string& f = files_[moved];
     std::string from = staging_ + "/" + f, to = target_ + "/" + f;
+    if (core::Status s = makeParents(target_, f, madeInTarget); !s) {
+      failure = s.message();
+      break;
+    }
     struct stat old {};
     if (::lstat(to.c_str(), &old) == 0) {
-      if (::rename(to.c_str(), aside(f).c_str()) != 0) {
+      if (::rename(to.c_str(), aside(moved).c_str()) != 0) {
         failure = "cannot replace '" + to + "': " + err();
         break;
       }
@@ -94,7 +125,7 @@ core::Status StagedDirectory::commit() {
     }
     if (::rename(from.c_str(), to.c_str()) != 0) {
       failure = "cannot write '" + to + "': " + err();
-      if (hadOld[moved]) ::rename(aside(f).c_str(), to.c_str());
+      if (hadOld[moved]) ::rename(aside(moved).c_str(), to.c_str());
       hadOld[moved] = false;
       break;
     }
@@ -103,12 +134,13 @@ core::Status StagedDirectory::commit() {
     for (size_t i = moved; i-- > 0;) {
       std::string to = target_ + "/" + files_[i];
       ::rename(to.c_str(), (staging_ + "/" + files_[i]).c_str());
-      if (hadOld[i]) ::rename(aside(files_[i]).c_str(), to.c_str());
+      if (hadOld[i]) ::rename(aside(i).c_str(), to.c_str());
     }
+    for (size_t i = madeInTarget.size(); i-- > 0;) ::rmdir(madeInTarget[i].c_str());
     return core::Status::error(failure);
   }
   for (size_t i = 0; i < files_.size(); ++i)
-    if (hadOld[i]) ::unlink(aside(files_[i]).c_str());
+    if (hadOld[i]) ::unlink(aside(i).c_str());
   files_.clear();
   removeStaging();
   return core::Status::ok();
@@ -117,10 +149,12 @@ core::Status StagedDirectory::commit() {
 void StagedDirectory::removeStaging() {
   if (staging_.empty()) return;
   for (const std::string& f : files_) ::unlink((staging_ + "/" + f).c_str());
+  for (size_t i = folders_.size(); i-- > 0;) ::rmdir(folders_[i].c_str());
   ::rmdir(staging_.c_str());
   cleanup_.release();
   staging_.clear();
   files_.clear();
+  folders_.clear();
 }
 
 }  // namespace pir::app

@@ -5,7 +5,8 @@
 // moves each file into an existing target folder, putting every file back
 // as it was if one cannot be moved; until then the target is untouched, and
 // a staged folder that is never committed is removed, by a SIGINT, SIGTERM
-// or SIGHUP too (signal_cleanup.h).
+// or SIGHUP too (signal_cleanup.h). A file name may hold folders
+// (`rank0/forward.pir`): they are made as needed.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -33,10 +34,14 @@ class StagedDirectory {
 
  private:
   void removeStaging();
+  /// Makes the folders of `name` under `root` that do not exist yet, noting
+  /// each in `made` (outermost first).
+  static core::Status makeParents(const std::string& root, const std::string& name, std::vector<std::string>& made);
 
   std::string target_;
   std::string staging_;
   std::vector<std::string> files_;
+  std::vector<std::string> folders_;  // made in staging_, outermost first
   SignalCleanup cleanup_;  // removes staging_ on SIGINT, SIGTERM or SIGHUP
 };
 

@@ -44,11 +44,24 @@ class Program {
   PrintStyle style_;
 };
 
-/// Programs with names, in order: what a split pass produces and what a
-/// `// ----- job: NAME` stream holds.
+/// A program of a set, with what it is for: made by a splitting pass from
+/// `rank0` into jobs, it is `rank0.forward` with rank 0 and job `forward`
+/// (printed after `// ----- job: rank0.forward`). Unset fields are -1 / "".
 struct NamedProgram {
+  NamedProgram() = default;
+  NamedProgram(std::string programName, std::unique_ptr<Program> ir)
+      : name(std::move(programName)), program(std::move(ir)) {}
+
   std::string name;
+  /// Owns the Context `program` lives in when the program has one of its
+  /// own (a Context per rank); null when it lives in a Context owned
+  /// elsewhere (pir-opt's one shared Context). Declared before `program`
+  /// so that the program goes first.
+  std::shared_ptr<Context> context;
   std::unique_ptr<Program> program;
+  int rank = -1;   // the global rank the program runs on
+  int stage = -1;  // the pipeline stage it belongs to
+  std::string job;  // the job type it implements (`forward`, `backward_b1`, ...)
 };
 
 struct ProgramSet {

@@ -77,28 +77,16 @@ Block* commonBlock(const Operation* a, const Operation* b) {
   return nullptr;
 }
 
-class ApplyPartitionPass : public Pass {
+class ApplyPartitionPass : public ProgramPass {
  public:
   std::string_view name() const override { return "apply-partition"; }
   std::string_view description() const override {
     return "insert dist_op.reshard wherever a value's dist attr differs from what its consumer expects";
   }
-  std::vector<PassOptionInfo> options() const override {
-    return {{"share", "consumers needing one value in one attr share one reshard", "false"}};
-  }
-  core::Status setOptions(const PassOptionValues& values) override {
-    if (core::Status s = Pass::setOptions(values); !s) return s;
-    if (auto it = values.values.find("share"); it != values.values.end()) {
-      if (it->second != "true" && it->second != "false")
-        return values.errorAtValue("share", "option 'share' of 'apply-partition' takes true or false, not '" +
-                                                it->second + "'");
-      share_ = it->second == "true";
-    }
-    return core::Status::ok();
-  }
   bool verifiesDistAfter() const override { return true; }
 
-  core::Status run(Program& program, DiagnosticEngine& diag) override {
+  core::Status runOnProgram(NamedProgram& named, DiagnosticEngine& diag) override {
+    Program& program = *named.program;
     program_ = &program;
     diag_ = &diag;
     factory_ = std::make_unique<DistOpFactory>(program);
@@ -343,7 +331,7 @@ class ApplyPartitionPass : public Pass {
     return b.create("pd_op.assign_out_", in, out, attrs);
   }
 
-  bool share_ = false;
+  Option<bool> share_{this, "share", "consumers needing one value in one attr share one reshard", false};
   Program* program_ = nullptr;
   DiagnosticEngine* diag_ = nullptr;
   std::unique_ptr<DistOpFactory> factory_;
@@ -354,9 +342,6 @@ class ApplyPartitionPass : public Pass {
 
 }  // namespace
 
-void registerApplyPartitionPass() {
-  PassRegistry::instance().add("apply-partition", "insert dist_op.reshard where a value's dist attr differs from its consumer's",
-                               [] { return std::make_unique<ApplyPartitionPass>(); });
-}
+void registerApplyPartitionPass() { registerPass<ApplyPartitionPass>(); }
 
 }  // namespace pir::passes

@@ -28,7 +28,7 @@ struct KeyHash {
   }
 };
 
-class FoldReshardPass : public Pass {
+class FoldReshardPass : public ProgramPass {
  public:
   std::string_view name() const override { return "fold-reshard"; }
   std::string_view description() const override {
@@ -37,9 +37,9 @@ class FoldReshardPass : public Pass {
   }
   bool verifiesDistAfter() const override { return true; }
 
-  core::Status run(core::Program& program, core::DiagnosticEngine&) override {
+  core::Status runOnProgram(core::NamedProgram& program, core::DiagnosticEngine&) override {
     visible_.clear();
-    foldBlock(program.body());
+    foldBlock(program.program->body());
     return core::Status::ok();
   }
 
@@ -96,9 +96,6 @@ class FoldReshardPass : public Pass {
 
 }  // namespace
 
-void registerFoldReshardPass() {
-  PassRegistry::instance().add("fold-reshard", "remove identity reshards and merge duplicates",
-                               [] { return std::make_unique<FoldReshardPass>(); });
-}
+void registerFoldReshardPass() { registerPass<FoldReshardPass>(); }
 
 }  // namespace pir::passes

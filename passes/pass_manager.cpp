@@ -8,6 +8,43 @@
 
 namespace pir::passes {
 
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// What a piece of `parent` is called and is: `PARENT.PIECE` (or either
+/// alone when the other is empty), and the parent's rank, stage, job and
+/// Context where the splitting pass set none.
+void inheritFrom(const core::NamedProgram& parent, core::NamedProgram& piece) {
+  if (!parent.name.empty()) piece.name = piece.name.empty() ? parent.name : parent.name + "." + piece.name;
+  if (piece.rank < 0) piece.rank = parent.rank;
+  if (piece.stage < 0) piece.stage = parent.stage;
+  if (piece.job.empty()) piece.job = parent.job;
+  if (!piece.context) piece.context = parent.context;
+}
+
+/// Replaces each program of `programs` by its pieces; on failure
+/// `programs` keeps every program.
+core::Status splitEach(SplittingPass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag) {
+  std::vector<core::NamedProgram> out;
+  for (core::NamedProgram& parent : programs.programs) {
+    core::ProgramSet pieces;
+    if (core::Status s = pass.split(parent, pieces, diag); !s) return s;
+    for (core::NamedProgram& piece : pieces.programs) {
+      if (!piece.program)
+        return core::Status::internal("'" + std::string(pass.name()) + "' made a piece without a program");
+      inheritFrom(parent, piece);
+      out.push_back(std::move(piece));
+    }
+  }
+  programs.programs = std::move(out);
+  return core::Status::ok();
+}
+
+}  // namespace
+
 bool PassManager::addPipeline(const std::vector<PassSpec>& specs, core::DiagnosticEngine& diag) {
   PassRegistry& registry = PassRegistry::instance();
   for (const PassSpec& spec : specs) {
@@ -32,38 +69,45 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
       if (dump_ && options_.printBefore.count(name)) dump_(name, "Before", *p.program);
     auto start = std::chrono::steady_clock::now();
     core::Status s = runOne(*pass, programs, diag);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    timings_.emplace_back("pass " + name, seconds);
-    if (!s) return core::Status::error("pass '" + name + "' failed: " + s.message(), s.offset());
+    timings_.emplace_back("pass " + name, secondsSince(start));
+    if (!s) return s.withMessage("pass '" + name + "' failed: " + s.message());
     for (const core::NamedProgram& p : programs.programs)
       if (dump_ && (options_.printAfterAll || options_.printAfter.count(name))) dump_(name, "After", *p.program);
-    if (options_.verifyEach || options_.verifyDist) {
-      core::VerifyOptions v;
-      v.distConsistency = options_.verifyDist || pass->verifiesDistAfter();
-      size_t errors = 0;
-      auto verifyStart = std::chrono::steady_clock::now();
-      for (const core::NamedProgram& p : programs.programs) errors += core::verifyProgram(*p.program, diag, v);
-      timings_.emplace_back("verify after " + name,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - verifyStart).count());
-      if (errors) return core::Status::error("verification failed after pass '" + name + "'");
-    }
+    if (options_.verifyEach || options_.verifyDist)
+      if (core::Status v = verifyAfter(*pass, programs, diag); !v) return v;
   }
   return core::Status::ok();
 }
 
 core::Status PassManager::runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag) {
-  if (!pass.splitsProgram()) {
-    for (core::NamedProgram& p : programs.programs)
-      if (core::Status s = pass.run(*p.program, diag); !s) return s;
-    return core::Status::ok();
-  }
-  if (programs.programs.size() != 1)
-    return core::Status::error("'" + std::string(pass.name()) + "' splits one program, but there are " +
-                               std::to_string(programs.programs.size()));
-  core::ProgramSet out;
-  if (core::Status s = pass.runSplit(*programs.programs[0].program, out, diag); !s) return s;
-  programs = std::move(out);
+  if (auto* splitting = dynamic_cast<SplittingPass*>(&pass)) return splitEach(*splitting, programs, diag);
+  auto& perProgram = static_cast<ProgramPass&>(pass);  // the other kind there is
+  for (core::NamedProgram& p : programs.programs)
+    if (core::Status s = perProgram.runOnProgram(p, diag); !s) return s;
   return core::Status::ok();
+}
+
+core::Status PassManager::verifyAfter(const Pass& pass, const core::ProgramSet& programs,
+                                      core::DiagnosticEngine& diag) {
+  std::string name(pass.name());
+  core::VerifyOptions v;
+  v.distConsistency = options_.verifyDist || pass.verifiesDistAfter();
+  size_t errors = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (const core::NamedProgram& p : programs.programs) errors += core::verifyProgram(*p.program, diag, v);
+  timings_.emplace_back("verify after " + name, secondsSince(start));
+  if (!errors) return core::Status::ok();
+  // The input verified, so failing the structural checks is the pass's bug;
+  // only the dist-consistency check may fail on what the user gave. Which
+  // it was is asked again only now, on the way out.
+  bool structural = !v.distConsistency;
+  if (v.distConsistency) {
+    core::DiagnosticEngine scratch(diag.source());
+    for (const core::NamedProgram& p : programs.programs) structural |= core::verifyProgram(*p.program, scratch) != 0;
+  }
+  if (structural && options_.verifyEach)
+    return core::Status::internal("pass '" + name + "' broke the IR: its output fails the verifier");
+  return core::Status::error("verification failed after pass '" + name + "'");
 }
 
 }  // namespace pir::passes

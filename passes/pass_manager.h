@@ -16,7 +16,10 @@
 namespace pir::passes {
 
 struct PassManagerOptions {
-  bool verifyEach = true;     // run the verifier after every pass
+  // Run the verifier after every pass. The input is taken to have passed
+  // it (pir-opt verifies it first), so a pass whose output fails it has a
+  // bug: an internal error.
+  bool verifyEach = true;
   bool verifyDist = false;    // also the dist-consistency check after every pass
   std::set<std::string> printBefore, printAfter;
   bool printAfterAll = false;
@@ -39,8 +42,11 @@ class PassManager {
   void setIrDumpHook(IrDumpHook hook) { dump_ = std::move(hook); }
 
   /// Runs every pass on every program of `programs`, verifying after each
-  /// (as configured). A splitting pass replaces the one program it is given
-  /// by the named programs it makes.
+  /// (as configured). A splitting pass replaces each program by its pieces,
+  /// in order (see SplittingPass::split for their names). A pass whose
+  /// output fails the verifier is an internal error (with verifyEach); the
+  /// dist-consistency check failing (asked for by --verify-dist or by the
+  /// pass) is the input's, a user error.
   core::Status run(core::ProgramSet& programs, core::DiagnosticEngine& diag);
 
   const std::vector<std::unique_ptr<Pass>>& passes() const { return passes_; }
@@ -50,6 +56,7 @@ class PassManager {
 
  private:
   core::Status runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag);
+  core::Status verifyAfter(const Pass& pass, const core::ProgramSet& programs, core::DiagnosticEngine& diag);
 
   PassManagerOptions options_;
   std::vector<std::unique_ptr<Pass>> passes_;

@@ -1,7 +1,9 @@
 //===- pass_registry.h - passes known by name -------------------*- C++ -*-===//
 //
 // Registration is explicit (`registerAllPasses()`), as in mlir-opt: static
-// initializers in static libraries are dropped by the linker.
+// initializers in static libraries are dropped by the linker. The registry
+// keeps only factories: a pass's name, description and options are the
+// pass's own (pass.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -22,13 +24,14 @@ class PassRegistry {
  public:
   static PassRegistry& instance();
 
-  void add(std::string name, std::string description, PassFactory factory);
+  /// Registers the pass `factory` makes, under the pass's name (once: a
+  /// name registered already is left as it is).
+  void add(PassFactory factory);
   std::unique_ptr<Pass> create(std::string_view name) const;
   bool contains(std::string_view name) const;
 
   struct Entry {
-    std::string name;
-    std::string description;
+    std::string name;  // the pass's name(), kept for lookups
     PassFactory factory;
   };
   /// Registered passes, sorted by name.
@@ -40,7 +43,19 @@ class PassRegistry {
   std::vector<Entry> entries_;
 };
 
+/// Registers pass `P` (default-constructible).
+template <class P>
+void registerPass() {
+  PassRegistry::instance().add([] { return std::make_unique<P>(); });
+}
+
 /// Registers every pass of the project (idempotent).
 void registerAllPasses();
+
+/// Registers the passes that exist for tests only (test_passes.cpp):
+/// `test-split-ranks` and `test-internal-error`. pir-opt does so when the
+/// environment says PIR_OPT_TEST_PASSES=1, as mlir-opt has its test passes;
+/// otherwise they are not known, nor listed.
+void registerTestPasses();
 
 }  // namespace pir::passes

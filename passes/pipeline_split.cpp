@@ -43,54 +43,21 @@ std::string meshIds(const ProcessMesh* m) {
   return s + "]";
 }
 
-class PipelineSplitPass : public Pass {
+class PipelineSplitPass : public SplittingPass {
  public:
   std::string_view name() const override { return "pipeline-split"; }
   std::string_view description() const override {
     return "split a pipeline stage's training program into the per-job programs of a schedule";
   }
-  std::vector<PassOptionInfo> options() const override {
-    return {{"mode", "FThenB, 1F1B, VPP or ZBH1", "FThenB"},
-            {"vpp", "number of virtual pipeline chunks (VPP)", "1"},
-            {"split-bw", "split backward into backward_b and backward_w (VPP)", "false"}};
-  }
-  bool splitsProgram() const override { return true; }
-  Status run(Program&, DiagnosticEngine&) override { return Status::error("pipeline-split makes several programs"); }
 
-  Status setOptions(const PassOptionValues& values) override {
-    if (Status s = Pass::setOptions(values); !s) return s;
-    auto get = [&](const char* key) -> const std::string* {
-      auto it = values.values.find(key);
-      return it == values.values.end() ? nullptr : &it->second;
-    };
-    if (const std::string* m = get("mode")) {
-      if (*m == "FThenB") mode_ = Mode::FThenB;
-      else if (*m == "1F1B") mode_ = Mode::OneFOneB;
-      else if (*m == "VPP") mode_ = Mode::VPP;
-      else if (*m == "ZBH1") mode_ = Mode::ZBH1;
-      else return values.errorAtValue("mode", "unknown pipeline mode '" + *m + "' (expected FThenB, 1F1B, VPP or ZBH1)");
-    }
-    if (const std::string* v = get("vpp")) {
-      size_t used = 0;
-      try {
-        vpp_ = std::stoi(*v, &used);
-      } catch (...) {
-        used = 0;
-      }
-      if (used != v->size() || vpp_ < 1 || vpp_ > 1024)
-        return values.errorAtValue("vpp", "vpp takes a whole number from 1 to 1024, not '" + *v + "'");
-      if (vpp_ > 1 && mode_ != Mode::VPP) return values.errorAtKey("vpp", "vpp needs mode=VPP");
-    }
-    if (const std::string* b = get("split-bw")) {
-      if (*b != "true" && *b != "false")
-        return values.errorAtValue("split-bw", "split-bw takes true or false, not '" + *b + "'");
-      splitBw_ = *b == "true";
-      if (splitBw_ && mode_ != Mode::VPP) return values.errorAtKey("split-bw", "split-bw needs mode=VPP");
-    }
+  Status checkOptions(const PassOptionValues& values) override {
+    if (vpp_ > 1 && mode_ != Mode::VPP) return values.errorAtKey("vpp", "vpp needs mode=VPP");
+    if (splitBw_ && mode_ != Mode::VPP) return values.errorAtKey("split-bw", "split-bw needs mode=VPP");
     return Status::ok();
   }
 
-  Status runSplit(Program& program, ProgramSet& out, DiagnosticEngine& diag) override {
+  Status split(NamedProgram& named, ProgramSet& out, DiagnosticEngine& diag) override {
+    Program& program = *named.program;
     // One walk gathers the ops, their roles and checks their mesh: at a
     // million ops every walk over the IR costs a cache miss per op.
     std::vector<Operation*> ops;
@@ -123,7 +90,9 @@ class PipelineSplitPass : public Pass {
     SplitPlan plan;
     if (Status s = makePlan(ops, roles, p2p, plan, diag); !s) return s;
     if (Status s = checkInplaceOrder(program, ops, plan, diag); !s) return s;
-    return splitProgram(program, ops, plan, out, diag, stats_);
+    if (Status s = splitProgram(program, ops, plan, out, diag, stats_); !s) return s;
+    for (NamedProgram& job : out.programs) job.job = job.name;  // each piece is the job it is named after
+    return Status::ok();
   }
 
  private:
@@ -262,16 +231,17 @@ class PipelineSplitPass : public Pass {
     return Status::ok();
   }
 
-  Mode mode_ = Mode::FThenB;
-  int vpp_ = 1;
-  bool splitBw_ = false;
+  EnumOption<Mode> mode_{this,
+                         "mode",
+                         "pipeline mode",
+                         Mode::FThenB,
+                         {{"FThenB", Mode::FThenB}, {"1F1B", Mode::OneFOneB}, {"VPP", Mode::VPP}, {"ZBH1", Mode::ZBH1}}};
+  Option<int> vpp_{this, "vpp", "number of virtual pipeline chunks (VPP)", 1, 1, 1024};
+  Option<bool> splitBw_{this, "split-bw", "split backward into backward_b and backward_w (VPP)", false};
 };
 
 }  // namespace
 
-void registerPipelineSplitPass() {
-  PassRegistry::instance().add("pipeline-split", "split a training program into per-job programs (FThenB, 1F1B, VPP, ZBH1)",
-                               [] { return std::make_unique<PipelineSplitPass>(); });
-}
+void registerPipelineSplitPass() { registerPass<PipelineSplitPass>(); }
 
 }  // namespace pir::passes

@@ -64,14 +64,15 @@ bool stopsGradient(const Value* v) {
   return b && b->value();
 }
 
-class SplitMatmulGradPass : public Pass {
+class SplitMatmulGradPass : public ProgramPass {
  public:
   std::string_view name() const override { return "split-matmul-grad"; }
   std::string_view description() const override {
     return "replace pd_op.matmul_grad by matmuls (and reshapes) computing x_grad and y_grad separately";
   }
 
-  core::Status run(Program& program, DiagnosticEngine&) override {
+  core::Status runOnProgram(NamedProgram& named, DiagnosticEngine&) override {
+    Program& program = *named.program;
     program_ = &program;
     factory_ = std::make_unique<DistOpFactory>(program);
     std::vector<Operation*> grads;
@@ -252,9 +253,6 @@ class SplitMatmulGradPass : public Pass {
 
 }  // namespace
 
-void registerSplitMatmulGradPass() {
-  PassRegistry::instance().add("split-matmul-grad", "replace pd_op.matmul_grad by matmuls computing x_grad and y_grad",
-                               [] { return std::make_unique<SplitMatmulGradPass>(); });
-}
+void registerSplitMatmulGradPass() { registerPass<SplitMatmulGradPass>(); }
 
 }  // namespace pir::passes

@@ -109,4 +109,31 @@ test_interrupt_staged_folders() {
   done
 }
 
+# The same with rank folders (DIR/rankN/JOB.pir) staged: the signal handler
+# empties and removes the staged folder's own folders too.
+test_interrupt_staged_rank_folders() {
+  gen_relu_chain 50000 | sed 's/stop_gradient:/op_role:(Int32)0,stop_gradient:/' > big.pir
+  local args=(big.pir '--pass-pipeline=test-split-ranks{ranks=4},pipeline-split,fold-reshard')
+  local start full sig pct delay pid
+  start=$(now_ms)
+  PIR_OPT_TEST_PASSES=1 "$PIR_OPT" "${args[@]}" --output-dir full_jobs 2> err ||
+    fail "a full run failed: $(head -c 300 err)"
+  full=$(( $(now_ms) - start ))
+  [ -f full_jobs/rank3/forward.pir ] || fail "no full_jobs/rank3/forward.pir: $(ls full_jobs | tr '\n' ' ')"
+  for sig in INT TERM; do
+    for pct in 50 80 95; do
+      delay=$(( full * pct / 100 ))
+      rm -rf jobs
+      PIR_OPT_TEST_PASSES=1 "$PIR_OPT" "${args[@]}" --output-dir jobs 2> /dev/null &
+      pid=$!
+      sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+      kill -s "$sig" "$pid" 2> /dev/null
+      wait "$pid" 2> /dev/null
+      no_temp_files
+      [ ! -e jobs ] || diff -r full_jobs jobs > /dev/null ||
+        fail "after SIG$sig at ${delay} ms jobs/ is partial: $(ls -R jobs | tr '\n' ' ' | head -c 300)"
+    done
+  done
+}
+
 cli_main

@@ -1,0 +1,227 @@
+//===- manifest.cpp - writing and strictly reading programs.yaml ----------===//
+#include "passes/manifest.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/attributes.h"
+#include "core/diagnostics.h"
+#include "passes/schedule/yaml_strict.h"
+
+namespace pir::passes {
+
+namespace {
+
+constexpr int kVersion = 1;
+constexpr int kMaxIndex = 1 << 20;  // a rank or stage past this is a typo, not a machine
+
+/// A YAML scalar for `s`: plain when it plainly is a string, else
+/// double-quoted with `"`, `\` and control bytes escaped.
+std::string yamlString(std::string_view s) {
+  bool plain = !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && s[0] != '-' && s[0] != '.';
+  for (char c : s)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '/');
+  if (plain && s != "true" && s != "false" && s != "null" && s != "y" && s != "n" && s != "yes" && s != "no")
+    return std::string(s);
+  std::string q = "\"";
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", u);
+      q += esc;
+      continue;
+    }
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+std::string yamlList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + yamlString(items[i]);
+  return out + "]";
+}
+
+std::string yamlIndex(int i) { return i < 0 ? "null" : std::to_string(i); }
+
+core::Status errorAt(const YAML::Node& node, std::string message) {
+  return core::Status::error(std::move(message), node.Mark().pos >= 0 ? node.Mark().pos : -1);
+}
+
+/// A non-empty string.
+core::Status readString(const YAML::Node& node, const char* key, std::string& out) {
+  if (!node.IsScalar() || node.Scalar().empty())
+    return errorAt(node, std::string("'") + key + "' must be a non-empty string");
+  out = node.Scalar();
+  return core::Status::ok();
+}
+
+/// A rank or stage: a plain whole number, or null for unknown.
+core::Status readIndex(const YAML::Node& node, const char* key, int& out) {
+  out = -1;
+  if (node.IsNull()) return core::Status::ok();
+  const std::string& s = node.IsScalar() && node.Tag() == "?" ? node.Scalar() : std::string();
+  bool digits = !s.empty() && s.size() <= 7;
+  for (char c : s) digits = digits && c >= '0' && c <= '9';
+  if (!digits || std::stoi(s) > kMaxIndex)
+    return errorAt(node, std::string("'") + key + "' must be a whole number from 0 to " + std::to_string(kMaxIndex) +
+                             ", or null");
+  out = std::stoi(s);
+  return core::Status::ok();
+}
+
+core::Status readNames(const YAML::Node& node, const char* key, std::vector<std::string>& out) {
+  if (!node.IsSequence()) return errorAt(node, std::string("'") + key + "' must be a list of names");
+  for (const YAML::Node& item : node) {
+    std::string name;
+    if (core::Status s = readString(item, key, name); !s)
+      return errorAt(item, std::string("every name in '") + key + "' must be a non-empty string");
+    out.push_back(std::move(name));
+  }
+  return core::Status::ok();
+}
+
+/// `file`, relative to the manifest's folder and staying in it, must exist.
+core::Status checkFile(const YAML::Node& node, const std::string& file, const std::string& dir) {
+  std::filesystem::path p(file);
+  bool inside = p.is_relative();
+  for (const auto& part : p) inside = inside && part != "..";
+  if (!inside) return errorAt(node, "file '" + file + "' is not a path inside the manifest's folder");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(std::filesystem::path(dir) / p, ec))
+    return errorAt(node, "file '" + file + "' does not exist in " + (dir.empty() ? "." : dir));
+  return core::Status::ok();
+}
+
+core::Status readProgram(const YAML::Node& entry, const std::string& dir, ManifestProgram& out) {
+  static const char* const kKeys[] = {"name", "file", "rank", "stage", "job", "imports", "exports"};
+  if (!entry.IsMap())
+    return errorAt(entry, "a program entry must be a map of name, file, rank, stage, job, imports, exports");
+  for (const auto& kv : entry) {
+    bool known = false;
+    for (const char* k : kKeys) known = known || (kv.first.IsScalar() && kv.first.Scalar() == k);
+    if (!known)
+      return errorAt(kv.first, "unknown key '" + kv.first.Scalar() +
+                                   "' in a program entry (expected name, file, rank, stage, job, imports, exports)");
+  }
+  for (const char* k : kKeys)
+    if (!entry[k]) return errorAt(entry, std::string("program entry lacks '") + k + "'");
+  if (core::Status s = readString(entry["name"], "name", out.name); !s) return s;
+  if (core::Status s = readString(entry["file"], "file", out.file); !s) return s;
+  if (core::Status s = checkFile(entry["file"], out.file, dir); !s) return s;
+  if (core::Status s = readIndex(entry["rank"], "rank", out.rank); !s) return s;
+  if (core::Status s = readIndex(entry["stage"], "stage", out.stage); !s) return s;
+  if (!entry["job"].IsNull())
+    if (core::Status s = readString(entry["job"], "job", out.job); !s) return s;
+  if (core::Status s = readNames(entry["imports"], "imports", out.imports); !s) return s;
+  return readNames(entry["exports"], "exports", out.exports);
+}
+
+core::Result<Manifest> fromNode(const YAML::Node& root, const std::string& dir) {
+  if (!root.IsMap()) return errorAt(root, "a manifest is a map of 'version' and 'programs'");
+  for (const auto& kv : root)
+    if (!kv.first.IsScalar() || (kv.first.Scalar() != "version" && kv.first.Scalar() != "programs"))
+      return errorAt(kv.first, "unknown key '" + (kv.first.IsScalar() ? kv.first.Scalar() : std::string()) +
+                                   "' in a manifest (expected version, programs)");
+  for (const char* k : {"version", "programs"})
+    if (!root[k]) return errorAt(root, std::string("manifest lacks '") + k + "'");
+  const YAML::Node version = root["version"];
+  if (!version.IsScalar() || version.Tag() != "?" || version.Scalar() != std::to_string(kVersion))
+    return errorAt(version, "this manifest's version is not " + std::to_string(kVersion) + ", the one read here");
+  const YAML::Node list = root["programs"];
+  if (!list.IsSequence()) return errorAt(list, "'programs' must be a list of program entries");
+  Manifest m;
+  std::set<std::string> names;
+  for (const YAML::Node& entry : list) {
+    ManifestProgram p;
+    if (core::Status s = readProgram(entry, dir, p); !s) return s;
+    if (!names.insert(p.name).second) return errorAt(entry["name"], "program '" + p.name + "' is listed twice");
+    m.programs.push_back(std::move(p));
+  }
+  return m;
+}
+
+}  // namespace
+
+std::string manifestFilePath(int rank, std::string_view job, std::string_view name) {
+  if (rank >= 0 && !job.empty()) return "rank" + std::to_string(rank) + "/" + std::string(job) + ".pir";
+  return std::string(name) + ".pir";
+}
+
+ManifestProgram describeProgram(const core::NamedProgram& program, std::string name, std::string file) {
+  ManifestProgram m;
+  m.name = std::move(name);
+  m.file = std::move(file);
+  m.rank = program.rank;
+  m.stage = program.stage;
+  m.job = program.job;
+  for (const core::BlockArgument* kw : program.program->body().kwargs()) m.imports.emplace_back(kw->name());
+  for (const core::Operation& op : program.program->body())
+    if (auto* n = op.name() == "builtin.shadow_output" ? op.attrOf<core::StringAttr>("output_name") : nullptr)
+      m.exports.emplace_back(n->value());
+  return m;
+}
+
+std::string writeManifest(const Manifest& manifest) {
+  std::string out = "# pir-opt program manifest (passes/manifest.h)\nversion: " + std::to_string(kVersion) +
+                    "\nprograms:" + (manifest.programs.empty() ? " []\n" : "\n");
+  for (const ManifestProgram& p : manifest.programs) {
+    out += "  - name: " + yamlString(p.name) + "\n    file: " + yamlString(p.file) + "\n    rank: " +
+           yamlIndex(p.rank) + "\n    stage: " + yamlIndex(p.stage) +
+           "\n    job: " + (p.job.empty() ? std::string("null") : yamlString(p.job)) +
+           "\n    imports: " + yamlList(p.imports) + "\n    exports: " + yamlList(p.exports) + "\n";
+  }
+  return out;
+}
+
+core::Result<Manifest> parseManifest(std::string_view text, const std::string& dir) {
+  try {
+    return fromNode(schedule::loadYamlStrict(std::string(text)), dir);
+  } catch (const YAML::Exception& e) {
+    return core::Status::error(e.msg.rfind("duplicate key", 0) == 0 ? e.msg : "invalid YAML: " + e.msg,
+                               e.mark.pos >= 0 ? e.mark.pos : -1);
+  }
+}
+
+core::Result<Manifest> loadManifest(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  if (in) buffer << in.rdbuf();
+  std::string text = buffer.str();
+  core::SourceFile src(path, text);
+  core::Result<Manifest> m = in ? parseManifest(text, std::filesystem::path(path).parent_path().string())
+                                : core::Result<Manifest>(core::Status::error("cannot read the manifest"));
+  if (m) return m;
+  core::Diagnostic d{core::Severity::Error, m.status().offset(), m.status().message(), {}};
+  std::string rendered = core::renderDiagnostic(&src, d);
+  while (!rendered.empty() && rendered.back() == '\n') rendered.pop_back();
+  return core::Status::error(rendered, m.status().offset());
+}
+
+std::vector<std::string> checkScheduleHasPrograms(const schedule::Schedule& schedule, const Manifest& manifest,
+                                                  const std::string& where) {
+  std::vector<std::string> errors;
+  for (size_t s = 0; s < schedule.stageJobs.size(); ++s) {
+    std::set<std::string> seen;
+    for (const schedule::Job& job : schedule.stageJobs[s]) {
+      std::string type = job.type();
+      if (!seen.insert(type).second) continue;
+      bool found = false;
+      for (const ManifestProgram& p : manifest.programs)
+        found = found || (p.job == type && (p.stage < 0 || p.stage == static_cast<int>(s)));
+      if (!found)
+        errors.push_back("stage " + std::to_string(s) + ": job type '" + type + "' has no program in " + where);
+    }
+  }
+  return errors;
+}
+
+}  // namespace pir::passes

@@ -1,0 +1,85 @@
+//===- manifest.h - programs.yaml: what each program file is ----*- C++ -*-===//
+//
+// `pir-opt --output-dir DIR` writes each program of the set to a file and
+// lists them in DIR/programs.yaml, in order:
+//
+//   # pir-opt program manifest (passes/manifest.h)
+//   version: 1
+//   programs:
+//     - name: rank0.forward
+//       file: rank0/forward.pir
+//       rank: 0
+//       stage: 0
+//       job: forward
+//       imports: [x, var_4_pd_op.relu_0]    # the program's kwargs
+//       exports: [loss_0]                  # its top-level shadow_outputs' names
+//
+// rank, stage and job are `null` when unknown. A program with a rank and a
+// job is written to rankN/JOB.pir, any other to NAME.pir. The reader takes
+// exactly this: an unknown, repeated or missing key, a value of the wrong
+// type, or a file that does not exist beside the manifest is an error at
+// where it stands. `pir-opt schedule --check --programs DIR` and the runner
+// read what pir-opt wrote through it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/program.h"
+#include "core/status.h"
+#include "passes/schedule/job.h"
+
+namespace pir::passes {
+
+/// The manifest's name in an output folder.
+inline constexpr std::string_view kManifestName = "programs.yaml";
+
+struct ManifestProgram {
+  std::string name;
+  std::string file;  // relative to the manifest's folder
+  int rank = -1;     // -1: unknown
+  int stage = -1;    // -1: unknown
+  std::string job;   // empty: unknown
+  std::vector<std::string> imports, exports;
+
+  bool operator==(const ManifestProgram&) const = default;
+};
+
+struct Manifest {
+  std::vector<ManifestProgram> programs;
+
+  bool operator==(const Manifest&) const = default;
+};
+
+/// Where a program goes in an output folder: `rankN/JOB.pir` when it has a
+/// rank and a job, `NAME.pir` otherwise.
+std::string manifestFilePath(int rank, std::string_view job, std::string_view name);
+
+/// The entry for `program`, named `name` and written to `file`: its rank,
+/// stage and job, its kwargs as imports and the names of its top-level
+/// shadow_outputs as exports.
+ManifestProgram describeProgram(const core::NamedProgram& program, std::string name, std::string file);
+
+/// programs.yaml's text for `manifest`.
+std::string writeManifest(const Manifest& manifest);
+
+/// Reads a manifest's text; files are looked for under `dir` (the
+/// manifest's folder). A failure's offset is where the problem stands.
+core::Result<Manifest> parseManifest(std::string_view text, const std::string& dir);
+
+/// Reads the manifest at `path`. A failure's message is a rendered
+/// diagnostic, ready to print (no final newline): `path:line:col: error:
+/// ...`, the line and a caret, or `path: error: ...` when it has no place.
+core::Result<Manifest> loadManifest(const std::string& path);
+
+/// For every stage of `schedule` and job type in its list, a program of
+/// `manifest` whose job is that type, on that stage or on an unknown one;
+/// the problems (`stage S: ...`, `where` naming the manifest), empty when
+/// every job has a program.
+std::vector<std::string> checkScheduleHasPrograms(const schedule::Schedule& schedule, const Manifest& manifest,
+                                                  const std::string& where);
+
+}  // namespace pir::passes
