@@ -23,6 +23,13 @@ std::span<const InplacePair> OpInfo::inplacePairs(uint32_t numOperands) const {
   return l ? l->inplace : std::span<const InplacePair>();
 }
 
+bool OpInfo::writesInPlace() const {
+  if (!layout.inplace.empty()) return true;
+  for (const OpLayout& l : olderLayouts)
+    if (!l.inplace.empty()) return true;
+  return false;
+}
+
 int OpInfo::operandIndex(std::string_view operand, uint32_t numOperands) const {
   const OpLayout* l = layoutFor(numOperands);
   if (!l) return -1;

@@ -135,6 +135,8 @@ struct OpInfo {
   /// The in-place pairs of an op with `numOperands` operands (empty when
   /// its layout is unknown).
   std::span<const InplacePair> inplacePairs(uint32_t numOperands) const;
+  /// Whether some layout of the op writes an operand in place.
+  bool writesInPlace() const;
   /// The index of the operand called `name` (the first of a variadic
   /// tail), or -1.
   int operandIndex(std::string_view operand, uint32_t numOperands) const;
