@@ -19,6 +19,7 @@
 #include "core/clone.h"
 #include "core/context.h"
 #include "core/huge_pages.h"
+#include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/verifier.h"
 #include "parser/lexer.h"
@@ -72,15 +73,13 @@ struct Read {
   bool operator==(const Read& o) const { return job == o.job && crossing == o.crossing; }
 };
 
-/// The attribute that names the value `op` makes or writes in the scope:
-/// a `pd_op.data`'s `name`, a `builtin.parameter`'s `parameter_name`, a
-/// `builtin.shadow_output`'s `output_name`; null for other ops.
-const char* nameAttrKey(const Operation& op) {
-  std::string_view n = op.name();
-  return n == "pd_op.data"              ? "name"
-         : n == "builtin.parameter"     ? "parameter_name"
-         : n == "builtin.shadow_output" ? "output_name"
-                                        : nullptr;
+/// The attribute that names the value `op` makes or writes in the scope
+/// (the op table's: a `pd_op.data`'s `name`, a `builtin.parameter`'s
+/// `parameter_name`, a `builtin.shadow_output`'s `output_name`); empty for
+/// other ops.
+std::string_view nameAttrKey(const Operation& op) {
+  const OpInfo* info = lookupOp(op);
+  return info ? info->nameAttr : std::string_view();
 }
 
 /// An operand, in its op's home job, reading a crossing value.
@@ -384,8 +383,8 @@ class Splitter {
   Status exportName(Crossing& c, const Value* v, size_t producer) {
     const Operation& def = *ops_[producer];
     const StringAttr* given = nullptr;
-    const char* givenBy = nameAttrKey(def);  // a producer is never a shadow_output
-    if (givenBy) {
+    std::string_view givenBy = nameAttrKey(def);  // a producer is never a shadow_output
+    if (!givenBy.empty()) {
       given = def.attrOf<StringAttr>(givenBy);
     } else if (!exportedAs_.empty()) {
       auto it = exportedAs_.find(v->passIndex - 1);
@@ -400,7 +399,7 @@ class Splitter {
         return Status::ok();
       }
       diag_.error(reportLocation(&def), "a value of op '" + std::string(def.name()) + "' goes to another job under its " +
-                                            givenBy + " \"" + std::string(c.name) +
+                                            std::string(givenBy) + " \"" + std::string(c.name) +
                                             "\", which cannot be a kwarg name (only letters, digits, '_', '.' and '@')");
       return Status::error("a crossing value's name cannot be a kwarg name");
     }
@@ -440,7 +439,7 @@ class Splitter {
   Status checkNewNamesAgainstInput() {
     std::unordered_set<std::string_view> taken;
     auto note = [&](const Operation& op) {
-      if (const char* key = nameAttrKey(op))
+      if (std::string_view key = nameAttrKey(op); !key.empty())
         if (auto* s = op.attrOf<StringAttr>(key)) taken.insert(s->raw());
     };
     for (const BlockArgument* k : program_.body().kwargs()) taken.insert(k->name());
