@@ -16,6 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include <array>
+#include <bit>
+#include <cstring>
+#include <type_traits>
 
 #include "core/op_result_types.h"
 #include "core/operation.h"
@@ -249,10 +252,25 @@ constexpr size_t kSlots = 512;
 constexpr uint16_t kEmptySlot = 0xFFFF;
 static_assert(std::size(kOps) * 4 <= kSlots, "grow kSlots with the table");
 
+/// Eight bytes of `s` from `at` (zeros past its end), little-endian: at run
+/// time one load where they are all there.
+constexpr uint64_t load8(std::string_view s, size_t at) {
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little && at + 8 <= s.size()) {
+    uint64_t v;
+    std::memcpy(&v, s.data() + at, 8);
+    return v;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < 8 && at + i < s.size(); ++i) v |= uint64_t{static_cast<unsigned char>(s[at + i])} << (8 * i);
+  return v;
+}
+
+/// The length and the first and last eight bytes, mixed: op names share
+/// prefixes (`pd_op.`), rarely length and both ends.
 constexpr uint32_t hashName(std::string_view s) {
-  uint32_t h = 2166136261u;  // FNV-1a
-  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-  return h;
+  uint64_t tail = s.size() > 8 ? load8(s, s.size() - 8) : 0;
+  uint64_t h = (load8(s, 0) * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ s.size();
+  return static_cast<uint32_t>(h >> 32) ^ static_cast<uint32_t>(h);
 }
 
 consteval std::array<uint16_t, kSlots> buildSlots() {
