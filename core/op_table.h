@@ -116,13 +116,13 @@ enum class Linearity : uint8_t { Unknown, Linear, NotLinear };
 /// aggregate; read them through the member functions where there is one.
 struct OpInfo {
   std::string_view name = {};
-  OpLayout layout = {};                          // Paddle's current signature
-  std::span<const OpLayout> olderLayouts = {};   // earlier ones, by operand count
-  std::string_view nameAttr = {};                // the attribute naming a value, or empty
+  OpLayout layout = {};                         // Paddle's current signature
+  std::span<const OpLayout> olderLayouts = {};  // earlier ones, by operand count
+  std::string_view nameAttr = {};               // the attribute naming a value, or empty
   RegionSyntax regionSyntax = RegionSyntax::Generic;
-  uint8_t traits = kNoTraits;
-  LinearWhenFn linearWhen = nullptr;        // null: the masks hold unconditionally
-  ResultTypeFn resultTypes = nullptr;       // null: none (yet)
+  uint8_t traits = kNoTraits;                   // OpTraits
+  LinearWhenFn linearWhen = nullptr;            // null: the linear masks hold unconditionally
+  ResultTypeFn resultTypes = nullptr;           // null: none (yet)
 
   /// Dense number of this entry, 0 .. opTable().size() - 1.
   uint32_t index() const;
@@ -137,10 +137,12 @@ struct OpInfo {
   std::span<const InplacePair> inplacePairs(uint32_t numOperands) const;
   /// Whether some layout of the op writes an operand in place.
   bool writesInPlace() const;
-  /// The index of the operand called `name` (the first of a variadic
-  /// tail), or -1.
+  /// The index of the operand called `operand` (the first of a variadic
+  /// tail), or -1; without a count, in Paddle's current signature.
   int operandIndex(std::string_view operand, uint32_t numOperands) const;
-  int operandIndex(std::string_view operand) const { return operandIndex(operand, layout.operands.size()); }
+  int operandIndex(std::string_view operand) const {
+    return operandIndex(operand, static_cast<uint32_t>(layout.operands.size()));
+  }
   /// The name of operand `i` (a variadic tail repeats its name), or empty.
   std::string_view operandName(uint32_t i, uint32_t numOperands) const;
 };

@@ -33,7 +33,6 @@ namespace t = op_types;
 constexpr uint32_t kL0 = 1u << 0, kL1 = 1u << 1, kL2 = 1u << 2, kL5 = 1u << 5;
 
 // Operand and result name lists shared by several ops.
-constexpr SV kNone[] = {""};  // never read: spans of it are empty
 constexpr SV kX[] = {"x"};
 constexpr SV kXY[] = {"x", "y"};
 constexpr SV kOut[] = {"out"};
@@ -47,7 +46,7 @@ constexpr SV kInput[] = {"input"};
 constexpr SV kInputs[] = {"inputs"};
 constexpr SV kParameter[] = {"parameter"};
 constexpr SV kOutXShape[] = {"out", "xshape"};
-constexpr std::span<const SV> kEmpty(kNone, 0);
+constexpr std::span<const SV> kEmpty;
 
 constexpr InplacePair kFirstToFirst[] = {{0, 0}};
 
