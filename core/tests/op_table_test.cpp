@@ -66,6 +66,14 @@ TEST_CASE("unknown ops have no entry", "[core][op_table]") {
   REQUIRE(lookupOp(almost) == nullptr);
   almost.back() = 'l';
   REQUIRE(lookupOp(almost) == &info("pd_op.matmul"));
+  // Past 16 bytes the middle counts too, not only the ends and the length.
+  std::string longer = "pd_op.layer_norm_grad";
+  REQUIRE(lookupOp(longer) == &info("pd_op.layer_norm_grad"));
+  longer[10] = 'X';
+  REQUIRE(lookupOp(longer) == nullptr);
+  REQUIRE(lookupOp("cf.yielD") == nullptr);
+  REQUIRE(lookupOp("cf.yiel") == nullptr);
+  REQUIRE(lookupOp(std::string_view("cf.yield\0", 9)) == nullptr);
 }
 
 TEST_CASE("lookups from several threads at once agree", "[core][op_table]") {
