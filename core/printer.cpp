@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "core/context.h"
+#include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/text_cache.h"
 
@@ -379,13 +380,20 @@ class ProgramPrinter {
     }
   }
 
+  // The op table says which syntax an op's regions print in; an op whose
+  // regions do not fit it prints generically. (Region counts first: most
+  // ops have none, and need no lookup.)
   static bool isIf(const Operation& op) {
-    return op.name() == "pd_op.if" && op.numRegions() == 2 && op.region(0).blocks().size() == 1 &&
-           op.region(1).blocks().size() == 1;
+    return op.numRegions() == 2 && op.region(0).blocks().size() == 1 && op.region(1).blocks().size() == 1 &&
+           regionSyntax(op) == RegionSyntax::IfElse;
   }
   static bool isWhile(const Operation& op) {
-    return op.name() == "pd_op.while" && op.numRegions() == 1 && op.region(0).blocks().size() == 1 &&
-           op.numOperands() >= 1;
+    return op.numRegions() == 1 && op.region(0).blocks().size() == 1 && op.numOperands() >= 1 &&
+           regionSyntax(op) == RegionSyntax::While;
+  }
+  static RegionSyntax regionSyntax(const Operation& op) {
+    const OpInfo* info = lookupOp(op);
+    return info ? info->regionSyntax : RegionSyntax::Generic;
   }
 
   void printOp(const Operation& op, const std::string& indent) {

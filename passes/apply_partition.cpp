@@ -22,9 +22,9 @@
 #include <set>
 
 #include "core/context.h"
+#include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/verifier.h"
-#include "passes/inplace_ops.h"
 #include "passes/pass_registry.h"
 #include "passes/reshard_builder.h"
 
@@ -263,8 +263,9 @@ class ApplyPartitionPass : public ProgramPass {
   }
 
   void processInplace(Operation& op, const OpDistAttr* od) {
-    bool known = false;
-    auto pairs = inplacePairs(op.name(), op.numOperands(), known);
+    const OpInfo* info = lookupOp(op);
+    auto pairs = info ? info->inplacePairs(op.numOperands()) : std::span<const InplacePair>();
+    bool known = info && info->writesInPlace();
     if (!known && op.name().ends_with("_") && warned_.insert(std::string(op.name())).second)
       spdlog::warn("apply-partition: '{}' ends in '_' but is not in the in-place table; treated as an ordinary op",
                    op.name());

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/op_table.h"
 #include "passes/op_roles.h"
 
 namespace pir::passes {
@@ -56,16 +57,16 @@ std::vector<BackwardKind> byMarks(const std::vector<Operation*>& ops, const std:
   return kinds;
 }
 
-/// Which operand of an optimizer op is the gradient (-1: any).
-int gradientOperand(std::string_view name) {
-  if (name == "pd_op.sgd_") return 2;
-  if (name == "pd_op.momentum_" || name == "pd_op.adam_" || name == "pd_op.adamw_" || name == "pd_op.lamb_") return 1;
-  return -1;
+/// Which operand of an optimizer op is the gradient: its operand `grad` in
+/// Paddle's signature (-1: any, for an op without one).
+int gradientOperand(const Operation& op) {
+  const OpInfo* info = lookupOp(op);
+  return info ? info->operandIndex("grad") : -1;
 }
 
-bool passesGradientThrough(std::string_view name) {
-  return name == "pd_op.reshape" || name == "pd_op.cast" || name == "pd_op.add" || name == "pd_op.add_" ||
-         name == "pd_op.all_reduce" || name == "pd_op.c_allreduce_sum" || name == "pd_op.c_allreduce_sum_";
+bool passesGradientThrough(const Operation& op) {
+  const OpInfo* info = lookupOp(op);
+  return info && info->has(kPassesGradient);
 }
 
 std::vector<BackwardKind> byDataFlow(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles) {
@@ -90,11 +91,11 @@ std::vector<BackwardKind> byDataFlow(const std::vector<Operation*>& ops, const s
         long c = topLevel(use->owner());
         if (c < 0) return kinds;
         const Operation& user = *ops[static_cast<size_t>(c)];
-        int grad = gradientOperand(user.name());
+        int grad = gradientOperand(user);
         bool toOptimizer = roles[static_cast<size_t>(c)] == kRoleOptimize &&
                            (grad < 0 || (use->owner() == &user && static_cast<int>(use->index()) == grad));
         bool throughW = kinds[static_cast<size_t>(c)] == BackwardKind::W;
-        bool throughPass = passesGradientThrough(user.name()) && onWay[static_cast<size_t>(c)];
+        bool throughPass = passesGradientThrough(user) && onWay[static_cast<size_t>(c)];
         ok = toOptimizer || throughW || throughPass;
       }
     }

@@ -2,6 +2,7 @@
 #include "passes/op_roles.h"
 
 #include "core/context.h"
+#include "core/op_table.h"
 #include "passes/reshard_builder.h"
 
 namespace pir::passes {
@@ -53,7 +54,7 @@ int64_t inferChunk(const std::vector<Operation*>& ops, size_t idx) {
   if (prev != -1 && prev == next) return prev;
   if (next != -1 && next == nextNext) return next;
   const Operation& op = *ops[idx];
-  if (op.name() == "builtin.combine" || op.name() == "builtin.split") {
+  if (const OpInfo* info = lookupOp(op); info && info->has(kPacksVec)) {
     for (uint32_t r = 0; r < op.numResults(); ++r)
       if (OpOperand* use = op.result(r)->firstUse()) {
         // Paddle's all_used_ops()[0]: the head of the use list, the use added

@@ -18,9 +18,9 @@
 
 #include "core/context.h"
 #include "core/huge_pages.h"
+#include "core/op_table.h"
 #include "core/verifier.h"
 #include "passes/backward_kind.h"
-#include "passes/inplace_ops.h"
 #include "passes/op_roles.h"
 #include "passes/pass_registry.h"
 #include "passes/program_splitter.h"
@@ -145,8 +145,8 @@ class PipelineSplitPass : public SplittingPass {
     for (size_t w = 0; w < ops.size(); ++w) {
       const Operation& writer = *ops[w];
       if (plan.home[w] == lastJob || !writer.name().ends_with('_')) continue;
-      bool known = false;
-      for (const InplacePair& pair : inplacePairs(writer.name(), writer.numOperands(), known)) {
+      const OpInfo* info = lookupOp(writer);
+      for (const InplacePair& pair : info ? info->inplacePairs(writer.numOperands()) : std::span<const InplacePair>()) {
         const Value* v = pair.operand < writer.numOperands() ? writer.operandValue(pair.operand) : nullptr;
         for (const OpOperand* u = v ? v->firstUse() : nullptr; u; u = u->nextUse()) {
           const Operation* reader = u->owner();

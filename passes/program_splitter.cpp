@@ -9,8 +9,6 @@
 #include "passes/program_splitter.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -21,8 +19,8 @@
 #include "core/huge_pages.h"
 #include "core/prefetch.h"
 #include "core/verifier.h"
-#include "parser/lexer.h"
 #include "passes/reshard_builder.h"
+#include "passes/value_naming.h"
 
 namespace pir::passes {
 
@@ -72,17 +70,6 @@ struct Read {
   bool operator==(const Read& o) const { return job == o.job && crossing == o.crossing; }
 };
 
-/// The attribute that names the value `op` makes or writes in the scope:
-/// a `pd_op.data`'s `name`, a `builtin.parameter`'s `parameter_name`, a
-/// `builtin.shadow_output`'s `output_name`; null for other ops.
-const char* nameAttrKey(const Operation& op) {
-  std::string_view n = op.name();
-  return n == "pd_op.data"              ? "name"
-         : n == "builtin.parameter"     ? "parameter_name"
-         : n == "builtin.shadow_output" ? "output_name"
-                                        : nullptr;
-}
-
 /// An operand, in its op's home job, reading a crossing value.
 struct Rewire {
   OpOperand* operand;
@@ -95,29 +82,6 @@ struct Import {
   int job;
   BlockArgument* kwarg;
   uint32_t next;
-};
-
-/// Text that stays where it is until the store goes: names made while the
-/// reads are collected, read by later reads, then interned.
-class NameStore {
- public:
-  std::string_view keep(std::string_view s) {
-    if (static_cast<size_t>(end_ - at_) < s.size()) {
-      size_t n = std::max(s.size(), kBlock);
-      blocks_.emplace_back(new char[n]);
-      at_ = blocks_.back().get();
-      end_ = at_ + n;
-    }
-    std::memcpy(at_, s.data(), s.size());
-    at_ += s.size();
-    return {at_ - s.size(), s.size()};
-  }
-
- private:
-  static constexpr size_t kBlock = size_t{1} << 20;
-  std::vector<std::unique_ptr<char[]>> blocks_;
-  char* at_ = nullptr;
-  char* end_ = nullptr;
 };
 
 class Splitter {
@@ -384,8 +348,8 @@ class Splitter {
   Status exportName(Crossing& c, const Value* v, size_t producer) {
     const Operation& def = *ops_[producer];
     const StringAttr* given = nullptr;
-    const char* givenBy = nameAttrKey(def);  // a producer is never a shadow_output
-    if (givenBy) {
+    std::string_view givenBy = nameAttrKey(def);  // a producer is never a shadow_output
+    if (!givenBy.empty()) {
       given = def.attrOf<StringAttr>(givenBy);
     } else if (!exportedAs_.empty()) {
       auto it = exportedAs_.find(v->passIndex - 1);
@@ -395,81 +359,35 @@ class Splitter {
     if (given) {
       // The raw text is interned already (a name with escapes is refused).
       c.name = given->raw();
-      if (isKwargName(c.name)) {
-        claims_.push_back({c.name.data(), static_cast<uint32_t>(&c - crossings_.data())});
-        return Status::ok();
-      }
-      diag_.error(reportLocation(&def), "a value of op '" + std::string(def.name()) + "' goes to another job under its " +
-                                            givenBy + " \"" + std::string(c.name) +
-                                            "\", which cannot be a kwarg name (only letters, digits, '_', '.' and '@')");
-      return Status::error("a crossing value's name cannot be a kwarg name");
+      if (!isKwargName(c.name)) return unfitGivenName(diag_, def, givenBy, c.name);
+      claims_.push_back({c.name.data(), static_cast<uint32_t>(&c - crossings_.data())});
+      return Status::ok();
     }
-    char buf[24];
-    std::string& name = nameBuf_;
-    name.assign("var_");
-    name.append(buf, std::to_chars(buf, buf + sizeof buf, producer).ptr);
-    name += '_';
-    for (char ch : def.name()) name += parser::isValueIdChar(ch) ? ch : '_';
-    name += '_';
-    name.append(buf, std::to_chars(buf, buf + sizeof buf, v->index()).ptr);
+    newValueName(nameBuf_, producer, def.name(), v->index());
     // Interned with the others once all reads are collected.
-    c.name = newNames_.keep(name);
+    c.name = newNames_.keep(nameBuf_);
     newNameOwners_.push_back(static_cast<uint32_t>(&c - crossings_.data()));
     return Status::ok();
   }
 
   /// Values are handed over by name in one scope: each name must stand
-  /// for one value. Given names (and kwargs') are interned, so equal names
-  /// are equal pointers, and a sort finds them. Of several clashes, the one
-  /// found first while reading is reported (addresses vary between runs).
+  /// for one value. Of several clashes, the one found first while reading
+  /// is reported.
   Status checkClaims() {
-    std::sort(claims_.begin(), claims_.end());
-    uint32_t first = kNone, second = kNone;
-    for (size_t k = 1; k < claims_.size(); ++k)
-      if (claims_[k].first == claims_[k - 1].first && claims_[k].second < second) {
-        first = claims_[k - 1].second;
-        second = claims_[k].second;
-      }
-    std::vector<std::pair<const char*, uint32_t>>().swap(claims_);
-    if (second == kNone) return Status::ok();
-    return nameClash(crossings_[first], crossings_[second]);
+    auto [first, second] = firstNameClash(claims_);
+    if (second == kNoClash.second) return Status::ok();
+    return nameClash(diag_, crossings_[second].name, crossings_[first].value, crossings_[second].value);
   }
 
   /// A new `var_` name the input already gives a value (a data, parameter,
   /// shadow_output or kwarg name); the first such, as a located error.
   Status checkNewNamesAgainstInput() {
-    std::unordered_set<std::string_view> taken;
-    auto note = [&](const Operation& op) {
-      if (const char* key = nameAttrKey(op))
-        if (auto* s = op.attrOf<StringAttr>(key)) taken.insert(s->raw());
-    };
-    for (const BlockArgument* k : program_.body().kwargs()) taken.insert(k->name());
-    walk(program_.body(), note);
+    std::unordered_set<std::string_view> taken = namesGivenIn(program_);
     for (uint32_t owner : newNameOwners_) {
       const Crossing& c = crossings_[owner];
-      if (!taken.count(c.name)) continue;
-      const Operation* def = c.value->definingOp();
-      diag_.error(reportLocation(def), "a value of op '" + std::string(def->name()) +
-                                           "' goes to another job under the new name '" + std::string(c.name) +
-                                           "', which the input already gives another value");
-      return Status::error("a new crossing name is taken");
+      if (taken.count(c.name)) return newNameTaken(diag_, c.value, c.name);
     }
     return Status::ok();
-  }
-
-  /// `b`, found after `a`, has the same name.
-  Status nameClash(const Crossing& a, const Crossing& b) {
-    const Operation* here = b.value->definingOp() ? b.value->definingOp() : a.value->definingOp();
-    const Operation* other = here == b.value->definingOp() ? a.value->definingOp() : nullptr;
-    std::string_view name = b.name;
-    Diagnostic& d = diag_.error(reportLocation(here), "two values are handed over between jobs under one name '" +
-                                                          std::string(name) + "'");
-    if (other) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(other), "the other value is made here", {}});
-    return Status::error("two crossing values share a name");
-  }
-
-  static bool isKwargName(std::string_view name) {
-    return !name.empty() && std::all_of(name.begin(), name.end(), parser::isValueIdChar);
   }
 
   /// Interns the names exportName() made, all at once (see

@@ -23,6 +23,7 @@
 #include <optional>
 
 #include "core/context.h"
+#include "core/op_table.h"
 #include "passes/pass_registry.h"
 #include "passes/reshard_builder.h"
 
@@ -42,8 +43,9 @@ std::optional<std::vector<int64_t>> matmulDims(std::span<const int64_t> a, std::
   return out;
 }
 
-/// matmul_grad's operands, by place.
-enum { X = 0, Y = 1, OG = 2 };
+/// matmul_grad's operands, by place, as the op table names them.
+int matmulGradOperand(std::string_view name) { return lookupOp("pd_op.matmul_grad")->operandIndex(name); }
+const int X = matmulGradOperand("x"), Y = matmulGradOperand("y"), OG = matmulGradOperand("out_grad");
 
 /// A boolean attribute of `op`, bare or tagged (`(Bool)true`): false when
 /// absent, nothing when it is not a boolean.
@@ -88,7 +90,8 @@ class SplitMatmulGradPass : public ProgramPass {
   bool tagged() const { return program_->style().taggedNumbers; }
 
   void split(Operation& grad) {
-    Value *x = grad.operandValue(0), *y = grad.operandValue(1), *og = grad.operandValue(2);
+    auto operand = [&](int i) { return grad.operandValue(static_cast<uint32_t>(i)); };
+    Value *x = operand(X), *y = operand(Y), *og = operand(OG);
     auto xs = tensorShape(x ? x->type() : nullptr), ys = tensorShape(y ? y->type() : nullptr);
     std::optional<bool> tx = flagOf(grad, "transpose_x"), ty = flagOf(grad, "transpose_y");
     if (!tx || !ty) return leave("left as matmul_grad: transpose_x or transpose_y not a boolean");

@@ -1,0 +1,171 @@
+//===- op_table.h - what is known of each op, by name ------------*- C++ -*-===//
+//
+// One home for op knowledge (in the spirit of MLIR's registered operation
+// info, without a code generator): per op name, its operand and result
+// names in Paddle's order, in-place pairs, the attribute that names a value,
+// how its regions print, which operands it is linear in, and for the ops
+// passes create a result-type function. The facts come from Paddle's op
+// definitions (paddle/phi/ops/yaml/ops.yaml, backward.yaml,
+// inconsistent/*.yaml, paddle/fluid/pir/dialect/operator/ir/ops.yaml and
+// paddle/pir/include/core/builtin_op.h).
+//
+// The table is constant data: looking an op up allocates nothing and is
+// safe from any number of threads. An op without an entry is legal and
+// generic; every question about it answers "unknown". An entry's address is
+// its identity for as long as the process runs, and index() numbers the
+// entries densely, so a kernel registry can map entry -> kernel in a vector.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/attributes.h"
+#include "core/status.h"
+#include "core/types.h"
+#include "core/value.h"
+
+namespace pir::core {
+
+class Operation;
+class Value;
+
+/// How an op's regions print: generically (blocks after the op's
+/// signature), `pd_op.if`'s `{ .. } else { .. }`, or `pd_op.while`'s
+/// `(cond=%c, inputs=..) { ^%arg_0 .. }`.
+enum class RegionSyntax : uint8_t { Generic, IfElse, While };
+
+/// The op writes operand `operand`'s value in place and returns it as
+/// result `result` (Paddle's `inplace: (x -> out)`).
+struct InplacePair {
+  uint32_t operand;
+  uint32_t result;
+};
+
+/// One signature of an op. Where Paddle changed a signature (adam_ and
+/// adamw_ gained moment2_max for amsgrad) an op has several, told apart by
+/// operand count.
+struct OpLayout {
+  std::span<const std::string_view> operands = {};
+  std::span<const std::string_view> results = {};
+  std::span<const InplacePair> inplace = {};
+  /// Bit i: the op is linear in operand i with the others fixed (with a
+  /// variadic tail, the last name's bit covers every operand from there).
+  uint32_t linear = 0;
+  bool variadicOperands = false;  // the last operand name repeats (builtin.combine's inputs)
+  bool variadicResults = false;   // the last result name repeats (builtin.split's outputs)
+};
+
+/// Traits the passes ask about.
+enum OpTraits : uint8_t {
+  kNoTraits = 0,
+  /// builtin.combine and builtin.split: pack values into a vec or unpack
+  /// one, computing nothing; Paddle's passes look through them
+  /// (infer_chunk_id takes their user's chunk, partition skips them).
+  kPacksVec = 1 << 0,
+  /// A parameter's gradient stays that parameter's gradient through this op
+  /// (reshaped, cast, accumulated, reduced across ranks): the ops
+  /// classifyBackward's data-flow rule follows on the way to an optimizer.
+  kPassesGradient = 1 << 1,
+};
+
+/// A tensor as result-type functions see it: dtype and dims (-1: dynamic).
+struct TensorSpec {
+  DataType dtype = DataType::Undefined;
+  std::vector<int64_t> dims;
+  bool operator==(const TensorSpec&) const = default;
+};
+
+/// A value as result-type functions see it: one tensor, the elements of a
+/// `vec[..]` (isList), or nothing (an absent optional value). For an
+/// operand, `definingOp` is its producer (null for a block argument), so a
+/// function can read a `full_int_array`'s `value`.
+struct ValueSpec {
+  std::vector<TensorSpec> tensors;
+  bool isList = false;
+  const Operation* definingOp = nullptr;
+
+  static ValueSpec tensor(DataType dtype, std::vector<int64_t> dims) { return {{{dtype, std::move(dims)}}}; }
+  static ValueSpec list(std::vector<TensorSpec> elems) { return {std::move(elems), true}; }
+  bool isTensor() const { return !isList && tensors.size() == 1; }
+  bool operator==(const ValueSpec& o) const { return tensors == o.tensors && isList == o.isList; }
+};
+
+/// What a result-type function gets: the operand specs in order and the
+/// op's attributes (as an Operation holds them).
+struct ResultTypeQuery {
+  std::span<const ValueSpec> operands;
+  std::span<const NamedAttr> attrs;
+  const Attribute* attr(std::string_view key) const;
+};
+
+/// The specs of an op's results (a `vec[..]` result is one list spec), or
+/// an error saying why the operands and attributes allow none.
+using ResultTypeFn = Result<std::vector<ValueSpec>> (*)(const ResultTypeQuery&);
+
+/// Whether an op is linear in its operands depends on an attribute for a
+/// few ops (scale's bias, all_reduce's reduce type); null: it does not.
+using LinearWhenFn = bool (*)(const Operation&);
+
+enum class Linearity : uint8_t { Unknown, Linear, NotLinear };
+
+/// One entry of the table. Fields are public so the table is a constant
+/// aggregate; read them through the member functions where there is one.
+struct OpInfo {
+  std::string_view name = {};
+  OpLayout layout = {};                         // Paddle's current signature
+  std::span<const OpLayout> olderLayouts = {};  // earlier ones, by operand count
+  std::string_view nameAttr = {};               // the attribute naming a value, or empty
+  RegionSyntax regionSyntax = RegionSyntax::Generic;
+  uint8_t traits = kNoTraits;                   // OpTraits
+  LinearWhenFn linearWhen = nullptr;            // null: the linear masks hold unconditionally
+  ResultTypeFn resultTypes = nullptr;           // null: none (yet)
+
+  /// Dense number of this entry, 0 .. opTable().size() - 1.
+  uint32_t index() const;
+  bool has(OpTraits t) const { return (traits & t) != 0; }
+
+  /// The layout an op with `numOperands` operands has: with one layout,
+  /// that one whatever the count (callers check indices); with several,
+  /// the one of that count, or null when none has it.
+  const OpLayout* layoutFor(uint32_t numOperands) const;
+  /// The in-place pairs of an op with `numOperands` operands (empty when
+  /// its layout is unknown).
+  std::span<const InplacePair> inplacePairs(uint32_t numOperands) const;
+  /// Whether some layout of the op writes an operand in place.
+  bool writesInPlace() const;
+  /// The index of the operand called `operand` (the first of a variadic
+  /// tail), or -1; without a count, in Paddle's current signature.
+  int operandIndex(std::string_view operand, uint32_t numOperands) const;
+  int operandIndex(std::string_view operand) const {
+    return operandIndex(operand, static_cast<uint32_t>(layout.operands.size()));
+  }
+  /// The name of operand `i` (a variadic tail repeats its name), or empty.
+  std::string_view operandName(uint32_t i, uint32_t numOperands) const;
+};
+
+/// Every entry, in index order.
+std::span<const OpInfo> opTable();
+/// The entry for `name`, or null for an op the table does not know.
+const OpInfo* lookupOp(std::string_view name);
+const OpInfo* lookupOp(const Operation& op);
+
+/// Whether `op` is linear in operand `operand` with the others fixed:
+/// Unknown for an op without an entry (which is not "linear in nothing").
+Linearity linearityOf(const Operation& op, uint32_t operand);
+
+/// The entry's result specs for `operands` and `attrs`; an error when the
+/// op has no result-type function, or the function finds none.
+Result<std::vector<ValueSpec>> inferResultTypes(const OpInfo& info, std::span<const ValueSpec> operands,
+                                                std::span<const NamedAttr> attrs);
+/// The spec of `v` as an operand: its type's dtype and dims (a `vec[..]`'s
+/// elements), its producer; an empty spec for null, an error for a type
+/// that is no tensor.
+Result<ValueSpec> operandSpec(const Value* v);
+/// inferResultTypes for the operands and attributes `op` has now.
+Result<std::vector<ValueSpec>> inferResultTypes(const Operation& op);
+
+}  // namespace pir::core

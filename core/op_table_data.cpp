@@ -1,0 +1,303 @@
+//===- op_table_data.cpp - the entries of the op table --------------------===//
+//
+// Names and in-place pairs as Paddle's op definitions give them
+// (paddle/phi/ops/yaml/ops.yaml, backward.yaml, inconsistent/static_ops.yaml
+// and static_backward.yaml, paddle/fluid/pir/dialect/operator/ir/ops.yaml,
+// paddle/pir/include/core/builtin_op.h). A mutable attribute (IntArray or
+// Scalar that may be a tensor) is an operand after the tensor inputs, in
+// yaml order, as PIR prints it (reshape's shape, slice's starts and ends).
+// `inplace: (x -> out)` on op `relu` describes `relu_`: only names ending in
+// `_` carry pairs here.
+//
+// Linearity: bit i says the op's results are linear in operand i with the
+// other operands fixed (a constant in it, such as add_grad's x_grad in x,
+// is not linear). An op that reads only an operand's shape is not linear
+// in it. Lookup is one hash of the name into a table built at compile time.
+//
+//===----------------------------------------------------------------------===//
+#include <array>
+#include <bit>
+#include <cstring>
+#include <type_traits>
+
+#include "core/op_result_types.h"
+#include "core/operation.h"
+
+namespace pir::core {
+
+namespace {
+
+using SV = std::string_view;
+namespace t = op_types;
+
+constexpr uint32_t kL0 = 1u << 0, kL1 = 1u << 1, kL2 = 1u << 2, kL5 = 1u << 5;
+
+// Operand and result name lists shared by several ops.
+constexpr SV kX[] = {"x"};
+constexpr SV kXY[] = {"x", "y"};
+constexpr SV kOut[] = {"out"};
+constexpr SV kXGrad[] = {"x_grad"};
+constexpr SV kXYGrad[] = {"x_grad", "y_grad"};
+constexpr SV kXYOutGrad[] = {"x", "y", "out_grad"};
+constexpr SV kXOutGrad[] = {"x", "out_grad"};
+constexpr SV kOutOutGrad[] = {"out", "out_grad"};
+constexpr SV kXAxis[] = {"x", "axis"};
+constexpr SV kInput[] = {"input"};
+constexpr SV kInputs[] = {"inputs"};
+constexpr SV kParameter[] = {"parameter"};
+constexpr SV kOutXShape[] = {"out", "xshape"};
+constexpr std::span<const SV> kEmpty;
+
+constexpr InplacePair kFirstToFirst[] = {{0, 0}};
+
+// sgd_(param, learning_rate, grad, master_param) -> (param_out, master_param_out)
+constexpr SV kSgdIn[] = {"param", "learning_rate", "grad", "master_param"};
+constexpr SV kSgdOut[] = {"param_out", "master_param_out"};
+constexpr InplacePair kSgd[] = {{0, 0}, {3, 1}};
+
+// momentum_(param, grad, velocity, learning_rate, master_param)
+constexpr SV kMomentumIn[] = {"param", "grad", "velocity", "learning_rate", "master_param"};
+constexpr SV kMomentumOut[] = {"param_out", "velocity_out", "master_param_out"};
+constexpr InplacePair kMomentum[] = {{0, 0}, {2, 1}, {4, 2}};
+
+// adam_/adamw_ with amsgrad's moment2_max (10 operands; 13 with beta1,
+// beta2, epsilon as tensors), and before it (9; 12).
+constexpr SV kAdamAmsgradIn[] = {"param",      "grad",      "learning_rate", "moment1",     "moment2",
+                                 "moment2_max", "beta1_pow", "beta2_pow",    "master_param", "skip_update",
+                                 "beta1",      "beta2",     "epsilon"};
+constexpr SV kAdamAmsgradOut[] = {"param_out",     "moment1_out",   "moment2_out",     "moment2_max_out",
+                                  "beta1_pow_out", "beta2_pow_out", "master_param_out"};
+constexpr InplacePair kAdamAmsgrad[] = {{0, 0}, {3, 1}, {4, 2}, {5, 3}, {6, 4}, {7, 5}, {8, 6}};
+constexpr SV kAdamIn[] = {"param",     "grad",      "learning_rate", "moment1",     "moment2", "beta1_pow",
+                          "beta2_pow", "master_param", "skip_update", "beta1", "beta2",   "epsilon"};
+constexpr SV kAdamOut[] = {"param_out", "moment1_out", "moment2_out", "beta1_pow_out", "beta2_pow_out",
+                           "master_param_out"};
+constexpr InplacePair kAdam[] = {{0, 0}, {3, 1}, {4, 2}, {5, 3}, {6, 4}, {7, 5}};
+constexpr OpLayout kAdamLayouts[] = {
+    {.operands = std::span(kAdamAmsgradIn, 10), .results = kAdamAmsgradOut, .inplace = kAdamAmsgrad},
+    {.operands = std::span(kAdamIn, 9), .results = kAdamOut, .inplace = kAdam},
+    {.operands = kAdamAmsgradIn, .results = kAdamAmsgradOut, .inplace = kAdamAmsgrad},
+    {.operands = kAdamIn, .results = kAdamOut, .inplace = kAdam},
+};
+
+// lamb_(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, master_param, skip_update)
+constexpr SV kLambOut[] = {"param_out", "moment1_out", "moment2_out", "beta1_pow_out", "beta2_pow_out",
+                           "master_param_outs"};
+
+// assign_out_(x, output) -> out, writing output
+constexpr SV kAssignOutIn[] = {"x", "output"};
+constexpr InplacePair kAssignOut[] = {{1, 0}};
+
+constexpr SV kCond[] = {"cond"};
+constexpr SV kWhileIn[] = {"cond", "inputs"};
+constexpr SV kFullLikeIn[] = {"x", "value"};
+constexpr SV kConcatIn[] = {"x", "axis"};
+constexpr SV kConvIn[] = {"input", "filter"};
+constexpr SV kLabelSmoothIn[] = {"label", "prior_dist"};
+constexpr SV kLayerNormIn[] = {"x", "scale", "bias"};
+constexpr SV kLayerNormOut[] = {"out", "mean", "variance"};
+constexpr SV kLayerNormGradIn[] = {"x", "scale", "bias", "mean", "variance", "out_grad"};
+constexpr SV kLayerNormGradOut[] = {"x_grad", "scale_grad", "bias_grad"};
+constexpr SV kPoolIn[] = {"x", "kernel_size"};
+constexpr SV kPrintIn[] = {"in"};
+constexpr SV kReshapeIn[] = {"x", "shape"};
+constexpr SV kScaleIn[] = {"x", "scale"};
+constexpr SV kSize[] = {"size"};
+constexpr SV kSliceIn[] = {"input", "starts", "ends"};
+constexpr SV kSplitIn[] = {"x", "sections", "axis"};
+constexpr SV kUniformIn[] = {"shape", "min", "max"};
+constexpr SV kOutputs[] = {"outputs"};
+
+/// A layout of fixed operands and results.
+constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
+                         std::span<const InplacePair> inplace = {}) {
+  return {.operands = in, .results = out, .inplace = inplace, .linear = linear};
+}
+/// x -> out, not linear (an elementwise function or a comparison).
+constexpr OpLayout kUnary = fixed(kX, kOut);
+/// (x, y) -> out, not linear.
+constexpr OpLayout kBinary = fixed(kXY, kOut);
+/// x -> out, a linear map of x (data movement, a sum, a collective).
+constexpr OpLayout kLinearUnary = fixed(kX, kOut, kL0);
+
+constexpr OpInfo kOps[] = {
+    // builtin, cf and dist_op
+    {.name = "builtin.combine",
+     .layout = {.operands = kInputs, .results = kOut, .linear = kL0, .variadicOperands = true},
+     .traits = kPacksVec},
+    {.name = "builtin.constant", .layout = fixed(kEmpty, kOut)},
+    {.name = "builtin.get_parameter", .layout = fixed(kEmpty, kOut), .nameAttr = "parameter_name"},
+    {.name = "builtin.parameter", .layout = fixed(kEmpty, kOut), .nameAttr = "parameter_name"},
+    {.name = "builtin.set_parameter", .layout = fixed(kParameter, kEmpty, kL0), .nameAttr = "parameter_name"},
+    {.name = "builtin.shadow_output", .layout = fixed(kParameter, kEmpty, kL0), .nameAttr = "output_name"},
+    {.name = "builtin.slice", .layout = fixed(kInput, kOut, kL0)},
+    {.name = "builtin.split",
+     .layout = {.operands = kInput, .results = kOutputs, .linear = kL0, .variadicResults = true},
+     .traits = kPacksVec},
+    {.name = "cf.yield", .layout = {.operands = kInputs, .results = kEmpty, .linear = kL0, .variadicOperands = true}},
+    {.name = "dist_op.reshard", .layout = kLinearUnary},
+    {.name = "dist_op.shard_tensor", .layout = kLinearUnary},
+
+    // pd_op, forward
+    {.name = "pd_op.abs", .layout = kUnary},
+    {.name = "pd_op.add", .layout = fixed(kXY, kOut, kL0 | kL1), .traits = kPassesGradient},
+    {.name = "pd_op.add_", .layout = fixed(kXY, kOut, kL0 | kL1, kFirstToFirst), .traits = kPassesGradient},
+    {.name = "pd_op.add_n", .layout = fixed(kInputs, kOut, kL0)},
+    {.name = "pd_op.all_gather", .layout = kLinearUnary, .resultTypes = t::allGather},
+    {.name = "pd_op.all_reduce",
+     .layout = kLinearUnary,
+     .traits = kPassesGradient,
+     .linearWhen = t::reducesLinearly,
+     .resultTypes = t::sameAsX},
+    {.name = "pd_op.all_reduce_",
+     .layout = fixed(kX, kOut, kL0, kFirstToFirst),
+     .linearWhen = t::reducesLinearly,
+     .resultTypes = t::sameAsX},
+    {.name = "pd_op.all_to_all", .layout = kLinearUnary, .resultTypes = t::sameAsX},
+    {.name = "pd_op.assign", .layout = kLinearUnary, .resultTypes = t::sameAsX},
+    {.name = "pd_op.assign_out_", .layout = fixed(kAssignOutIn, kOut, kL0, kAssignOut)},
+    {.name = "pd_op.broadcast", .layout = kLinearUnary, .resultTypes = t::sameAsX},
+    {.name = "pd_op.c_allgather", .layout = kLinearUnary},
+    {.name = "pd_op.c_allreduce_sum", .layout = kLinearUnary, .traits = kPassesGradient},
+    {.name = "pd_op.c_allreduce_sum_", .layout = fixed(kX, kOut, kL0, kFirstToFirst), .traits = kPassesGradient},
+    {.name = "pd_op.c_reducescatter", .layout = kLinearUnary},
+    {.name = "pd_op.cast", .layout = kLinearUnary, .traits = kPassesGradient},
+    {.name = "pd_op.concat", .layout = fixed(kConcatIn, kOut, kL0), .resultTypes = t::concat},
+    {.name = "pd_op.conv2d", .layout = fixed(kConvIn, kOut, kL0 | kL1)},
+    {.name = "pd_op.data", .layout = fixed(kEmpty, kOut), .nameAttr = "name"},
+    {.name = "pd_op.divide", .layout = fixed(kXY, kOut, kL0)},
+    {.name = "pd_op.exp", .layout = kUnary},
+    {.name = "pd_op.fetch", .layout = kLinearUnary},
+    {.name = "pd_op.flatten", .layout = fixed(kX, kOutXShape, kL0)},
+    {.name = "pd_op.full", .layout = fixed(kEmpty, kOut), .resultTypes = t::full},
+    {.name = "pd_op.full_int_array", .layout = fixed(kEmpty, kOut), .resultTypes = t::fullIntArray},
+    {.name = "pd_op.full_like", .layout = fixed(kFullLikeIn, kOut, kL1), .resultTypes = t::fullLike},
+    {.name = "pd_op.gelu", .layout = kUnary},
+    {.name = "pd_op.greater_equal", .layout = kBinary},
+    {.name = "pd_op.greater_than", .layout = kBinary},
+    {.name = "pd_op.if",
+     .layout = {.operands = kCond, .results = kOut, .variadicResults = true},
+     .regionSyntax = RegionSyntax::IfElse},
+    {.name = "pd_op.isnan", .layout = kUnary},
+    {.name = "pd_op.label_smooth", .layout = fixed(kLabelSmoothIn, kOut)},
+    {.name = "pd_op.layer_norm", .layout = fixed(kLayerNormIn, kLayerNormOut)},
+    {.name = "pd_op.leaky_relu", .layout = kUnary},
+    {.name = "pd_op.less_equal", .layout = kBinary},
+    {.name = "pd_op.less_than", .layout = kBinary},
+    {.name = "pd_op.logical_and", .layout = kBinary},
+    {.name = "pd_op.logical_not", .layout = kUnary},
+    {.name = "pd_op.matmul", .layout = fixed(kXY, kOut, kL0 | kL1), .resultTypes = t::matmul},
+    {.name = "pd_op.max", .layout = fixed(kXAxis, kOut)},
+    {.name = "pd_op.maximum", .layout = kBinary},
+    {.name = "pd_op.mean", .layout = kLinearUnary},
+    {.name = "pd_op.multiply", .layout = fixed(kXY, kOut, kL0 | kL1)},
+    {.name = "pd_op.numel", .layout = fixed(kX, kSize)},
+    {.name = "pd_op.pool2d", .layout = fixed(kPoolIn, kOut, kL0), .linearWhen = t::poolsByAverage},
+    {.name = "pd_op.print", .layout = fixed(kPrintIn, kOut, kL0)},
+    {.name = "pd_op.recv_v2", .layout = fixed(kEmpty, kOut), .resultTypes = t::recvV2},
+    {.name = "pd_op.reduce_scatter", .layout = kLinearUnary, .resultTypes = t::reduceScatter},
+    {.name = "pd_op.relu", .layout = kUnary},
+    {.name = "pd_op.reshape",
+     .layout = fixed(kReshapeIn, kOutXShape, kL0),
+     .traits = kPassesGradient,
+     .resultTypes = t::reshape},
+    {.name = "pd_op.scale", .layout = fixed(kScaleIn, kOut, kL0 | kL1), .linearWhen = t::scaleBiasIsZero},
+    {.name = "pd_op.send_v2", .layout = fixed(kX, kEmpty, kL0), .resultTypes = t::sendV2},
+    {.name = "pd_op.shadow_feed", .layout = kLinearUnary},
+    {.name = "pd_op.shape", .layout = fixed(kInput, kOut)},
+    {.name = "pd_op.share_data_", .layout = fixed(kX, kOut, kL0, kFirstToFirst)},
+    {.name = "pd_op.sigmoid", .layout = kUnary},
+    {.name = "pd_op.slice", .layout = fixed(kSliceIn, kOut, kL0), .resultTypes = t::slice},
+    {.name = "pd_op.softmax", .layout = kUnary},
+    {.name = "pd_op.split", .layout = fixed(kSplitIn, kOut, kL0), .resultTypes = t::split},
+    {.name = "pd_op.split_with_num", .layout = fixed(kXAxis, kOut, kL0), .resultTypes = t::splitWithNum},
+    {.name = "pd_op.sqrt", .layout = kUnary},
+    {.name = "pd_op.square", .layout = kUnary},
+    {.name = "pd_op.stack", .layout = kLinearUnary},
+    {.name = "pd_op.subtract", .layout = fixed(kXY, kOut, kL0 | kL1)},
+    {.name = "pd_op.sum", .layout = fixed(kXAxis, kOut, kL0)},
+    {.name = "pd_op.tanh", .layout = kUnary},
+    {.name = "pd_op.transpose", .layout = kLinearUnary, .resultTypes = t::transpose},
+    {.name = "pd_op.uniform", .layout = fixed(kUniformIn, kOut)},
+    {.name = "pd_op.while",
+     .layout = {.operands = kWhileIn, .results = kOut, .variadicOperands = true, .variadicResults = true},
+     .regionSyntax = RegionSyntax::While},
+
+    // pd_op, backward: linear in the incoming gradient
+    {.name = "pd_op.add_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    {.name = "pd_op.gelu_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.layer_norm_grad", .layout = fixed(kLayerNormGradIn, kLayerNormGradOut, kL5)},
+    {.name = "pd_op.matmul_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    {.name = "pd_op.mean_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.relu_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.reshape_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.softmax_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
+    // 2·x·out_grad: linear in each with the other fixed
+    {.name = "pd_op.square_grad", .layout = fixed(kXOutGrad, kXGrad, kL0 | kL1)},
+    {.name = "pd_op.subtract_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+
+    // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
+    {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},
+    {.name = "pd_op.adamw_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},
+    {.name = "pd_op.lamb_", .layout = fixed(std::span(kAdamIn, 9), kLambOut, 0, kAdam)},
+    {.name = "pd_op.momentum_", .layout = fixed(kMomentumIn, kMomentumOut, 0, kMomentum)},
+    {.name = "pd_op.sgd_", .layout = fixed(kSgdIn, kSgdOut, 0, kSgd)},
+};
+
+// Open addressing over a power of two at most a quarter full: a lookup is
+// one hash and, mostly, one compare; an unknown name mostly hits an empty
+// slot at once.
+constexpr size_t kSlots = 512;
+constexpr uint16_t kEmptySlot = 0xFFFF;
+static_assert(std::size(kOps) * 4 <= kSlots, "grow kSlots with the table");
+
+/// Eight bytes of `s` from `at` (zeros past its end), little-endian: at run
+/// time one load where they are all there.
+constexpr uint64_t load8(std::string_view s, size_t at) {
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little && at + 8 <= s.size()) {
+    uint64_t v;
+    std::memcpy(&v, s.data() + at, 8);
+    return v;
+  }
+  uint64_t v = 0;
+  for (size_t i = 0; i < 8 && at + i < s.size(); ++i) v |= uint64_t{static_cast<unsigned char>(s[at + i])} << (8 * i);
+  return v;
+}
+
+/// The length and the first and last eight bytes, mixed: op names share
+/// prefixes (`pd_op.`), rarely length and both ends.
+constexpr uint32_t hashName(std::string_view s) {
+  uint64_t tail = s.size() > 8 ? load8(s, s.size() - 8) : 0;
+  uint64_t h = (load8(s, 0) * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ s.size();
+  return static_cast<uint32_t>(h >> 32) ^ static_cast<uint32_t>(h);
+}
+
+consteval std::array<uint16_t, kSlots> buildSlots() {
+  std::array<uint16_t, kSlots> slots{};
+  for (uint16_t& s : slots) s = kEmptySlot;
+  for (size_t i = 0; i < std::size(kOps); ++i) {
+    size_t at = hashName(kOps[i].name) & (kSlots - 1);
+    for (; slots[at] != kEmptySlot; at = (at + 1) & (kSlots - 1))
+      if (kOps[slots[at]].name == kOps[i].name) throw "an op is in the table twice";
+    slots[at] = static_cast<uint16_t>(i);
+  }
+  return slots;
+}
+
+constexpr std::array<uint16_t, kSlots> kSlotOf = buildSlots();
+
+}  // namespace
+
+std::span<const OpInfo> opTable() { return kOps; }
+
+const OpInfo* lookupOp(std::string_view name) {
+  for (size_t at = hashName(name) & (kSlots - 1);; at = (at + 1) & (kSlots - 1)) {
+    uint16_t s = kSlotOf[at];
+    if (s == kEmptySlot) return nullptr;
+    if (kOps[s].name == name) return &kOps[s];
+  }
+}
+
+const OpInfo* lookupOp(const Operation& op) { return lookupOp(op.name()); }
+
+}  // namespace pir::core
