@@ -131,7 +131,9 @@ class AttrListBuilder {
   static constexpr size_t kInline = 8;
 
   AttrSpeller speller_;
-  NamedAttr inline_[kInline];
+  union {  // left uninitialized: a reshard's list costs no stores for the unused
+    NamedAttr inline_[kInline];
+  };
   std::vector<NamedAttr> heap_;  // past kInline attributes: all of them, data_ points here
   NamedAttr* data_ = inline_;
   size_t size_ = 0;
