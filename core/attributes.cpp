@@ -41,19 +41,19 @@ std::string StringAttr::value() const {
   return out;
 }
 
-std::optional<int64_t> NumberAttr::asInt() const {
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(text_.data(), text_.data() + text_.size(), v);
-  if (ec != std::errc() || p != text_.data() + text_.size()) return std::nullopt;
-  return v;
-}
-
-std::optional<double> NumberAttr::asDouble() const {
-  std::string s(text_);
-  char* end = nullptr;
-  double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size()) return std::nullopt;
-  return v;
+NumberAttr::NumberAttr(uint64_t h, std::string_view tag, std::string_view text)
+    : Attribute(kKind, h), tag_(tag), text_(text) {
+  const char* end = text.data() + text.size();
+  auto [ip, iec] = std::from_chars(text.data(), end, int_);
+  isInt_ = iec == std::errc() && ip == end;
+  if (!isInt_) int_ = 0;
+  // from_chars reads what strtod reads, less a leading space or '+' and hex
+  // floats, none of which the lexer makes a number.
+  auto [rp, rec] = std::from_chars(text.data(), end, real_);
+  isReal_ = rp == end && (rec == std::errc() || rec == std::errc::result_out_of_range);
+  // Rare: strtod's infinity or denormal for what does not fit.
+  if (isReal_ && rec != std::errc()) real_ = std::strtod(std::string(text).c_str(), nullptr);
+  if (!isReal_) real_ = 0;
 }
 
 bool TensorDistAttr::isShard() const {

@@ -52,21 +52,29 @@ class StringAttr : public Attribute {
   std::string_view raw_;
 };
 
-/// A number with an optional tag: `(Int32)-1`, `(Float)1`, bare `0.5`.
+/// A number with an optional tag: `(Int32)-1`, `(Float)1`, bare `0.5`. Its
+/// value is read once, when the Context makes it; the tag and text are kept
+/// so that it prints as read.
 class NumberAttr : public Attribute {
  public:
   static constexpr AttrKind kKind = AttrKind::Number;
-  NumberAttr(uint64_t h, std::string_view tag, std::string_view text)
-      : Attribute(kKind, h), tag_(tag), text_(text) {}
+  NumberAttr(uint64_t h, std::string_view tag, std::string_view text);
   /// "Int32", "Int64", "Float", "Double", ... or empty for a bare number.
   std::string_view tag() const { return tag_; }
   std::string_view text() const { return text_; }
-  std::optional<int64_t> asInt() const;
-  std::optional<double> asDouble() const;
+  /// The value if the text spells an integer that fits in 64 bits (whatever
+  /// the tag: `(Float)1` is 1 too).
+  std::optional<int64_t> asInt() const { return isInt_ ? std::optional<int64_t>(int_) : std::nullopt; }
+  /// The value if the text spells a number (integers, `1e-06`, `inf`, `nan`).
+  std::optional<double> asDouble() const { return isReal_ ? std::optional<double>(real_) : std::nullopt; }
 
  private:
   std::string_view tag_;
   std::string_view text_;
+  int64_t int_ = 0;
+  double real_ = 0;
+  bool isInt_ = false;
+  bool isReal_ = false;
 };
 
 /// `[a,b]`, optionally with the very old `(Array)` prefix.

@@ -229,23 +229,22 @@ class ApplyPartitionPass : public ProgramPass {
       const TensorDistAttr* a = distOf(e);
       elemAttrs.push_back(a ? static_cast<const Attribute*>(a) : ctx().nullAttr());
     }
-    std::vector<NamedAttr> attrs;
+    AttrListBuilder attrs = factory_->attrs();
     for (const NamedAttr& a : combine->attributes()) {
       if (a.key == "op_role" || a.key == "chunk_id") continue;
       if (a.key == "op_dist_attr") {
         const Attribute* resultList[] = {ctx().arrayAttr(elemAttrs)};
-        attrs.push_back({a.key, factory_->opDistAttr(combine->distAttr()->mesh(), elemAttrs, resultList, &op)});
+        attrs.set({a.key, factory_->opDistAttr(combine->distAttr()->mesh(), elemAttrs, resultList, &op)});
       } else {
-        attrs.push_back(a);
+        attrs.set(a);
       }
     }
-    factory_->appendRoleAndChunk(attrs, &op);
-    sortAttributes(attrs);
+    factory_->setRoleAndChunk(attrs, &op);
     Builder b(ctx());
     b.setInsertionPoint(&op);
     const Type* resultTypes[] = {ctx().vectorType(types)};
     stats_.add("tensor lists rebuilt");
-    return b.create("builtin.combine", elems, resultTypes, attrs)->result(0);
+    return b.create("builtin.combine", elems, resultTypes, attrs.attrs())->result(0);
   }
 
   void processResult(Operation& op, uint32_t i, const TensorDistAttr* attr) {
@@ -323,13 +322,12 @@ class ApplyPartitionPass : public ProgramPass {
     const TensorDistAttr* a = distOf(output);
     const Attribute* operands[] = {distOf(x), a};
     const Attribute* results[] = {a};
-    std::vector<NamedAttr> attrs;
-    attrs.push_back({ctx().intern("op_dist_attr"), factory_->opDistAttr(a->mesh(), operands, results, &like)});
-    factory_->appendRoleAndChunk(attrs, &like);
-    sortAttributes(attrs);
+    AttrListBuilder attrs = factory_->attrs();
+    attrs.set(factory_->opDistAttrKey(), factory_->opDistAttr(a->mesh(), operands, results, &like));
+    factory_->setRoleAndChunk(attrs, &like);
     Value* in[] = {x, output};
     const Type* out[] = {output->type()};
-    return b.create("pd_op.assign_out_", in, out, attrs);
+    return b.create("pd_op.assign_out_", in, out, attrs.attrs());
   }
 
   Option<bool> share_{this, "share", "consumers needing one value in one attr share one reshard", false};

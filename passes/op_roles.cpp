@@ -2,17 +2,15 @@
 #include "passes/op_roles.h"
 
 #include "core/context.h"
+#include "core/attr_list_builder.h"
 #include "core/op_table.h"
-#include "passes/reshard_builder.h"
 
 namespace pir::passes {
 
 using namespace pir::core;
 
 int64_t opRole(const Operation& op) {
-  auto* role = op.attrOf<NumberAttr>("op_role");
-  auto v = role ? role->asInt() : std::nullopt;
-  return v ? *v : -1;
+  return getInt32(op, "op_role").value_or(-1);
 }
 
 size_t completeOpRoles(Program& program) {
@@ -31,19 +29,19 @@ size_t completeOpRoles(Program& program) {
     if (completed[i] == -1) completed[i] = prev;  // a trailing run
     prev = completed[i];
   }
-  DistOpFactory factory(program);
+  AttrSpeller spell(program);
   size_t n = 0;
   for (size_t i = 0; i < ops.size(); ++i)
     if (roles[i] == -1 && completed[i] != -1) {
-      ops[i]->setAttr(program.context(), "op_role", factory.intAttr("Int32", completed[i]));
+      // setAttr: the other keys keep the order they were read in.
+      ops[i]->setAttr(program.context(), "op_role", spell.int32(static_cast<int32_t>(completed[i])));
       ++n;
     }
   return n;
 }
 
 int64_t opChunk(const Operation& op) {
-  if (auto* c = op.attrOf<NumberAttr>("chunk_id"))
-    if (auto v = c->asInt()) return *v;
+  if (auto v = getInt64(op, "chunk_id")) return *v;
   if (const OpDistAttr* od = op.distAttr(); od && od->hasChunkId()) return od->chunkId();
   return -1;
 }

@@ -471,22 +471,20 @@ class Splitter {
   }
 
   void shadowOutput(Program& prog, const Operation& producer, Value* v, const StringAttr* name) {
-    std::vector<NamedAttr>& attrs = attrs_;
-    attrs.clear();
+    AttrListBuilder attrs = factory_.attrs();
     if (const OpDistAttr* od = producer.distAttr()) {
       const TensorDistAttr* d = distAttrOf(v->type());
       const Attribute* operands[] = {d ? static_cast<const Attribute*>(d) : ctx().nullAttr()};
-      attrs.push_back({kOpDistAttr_, factory_.opDistAttr(od->mesh(), operands, {}, &producer)});
+      attrs.set(factory_.opDistAttrKey(), factory_.opDistAttr(od->mesh(), operands, {}, &producer));
     }
-    factory_.appendRoleAndChunk(attrs, &producer);
-    attrs.push_back({kOutputName_, name});
-    sortAttributes(attrs);
+    factory_.setRoleAndChunk(attrs, &producer);
+    attrs.set(kOutputName_, name);
     Value* ins[] = {v};
     Builder b(ctx());
     b.setInsertionPointToEnd(prog.body());
     // Its output_name is the one this value is exported under: no other op
     // has this list (and a twin would still print the same).
-    b.create("builtin.shadow_output", ins, {}, {})->setOwnAttributes(ctx(), attrs);
+    attrs.applyOwn(*b.create("builtin.shadow_output", ins, {}, {}));
     ++shadowOutputs_;
   }
 
@@ -506,12 +504,11 @@ class Splitter {
   std::string nameBuf_;
   NameStore newNames_;                   // names made for crossings, until interned
   std::vector<uint32_t> newNameOwners_;  // their crossings, in order
-  std::vector<NamedAttr> attrs_;
   std::unordered_map<uint32_t, const StringAttr*> exportedAs_;  // tracked index -> a shadow_output's name
   std::unordered_map<const char*, const Value*> shadowWriters_;   // output_name (interned) -> a value written
   std::unordered_set<const char*> sharedShadowNames_;             // output_names two values are written under
   std::vector<std::pair<const char*, uint32_t>> claims_;  // given crossing names and their crossings
-  std::string_view kOpDistAttr_ = ctx().intern("op_dist_attr"), kOutputName_ = ctx().intern("output_name");
+  AttrKey kOutputName_{ctx(), "output_name"};
   bool unresolved_ = false;
   int64_t kwargs_ = 0;
   int64_t shadowOutputs_ = 0;

@@ -2,7 +2,6 @@
 #include "passes/reshard_builder.h"
 
 #include <algorithm>
-#include <string>
 
 #include "core/context.h"
 
@@ -26,42 +25,26 @@ const Type* withDistAttr(Context& ctx, const Type* type, const TensorDistAttr* a
   return ctx.distTensorType(shape->dtype, shape->dims, attr);
 }
 
-void sortAttributes(std::span<NamedAttr> attrs) {
-  for (size_t i = 1; i < attrs.size(); ++i)
-    for (size_t j = i; j > 0 && attrs[j].key < attrs[j - 1].key; --j) std::swap(attrs[j], attrs[j - 1]);
-}
-
 DistOpFactory::DistOpFactory(Program& program)
     : program_(program),
       ctx_(program.context()),
-      opDistAttrKey_(ctx_.intern("op_dist_attr")),
-      opRoleKey_(ctx_.intern("op_role")),
-      chunkIdKey_(ctx_.intern("chunk_id")) {}
+      speller_(program),
+      opDistAttrKey_(ctx_, "op_dist_attr"),
+      opRoleKey_(ctx_, "op_role"),
+      chunkIdKey_(ctx_, "chunk_id") {}
 
-const Attribute* DistOpFactory::intAttr(std::string_view tag, int64_t value) {
-  return ctx_.numberAttr(program_.style().taggedNumbers ? tag : std::string_view(), std::to_string(value));
-}
-
-void DistOpFactory::appendRoleAndChunk(std::vector<NamedAttr>& attrs, const Operation* like) {
-  NamedAttr found[2];
-  size_t n = roleAndChunk(like, found);
-  attrs.insert(attrs.end(), found, found + n);
-}
-
-size_t DistOpFactory::roleAndChunk(const Operation* like, NamedAttr* out) {
-  if (!like) return 0;
-  size_t n = 0;
-  if (auto* role = like->attrOf<NumberAttr>(opRoleKey_)) {
+void DistOpFactory::setRoleAndChunk(AttrListBuilder& attrs, const Operation* like) {
+  if (!like) return;
+  if (const Attribute* role = like->attr(opRoleKey_.str()); role && role->isa<NumberAttr>()) {
     auto known = std::find_if(roles_.begin(), roles_.end(), [&](const auto& r) { return r.first == role; });
     if (known == roles_.end()) {
-      auto v = role->asInt();
-      roles_.emplace_back(role, v ? intAttr("Int32", *v) : nullptr);
+      auto v = getInt32(role);
+      roles_.emplace_back(role, v ? speller_.int32(*v) : nullptr);
       known = roles_.end() - 1;
     }
-    if (known->second) out[n++] = {opRoleKey_, known->second};
+    attrs.set(opRoleKey_, known->second);
   }
-  if (const Attribute* chunk = like->attr(chunkIdKey_)) out[n++] = {chunkIdKey_, chunk};
-  return n;
+  attrs.set(chunkIdKey_, like->attr(chunkIdKey_.str()));
 }
 
 const OpDistAttr* DistOpFactory::opDistAttr(const ProcessMesh* mesh, std::span<const Attribute* const> operands,
@@ -75,13 +58,12 @@ Operation* DistOpFactory::reshard(Builder& builder, Value* input, const TensorDi
   const TensorDistAttr* src = distAttrOf(input->type());
   const Attribute* operands[] = {src};
   const Attribute* results[] = {dst};
-  NamedAttr attrs[3];
-  attrs[0] = {opDistAttrKey_, opDistAttr(reshardMesh(ctx_, src->mesh(), dst->mesh()), operands, results, like)};
-  size_t n = 1 + roleAndChunk(like, attrs + 1);
-  sortAttributes(std::span(attrs, n));
+  AttrListBuilder attrs(speller_);
+  attrs.set(opDistAttrKey_, opDistAttr(reshardMesh(ctx_, src->mesh(), dst->mesh()), operands, results, like));
+  setRoleAndChunk(attrs, like);
   Value* in[] = {input};
   const Type* out[] = {withDistAttr(ctx_, input->type(), dst)};
-  return builder.create("dist_op.reshard", in, out, std::span<const NamedAttr>(attrs, n));
+  return builder.create("dist_op.reshard", in, out, attrs.attrs());
 }
 
 }  // namespace pir::passes

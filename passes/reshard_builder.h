@@ -1,6 +1,7 @@
 //===- reshard_builder.h - creating dist_op.reshard ops ---------*- C++ -*-===//
 #pragma once
 
+#include "core/attr_list_builder.h"
 #include "core/builder.h"
 #include "core/program.h"
 
@@ -24,31 +25,27 @@ class DistOpFactory {
   core::Operation* reshard(core::Builder& builder, core::Value* input, const core::TensorDistAttr* dst,
                            const core::Operation* like);
 
-  /// The attributes an op made on behalf of `like` carries besides its
+  /// An empty attribute list in the program's spelling.
+  core::AttrListBuilder attrs() const { return core::AttrListBuilder(speller_); }
+  const core::AttrSpeller& speller() const { return speller_; }
+  /// Sets what an op made on behalf of `like` carries besides its
   /// op_dist_attr: `op_role` (as Int32) and a separate `chunk_id` if `like`
-  /// has them. Appended in bytewise key order.
-  void appendRoleAndChunk(std::vector<core::NamedAttr>& attrs, const core::Operation* like);
-  /// The same, written to `out` (room for two); returns how many.
-  size_t roleAndChunk(const core::Operation* like, core::NamedAttr* out);
+  /// has them (nothing when `like` is null).
+  void setRoleAndChunk(core::AttrListBuilder& attrs, const core::Operation* like);
   /// An op_dist_attr in the program's style, with `like`'s chunk id.
   const core::OpDistAttr* opDistAttr(const core::ProcessMesh* mesh, std::span<const core::Attribute* const> operands,
                                      std::span<const core::Attribute* const> results, const core::Operation* like);
-  /// An integer attribute spelled as the program spells numbers.
-  const core::Attribute* intAttr(std::string_view tag, int64_t value);
+  /// `op_dist_attr`, interned once: a pass may make half a million ops with it.
+  core::AttrKey opDistAttrKey() const { return opDistAttrKey_; }
 
  private:
   core::Program& program_;
   core::Context& ctx_;
-  // Interned once: a pass may make half a million ops with these keys.
-  std::string_view opDistAttrKey_, opRoleKey_, chunkIdKey_;
+  core::AttrSpeller speller_;
+  core::AttrKey opDistAttrKey_, opRoleKey_, chunkIdKey_;
   // op_role attributes as read, and as this program spells them: a pass
   // making an op per value meets the same few roles again and again.
-  std::vector<std::pair<const core::NumberAttr*, const core::Attribute*>> roles_;
+  std::vector<std::pair<const core::Attribute*, const core::Attribute*>> roles_;
 };
-
-/// Sorts attributes by key (for ops a pass creates from scratch; a handful
-/// of attributes with distinct keys, so an insertion sort, which allocates
-/// nothing).
-void sortAttributes(std::span<core::NamedAttr> attrs);
 
 }  // namespace pir::passes

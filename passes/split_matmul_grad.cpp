@@ -51,10 +51,7 @@ const int X = matmulGradOperand("x"), Y = matmulGradOperand("y"), OG = matmulGra
 /// absent, nothing when it is not a boolean.
 std::optional<bool> flagOf(const Operation& op, std::string_view key) {
   const Attribute* a = op.attr(key);
-  if (!a) return false;
-  if (auto* tagged = a->dynCast<TaggedAttr>()) a = tagged->inner();
-  if (auto* b = a->dynCast<BoolAttr>()) return b->value();
-  return std::nullopt;
+  return a ? getBool(a) : false;
 }
 
 /// Whether `v` is a result its op marks `stop_gradient` true.
@@ -62,8 +59,7 @@ bool stopsGradient(const Value* v) {
   const Operation* def = v ? v->definingOp() : nullptr;
   auto* sg = def ? def->attrOf<ArrayAttr>("stop_gradient") : nullptr;
   if (!sg || v->index() >= sg->size()) return false;
-  auto* b = sg->elements()[v->index()]->dynCast<BoolAttr>();
-  return b && b->value();
+  return getBool(sg->elements()[v->index()]).value_or(false);
 }
 
 class SplitMatmulGradPass : public ProgramPass {
@@ -87,7 +83,6 @@ class SplitMatmulGradPass : public ProgramPass {
 
  private:
   Context& ctx() { return program_->context(); }
-  bool tagged() const { return program_->style().taggedNumbers; }
 
   void split(Operation& grad) {
     auto operand = [&](int i) { return grad.operandValue(static_cast<uint32_t>(i)); };
@@ -174,11 +169,10 @@ class SplitMatmulGradPass : public ProgramPass {
   /// `resultIndex` that result's entry, not its value's type: an operand
   /// not yet in the dist attr matmul_grad expects keeps its pending reshard
   /// visible to apply-partition. Otherwise the value's type is used.
-  std::vector<NamedAttr> inherited(const Operation& from, std::span<Value* const> operands, const Type* resultType,
-                                   std::span<const int> operandIndex = {}, int resultIndex = -1) {
-    std::vector<NamedAttr> attrs;
-    for (std::string_view key : {"op_role", "chunk_id"})
-      if (const Attribute* a = from.attr(key)) attrs.push_back({ctx().intern(key), a});
+  AttrListBuilder inherited(const Operation& from, std::span<Value* const> operands, const Type* resultType,
+                            std::span<const int> operandIndex = {}, int resultIndex = -1) {
+    AttrListBuilder attrs = factory_->attrs();
+    for (std::string_view key : {"op_role", "chunk_id"}) attrs.set(key, from.attr(key));
     if (const OpDistAttr* od = from.distAttr()) {
       auto distOf = [&](const Type* t) -> const Attribute* {
         const TensorDistAttr* d = distAttrOf(t);
@@ -191,12 +185,12 @@ class SplitMatmulGradPass : public ProgramPass {
       }
       const TensorDistAttr* resultEntry = resultIndex >= 0 ? od->resultDist(resultIndex) : nullptr;
       const Attribute* outs[] = {resultEntry ? resultEntry : distOf(resultType)};
-      attrs.push_back({ctx().intern("op_dist_attr"), factory_->opDistAttr(od->mesh(), ins, outs, &from)});
+      attrs.set(factory_->opDistAttrKey(), factory_->opDistAttr(od->mesh(), ins, outs, &from));
     }
     bool stop = true;
     for (Value* v : operands) stop = stop && stopsGradient(v);
     const Attribute* sg[] = {ctx().boolAttr(stop)};
-    attrs.push_back({ctx().intern("stop_gradient"), ctx().arrayAttr(sg)});
+    attrs.set("stop_gradient", ctx().arrayAttr(sg));
     return attrs;
   }
 
@@ -211,37 +205,24 @@ class SplitMatmulGradPass : public ProgramPass {
 
   Operation* matmul(Builder& b, const Operation& from, std::span<Value* const> ins, bool tx, bool ty, const Type* type,
                     std::span<const int> operandIndex = {}, int result = -1) {
-    std::vector<NamedAttr> attrs = inherited(from, ins, type, operandIndex, result);
-    attrs.push_back({ctx().intern("transpose_x"), ctx().boolAttr(tx)});
-    attrs.push_back({ctx().intern("transpose_y"), ctx().boolAttr(ty)});
-    sortAttributes(attrs);
+    AttrListBuilder attrs = inherited(from, ins, type, operandIndex, result);
+    attrs.setBool("transpose_x", tx).setBool("transpose_y", ty);
     const Type* out[] = {type};
-    return b.create("pd_op.matmul", ins, out, attrs);
+    return b.create("pd_op.matmul", ins, out, attrs.attrs());
   }
 
   /// `full_int_array` holding `dims`, then `reshape(v, it)`.
   Value* reshape(Builder& b, const Operation& from, Value* v, const std::vector<int64_t>& dims) {
-    std::vector<NamedAttr> attrs = inherited(from, {}, v->type());
-    std::vector<const Attribute*> values;
-    for (int64_t d : dims) values.push_back(ctx().numberAttr(tagged() ? "Int64" : "", std::to_string(d)));
-    auto dialect = [&](std::string_view tag, std::string_view text) -> const Attribute* {
-      const Attribute* sym = ctx().symbolAttr(text);
-      return tagged() ? ctx().taggedAttr(tag, sym) : sym;
-    };
-    attrs.push_back({ctx().intern("dtype"), dialect("pd_op.DataType", "int64")});
-    attrs.push_back({ctx().intern("place"), dialect("pd_op.Place", "Place(cpu)")});
-    attrs.push_back({ctx().intern("value"), ctx().arrayAttr(values)});
-    sortAttributes(attrs);
+    AttrListBuilder attrs = inherited(from, {}, v->type());
+    attrs.setDataType("dtype", DataType::I64).setPlace("place", Place{"cpu"}).setInt64Array("value", dims);
     int64_t n[] = {static_cast<int64_t>(dims.size())};
     const Type* shapeType[] = {ctx().denseTensorType(program_->style().tensorSpelling, DataType::I64, n)};
-    Value* shape = b.create("pd_op.full_int_array", {}, shapeType, attrs)->result(0);
+    Value* shape = b.create("pd_op.full_int_array", {}, shapeType, attrs.attrs())->result(0);
 
     auto src = *tensorShape(v->type());
     Value* ins[] = {v, shape};
     const Type* out[] = {makeType(src.dtype, dims, v->type())};
-    std::vector<NamedAttr> rattrs = inherited(from, ins, out[0]);
-    sortAttributes(rattrs);
-    return b.create("pd_op.reshape", ins, out, rattrs)->result(0);
+    return b.create("pd_op.reshape", ins, out, inherited(from, ins, out[0]).attrs())->result(0);
   }
 
   void replace(Operation& grad, Value* dx, Value* dy) {
