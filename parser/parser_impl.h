@@ -53,10 +53,53 @@ class Parser {
   /// Reports a syntax error at `t` and returns false.
   bool syntaxError(const Token& t, std::string message);
   bool syntaxErrorAt(const char* p, std::string message);
-  /// Reports the current token as unexpected, saying what was expected.
-  bool unexpected(std::string_view expected);
+  /// Reports the current token as unexpected, saying what was expected
+  /// (`expected` then `tail`: a message naming its list costs no string until
+  /// it is reported).
+  bool unexpected(std::string_view expected, std::string_view tail = {});
   bool enterNesting(const Token& at);
   void leaveNesting() { --depth_; }
+
+  //===--- comma-separated lists, after MLIR's parseCommaSeparatedList ---===//
+  /// What a list's error says was expected, in `unexpected`'s two parts.
+  struct Expected {
+    Expected(const char* text) : head(text) {}  // implicit: most messages are literals
+    Expected(std::string_view h, std::string_view t) : head(h), tail(t) {}
+    std::string_view head, tail;
+  };
+  enum class TrailingComma { Error, Allowed };
+
+  /// list ::= (element (`,` element)*)? close, read after the list's opening
+  /// token (callers differ in how they check it and count nesting). After an
+  /// element, a token other than `,` and `close` is reported as "expected
+  /// <what>, found ..."; after a comma the next element reports what it
+  /// finds, unless `trailing` allows a comma before `close`. `element` reads
+  /// one element and returns false on an error it reported.
+  template <class Element>
+  bool parseCommaList(TokenKind close, Expected what, Element&& element,
+                      TrailingComma trailing = TrailingComma::Error) {
+    if (consumeIf(close)) return true;
+    do {
+      if (!element()) return false;
+    } while (consumeIf(TokenKind::Comma) && !(trailing == TrailingComma::Allowed && tok_.is(close)));
+    if (consumeIf(close)) return true;
+    return unexpected(what.head, what.tail);
+  }
+
+  /// element (`,` element)*, without delimiters; what follows is the
+  /// caller's. At a comma, `continues()` says whether it is this list's (a
+  /// list ending at the line end, or one inside another list).
+  template <class Element, class Continues>
+  bool parseCommaSeparated(Element&& element, Continues&& continues) {
+    do {
+      if (!element()) return false;
+    } while (tok_.is(TokenKind::Comma) && continues() && (consume(), true));
+    return true;
+  }
+  template <class Element>
+  bool parseCommaSeparated(Element&& element) {
+    return parseCommaSeparated(element, [] { return true; });
+  }
 
   //===--- programs, blocks, ops, values (parser_ops.cpp) ---===//
   bool parseProgramBody(Program& program, bool braced);
