@@ -165,7 +165,7 @@ bool Parser::parseInt64(const Token& t, int64_t& out, std::string_view what) {
 bool Parser::parseIntList(std::vector<int64_t>& out, std::string_view what, std::string_view element) {
   out.clear();
   if (!consumeIf(TokenKind::LBracket)) return unexpected("'[' to start ", what);
-  return parseCommaList(TokenKind::RBracket, {"',' or ']' in ", what}, [&] {
+  return parseCommaList(TokenKind::RBracket, "',' or ']' in ", what, [&] {
     if (!tok_.is(TokenKind::Integer)) return unexpected("an integer in ", what);
     int64_t v = 0;
     if (!parseInt64(tok_, v, element)) return false;

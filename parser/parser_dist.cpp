@@ -53,7 +53,7 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
       consume();
       return true;
     };
-    if (!parseCommaList(TokenKind::RBracket, "']' after the dim names", name, TrailingComma::Allowed)) return false;
+    if (!parseCommaList<TrailingComma::Allowed>(TokenKind::RBracket, "']' after the dim names", name)) return false;
   }
   if (!expect(TokenKind::RBrace, "'}' to close the mesh")) return false;
   (void)open;
@@ -313,8 +313,7 @@ bool Parser::parsePlacements(const PlacementsAttr*& out) {
     list.push_back(p);
     return true;
   };
-  if (!parseCommaList(TokenKind::RBracket, "']' after the placements", placement, TrailingComma::Allowed))
-    return false;
+  if (!parseCommaList<TrailingComma::Allowed>(TokenKind::RBracket, "']' after the placements", placement)) return false;
   if (list.empty()) return syntaxError(tok_, "placements must not be empty");
   out = ctx_.placementsAttr(list);
   return true;

@@ -61,34 +61,34 @@ class Parser {
   void leaveNesting() { --depth_; }
 
   //===--- comma-separated lists, after MLIR's parseCommaSeparatedList ---===//
-  /// What a list's error says was expected, in `unexpected`'s two parts.
-  struct Expected {
-    Expected(const char* text) : head(text) {}  // implicit: most messages are literals
-    Expected(std::string_view h, std::string_view t) : head(h), tail(t) {}
-    std::string_view head, tail;
-  };
   enum class TrailingComma { Error, Allowed };
 
   /// list ::= (element (`,` element)*)? close, read after the list's opening
   /// token (callers differ in how they check it and count nesting). After an
   /// element, a token other than `,` and `close` is reported as "expected
-  /// <what>, found ..."; after a comma the next element reports what it
-  /// finds, unless `trailing` allows a comma before `close`. `element` reads
-  /// one element and returns false on an error it reported.
-  template <class Element>
-  bool parseCommaList(TokenKind close, Expected what, Element&& element,
-                      TrailingComma trailing = TrailingComma::Error) {
+  /// <expected><tail>, found ..." (two parts, joined only when reported);
+  /// after a comma the next element reports what it finds, unless
+  /// `kTrailing` allows a comma before `close`. `element` reads one element
+  /// and returns false on an error it reported.
+  template <TrailingComma kTrailing = TrailingComma::Error, class Element>
+  bool parseCommaList(TokenKind close, std::string_view expected, std::string_view tail, Element&& element) {
     if (consumeIf(close)) return true;
-    do {
+    while (true) {
       if (!element()) return false;
-    } while (consumeIf(TokenKind::Comma) && !(trailing == TrailingComma::Allowed && tok_.is(close)));
-    if (consumeIf(close)) return true;
-    return unexpected(what.head, what.tail);
+      // `close` first: most lists hold one element (`(%0)`, `[false]`).
+      if (consumeIf(close)) return true;
+      if (!consumeIf(TokenKind::Comma)) return unexpected(expected, tail);
+      if (kTrailing == TrailingComma::Allowed && consumeIf(close)) return true;
+    }
+  }
+  template <TrailingComma kTrailing = TrailingComma::Error, class Element>
+  bool parseCommaList(TokenKind close, std::string_view expected, Element&& element) {
+    return parseCommaList<kTrailing>(close, expected, {}, element);
   }
 
   /// element (`,` element)*, without delimiters; what follows is the
-  /// caller's. At a comma, `continues()` says whether it is this list's (a
-  /// list ending at the line end, or one inside another list).
+  /// caller's. At a comma, `continues()` says whether it is this list's (for
+  /// a list ending at the line end, or one inside another list).
   template <class Element, class Continues>
   bool parseCommaSeparated(Element&& element, Continues&& continues) {
     do {
