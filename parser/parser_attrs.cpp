@@ -143,15 +143,13 @@ bool Parser::parseArray(const Attribute*& out, bool arrayPrefix) {
   if (!enterNesting(tok_)) return false;
   consume();  // [
   std::vector<const Attribute*> elems;
-  if (!consumeIf(TokenKind::RBracket)) {
-    while (true) {
-      const Attribute* a = nullptr;
-      if (!parseAttribute(a)) return false;
-      elems.push_back(a);
-      if (consumeIf(TokenKind::RBracket)) break;
-      if (!expect(TokenKind::Comma, "',' or ']' in the array")) return false;
-    }
-  }
+  bool read = parseCommaList(TokenKind::RBracket, "',' or ']' in the array", [&] {
+    const Attribute* a = nullptr;
+    if (!parseAttribute(a)) return false;
+    elems.push_back(a);
+    return true;
+  });
+  if (!read) return false;
   leaveNesting();
   out = ctx_.arrayAttr(elems, arrayPrefix);
   return true;
@@ -166,19 +164,15 @@ bool Parser::parseInt64(const Token& t, int64_t& out, std::string_view what) {
 // int-list ::= `[` (integer (`,` integer)*)? `]`
 bool Parser::parseIntList(std::vector<int64_t>& out, std::string_view what, std::string_view element) {
   out.clear();
-  if (!tok_.is(TokenKind::LBracket)) return unexpected("'[' to start " + std::string(what));
-  consume();
-  if (consumeIf(TokenKind::RBracket)) return true;
-  while (true) {
-    if (!tok_.is(TokenKind::Integer)) return unexpected("an integer in " + std::string(what));
+  if (!consumeIf(TokenKind::LBracket)) return unexpected("'[' to start ", what);
+  return parseCommaList(TokenKind::RBracket, "',' or ']' in ", what, [&] {
+    if (!tok_.is(TokenKind::Integer)) return unexpected("an integer in ", what);
     int64_t v = 0;
     if (!parseInt64(tok_, v, element)) return false;
     out.push_back(v);
     consume();
-    if (consumeIf(TokenKind::RBracket)) return true;
-    if (!tok_.is(TokenKind::Comma)) return unexpected("',' or ']' in " + std::string(what));
-    consume();
-  }
+    return true;
+  });
 }
 
 bool Parser::parseAttributeOnly(const Attribute*& out) {

@@ -30,7 +30,7 @@ void Parser::noteDistEra(DistEra era) {
 }
 
 // mesh-dict ::= `{` `shape` `:` int-list `,` `process_ids` `:` int-list
-//               (`,` `dim_names` `:` `[` names `]`)? `}`
+//               (`,` `dim_names` `:` `[` (name (`,` name)* `,`?)? `]`)? `}`
 bool Parser::parseMeshDict(const ProcessMesh*& out) {
   Token open = tok_;
   if (!expect(TokenKind::LBrace, "'{' to start the mesh")) return false;
@@ -47,13 +47,13 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
     if (!tok_.isIdent("dim_names")) return unexpected("'dim_names' or '}' in the mesh");
     consume();
     if (!expect(TokenKind::Colon, "':' after 'dim_names'") || !expect(TokenKind::LBracket, "'['")) return false;
-    while (!tok_.is(TokenKind::RBracket)) {
-      if (tok_.is(TokenKind::Identifier) || tok_.is(TokenKind::String)) names.push_back(tok_.text);
-      else return unexpected("a mesh dim name");
+    auto name = [&] {
+      if (!tok_.is(TokenKind::Identifier) && !tok_.is(TokenKind::String)) return unexpected("a mesh dim name");
+      names.push_back(tok_.text);
       consume();
-      if (!consumeIf(TokenKind::Comma)) break;
-    }
-    if (!expect(TokenKind::RBracket, "']' after the dim names")) return false;
+      return true;
+    };
+    if (!parseCommaList<TrailingComma::Allowed>(TokenKind::RBracket, "']' after the dim names", name)) return false;
   }
   if (!expect(TokenKind::RBrace, "'}' to close the mesh")) return false;
   (void)open;
@@ -64,6 +64,7 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
 // op-dist-attr ::= `{` `mesh` `:` mesh-dict (`,` entry)* `}`
 // entry ::= (`operand` | `result`) `(` integer `)` `:` `{` entry-value `}`
 //         | `chunk_id` `:` integer
+// The mesh is read as the first of the comma-separated fields.
 bool Parser::parseOpDistAttr(const Attribute*& out, const ProcessMesh*& opMesh) {
   const char* start = tok_.text.data();
   const char* end = extentOf(start, true);
@@ -83,16 +84,18 @@ bool Parser::parseOpDistAttr(const Attribute*& out, const ProcessMesh*& opMesh) 
 bool Parser::parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& opMesh) {
   if (!enterNesting(tok_)) return false;
   consume();  // {
-  if (!tok_.isIdent("mesh")) return unexpected("'mesh' to start op_dist_attr");
-  consume();
-  if (!expect(TokenKind::Colon, "':' after 'mesh'")) return false;
   const ProcessMesh* mesh = nullptr;
-  if (!parseMeshDict(mesh)) return false;
-  opMesh = mesh;
   std::vector<const Attribute*> operands, results;
   int64_t chunkId = -1;
   bool hasChunk = false;
-  while (consumeIf(TokenKind::Comma)) {
+  bool read = parseCommaSeparated([&] {
+    if (!mesh) {  // the first field
+      if (!tok_.isIdent("mesh")) return unexpected("'mesh' to start op_dist_attr");
+      consume();
+      if (!expect(TokenKind::Colon, "':' after 'mesh'") || !parseMeshDict(mesh)) return false;
+      opMesh = mesh;
+      return true;
+    }
     Token key = tok_;
     if (key.isIdent("chunk_id")) {
       consume();
@@ -101,7 +104,7 @@ bool Parser::parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& 
       if (!parseInt64(tok_, chunkId, "chunk id")) return false;
       hasChunk = true;
       consume();
-      continue;
+      return true;
     }
     bool isOperand = key.isIdent("operand");
     if (!isOperand && !key.isIdent("result")) return unexpected("'operand(N)', 'result(N)' or 'chunk_id'");
@@ -120,8 +123,9 @@ bool Parser::parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& 
     if (!parseOpDistEntry(entry, mesh)) return false;
     if (!expect(TokenKind::RBrace, "'}' after the dist attribute")) return false;
     list.push_back(entry);
-  }
-  if (!expect(TokenKind::RBrace, "',' or '}' in op_dist_attr")) return false;
+    return true;
+  });
+  if (!read || !expect(TokenKind::RBrace, "',' or '}' in op_dist_attr")) return false;
   leaveNesting();
   if (!sawChunkStyle_ && program_) {
     sawChunkStyle_ = true;
@@ -151,15 +155,13 @@ bool Parser::parseOpDistEntry(const Attribute*& out, const ProcessMesh* opMesh) 
     if (!enterNesting(tok_)) return false;
     consume();
     std::vector<const Attribute*> elems;
-    if (!consumeIf(TokenKind::RBracket)) {
-      while (true) {
-        const Attribute* e = nullptr;
-        if (!parseOpDistEntry(e, opMesh)) return false;
-        elems.push_back(e);
-        if (consumeIf(TokenKind::RBracket)) break;
-        if (!expect(TokenKind::Comma, "',' or ']' in the list of dist attributes")) return false;
-      }
-    }
+    bool read = parseCommaList(TokenKind::RBracket, "',' or ']' in the list of dist attributes", [&] {
+      const Attribute* e = nullptr;
+      if (!parseOpDistEntry(e, opMesh)) return false;
+      elems.push_back(e);
+      return true;
+    });
+    if (!read) return false;
     leaveNesting();
     out = ctx_.arrayAttr(elems);
     return true;
@@ -181,10 +183,10 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
   const ProcessMesh* mesh = nullptr;
   std::vector<PartialEntry> partial;
   const PlacementsAttr* placements = nullptr;
-  while (true) {
-    Token field = tok_;
-    if (!field.is(TokenKind::Identifier)) return unexpected("a dist attribute field such as 'dims_mappings'");
-    std::string_view f = field.text;
+  auto field = [&] {
+    Token name = tok_;
+    if (!name.is(TokenKind::Identifier)) return unexpected("a dist attribute field such as 'dims_mappings'");
+    std::string_view f = name.text;
     consume();
     if (f == "partial") {
       if (!expect(TokenKind::LParen, "'(' after 'partial'")) return false;
@@ -219,18 +221,18 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
       } else if (f == "placements" && !placements) {
         if (!parsePlacements(placements)) return false;
       } else {
-        return syntaxError(field, "unexpected dist attribute field '" + std::string(f) + "'");
+        return syntaxError(name, "unexpected dist attribute field '" + std::string(f) + "'");
       }
     }
-    if (!tok_.is(TokenKind::Comma)) break;
-    // In a list, `,mesh_shape`, `,dims_maping` or `,null` starts the next entry.
+    return true;
+  };
+  // In a list, `,mesh_shape`, `,dims_maping` or `,null` starts the next entry.
+  auto continues = [&] {
     Token next = peek();
-    if (!next.is(TokenKind::Identifier) || next.text == "null" || ((next.text == "mesh_shape" && hasShape) ||
-                                                                   (next.text == "dims_maping" && hasDims) ||
-                                                                   (next.text == "mesh" && mesh)))
-      break;
-    consume();
-  }
+    return next.is(TokenKind::Identifier) && next.text != "null" && !(next.text == "mesh_shape" && hasShape) &&
+           !(next.text == "dims_maping" && hasDims) && !(next.text == "mesh" && mesh);
+  };
+  if (!parseCommaSeparated(field, continues)) return false;
   if (!hasDims) return syntaxError(start, "dist attribute has no dims_mapping");
 
   if (!mesh) {
@@ -269,13 +271,13 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
   return true;
 }
 
-// placements ::= `[` placement (`,` placement)* `]`
+// placements ::= `[` placement (`,` placement)* `,`? `]`   (a trailing comma has always been taken)
 // placement  ::= `Shard` `(` `dim` `=` int (`,` `split_factor` `=` int)? `)`
 //              | `Replicate` `(` `)` | `Partial` `(` `reduce_type` `=` reduce-type `)`
 bool Parser::parsePlacements(const PlacementsAttr*& out) {
   if (!expect(TokenKind::LBracket, "'[' to start the placements")) return false;
   std::vector<Placement> list;
-  while (!tok_.is(TokenKind::RBracket)) {
+  auto placement = [&] {
     Placement p;
     Token kind = tok_;
     consume();
@@ -309,9 +311,9 @@ bool Parser::parsePlacements(const PlacementsAttr*& out) {
     }
     if (!expect(TokenKind::RParen, "')' after the placement")) return false;
     list.push_back(p);
-    if (!consumeIf(TokenKind::Comma)) break;
-  }
-  if (!expect(TokenKind::RBracket, "']' after the placements")) return false;
+    return true;
+  };
+  if (!parseCommaList<TrailingComma::Allowed>(TokenKind::RBracket, "']' after the placements", placement)) return false;
   if (list.empty()) return syntaxError(tok_, "placements must not be empty");
   out = ctx_.placementsAttr(list);
   return true;

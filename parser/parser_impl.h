@@ -53,10 +53,53 @@ class Parser {
   /// Reports a syntax error at `t` and returns false.
   bool syntaxError(const Token& t, std::string message);
   bool syntaxErrorAt(const char* p, std::string message);
-  /// Reports the current token as unexpected, saying what was expected.
-  bool unexpected(std::string_view expected);
+  /// Reports the current token as unexpected, saying what was expected
+  /// (`expected` then `tail`: a message naming its list costs no string until
+  /// it is reported).
+  bool unexpected(std::string_view expected, std::string_view tail = {});
   bool enterNesting(const Token& at);
   void leaveNesting() { --depth_; }
+
+  //===--- comma-separated lists, after MLIR's parseCommaSeparatedList ---===//
+  enum class TrailingComma { Error, Allowed };
+
+  /// list ::= (element (`,` element)*)? close, read after the list's opening
+  /// token (callers differ in how they check it and count nesting). After an
+  /// element, a token other than `,` and `close` is reported as "expected
+  /// <expected><tail>, found ..." (two parts, joined only when reported);
+  /// after a comma the next element reports what it finds, unless
+  /// `kTrailing` allows a comma before `close`. `element` reads one element
+  /// and returns false on an error it reported.
+  template <TrailingComma kTrailing = TrailingComma::Error, class Element>
+  bool parseCommaList(TokenKind close, std::string_view expected, std::string_view tail, Element&& element) {
+    if (consumeIf(close)) return true;
+    while (true) {
+      if (!element()) return false;
+      // `close` first: most lists hold one element (`(%0)`, `[false]`).
+      if (consumeIf(close)) return true;
+      if (!consumeIf(TokenKind::Comma)) return unexpected(expected, tail);
+      if (kTrailing == TrailingComma::Allowed && consumeIf(close)) return true;
+    }
+  }
+  template <TrailingComma kTrailing = TrailingComma::Error, class Element>
+  bool parseCommaList(TokenKind close, std::string_view expected, Element&& element) {
+    return parseCommaList<kTrailing>(close, expected, {}, element);
+  }
+
+  /// element (`,` element)*, without delimiters; what follows is the
+  /// caller's. At a comma, `continues()` says whether it is this list's (for
+  /// a list ending at the line end, or one inside another list).
+  template <class Element, class Continues>
+  bool parseCommaSeparated(Element&& element, Continues&& continues) {
+    do {
+      if (!element()) return false;
+    } while (tok_.is(TokenKind::Comma) && continues() && (consume(), true));
+    return true;
+  }
+  template <class Element>
+  bool parseCommaSeparated(Element&& element) {
+    return parseCommaSeparated(element, [] { return true; });
+  }
 
   //===--- programs, blocks, ops, values (parser_ops.cpp) ---===//
   bool parseProgramBody(Program& program, bool braced);

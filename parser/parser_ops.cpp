@@ -34,9 +34,9 @@ bool Parser::syntaxError(const Token& t, std::string message) {
   return syntaxErrorAt(t.text.data(), std::move(message));
 }
 
-bool Parser::unexpected(std::string_view expected) {
+bool Parser::unexpected(std::string_view expected, std::string_view tail) {
   std::string found = tok_.is(TokenKind::Eof) ? "end of input" : "'" + std::string(tok_.text.substr(0, 40)) + "'";
-  return syntaxError(tok_, "expected " + std::string(expected) + ", found " + found);
+  return syntaxError(tok_, "expected " + std::string(expected) + std::string(tail) + ", found " + found);
 }
 
 bool Parser::expect(TokenKind k, std::string_view what) {
@@ -164,7 +164,7 @@ bool Parser::parseKwargs(Block& block) {
 bool Parser::parseBlockArgsLine(Block& block) {
   consume();  // ^
   if (tok_.newlineBefore) return true;
-  while (true) {
+  return parseCommaSeparated([&] {
     if (!tok_.is(TokenKind::ValueId)) return unexpected("a block argument such as '%arg_0'");
     Token name = tok_;
     consume();
@@ -176,8 +176,8 @@ bool Parser::parseBlockArgsLine(Block& block) {
       if (!parseNamedAttrList(attrs, unused)) return false;
       arg->setAttributes(ctx_.arena(), attrs);
     }
-    if (!consumeIf(TokenKind::Comma)) return true;
-  }
+    return true;
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -233,22 +233,20 @@ bool Parser::parseOp(Block& block) {
   if (consumeIf(TokenKind::Colon)) {
     hasOperandTypes = true;
     if (!expect(TokenKind::LParen, "'(' to start the operand types")) return false;
-    if (!tok_.is(TokenKind::RParen)) {
-      while (true) {
-        size_t i = operandTypes.size();
-        const ProcessMesh* hint = opMesh;
-        if (i < operands.size() && operands[i] && operands[i]->type()) {
-          const Type* vt = operands[i]->type();
-          if (auto* vec = vt->dynCast<VectorType>(); vec && !vec->elements().empty()) vt = vec->elements()[0];
-          if (const TensorDistAttr* d = distAttrOf(vt)) hint = d->mesh();
-        }
-        const Type* t = nullptr;
-        if (!parseType(t, hint)) return false;
-        operandTypes.push_back(t);
-        if (!consumeIf(TokenKind::Comma)) break;
+    bool read = parseCommaList(TokenKind::RParen, "')' after the operand types", [&] {
+      size_t i = operandTypes.size();
+      const ProcessMesh* hint = opMesh;
+      if (i < operands.size() && operands[i] && operands[i]->type()) {
+        const Type* vt = operands[i]->type();
+        if (auto* vec = vt->dynCast<VectorType>(); vec && !vec->elements().empty()) vt = vec->elements()[0];
+        if (const TensorDistAttr* d = distAttrOf(vt)) hint = d->mesh();
       }
-    }
-    if (!expect(TokenKind::RParen, "')' after the operand types")) return false;
+      const Type* t = nullptr;
+      if (!parseType(t, hint)) return false;
+      operandTypes.push_back(t);
+      return true;
+    });
+    if (!read) return false;
   }
 
   std::vector<const Type*>& resultTypes = resultTypes_;
@@ -287,14 +285,12 @@ bool Parser::parseOp(Block& block) {
 // results ::= `(` (value-id (`,` value-id)*)? `)`
 bool Parser::parseOpResults(std::vector<Token>& names) {
   consume();  // (
-  if (consumeIf(TokenKind::RParen)) return true;
-  while (true) {
+  return parseCommaList(TokenKind::RParen, "',' or ')' in the result list", [&] {
     if (!tok_.is(TokenKind::ValueId)) return unexpected("a result name such as '%0'");
     names.push_back(tok_);
     consume();
-    if (consumeIf(TokenKind::RParen)) return true;
-    if (!expect(TokenKind::Comma, "',' or ')' in the result list")) return false;
-  }
+    return true;
+  });
 }
 
 // operands ::= `(` (operand (`,` operand)*)? `)`
@@ -302,42 +298,41 @@ bool Parser::parseOpResults(std::vector<Token>& names) {
 bool Parser::parseOperands(Block& block, std::vector<Value*>& values, std::vector<Token>& names,
                            std::vector<std::string_view>& keywords) {
   consume();  // (
-  if (consumeIf(TokenKind::RParen)) return true;
-  while (true) {
+  bool read = parseCommaList(TokenKind::RParen, "',' or ')' in the operand list", [&] {
     if (tok_.is(TokenKind::Identifier) && peek().is(TokenKind::Equal)) {
       Token keyword = tok_;
       consume();
       consume();
-      // Paddle prints a while without loop inputs as `(cond=%0, inputs=)`.
-      if (consumeIf(TokenKind::RParen)) break;
+      // Paddle prints a while without loop inputs as `(cond=%0, inputs=)`:
+      // the `)` ends the list.
+      if (tok_.is(TokenKind::RParen)) return true;
       keywords.resize(values.size(), std::string_view());
       keywords.push_back(ctx_.intern(keyword.text));
     }
     names.push_back(tok_);
     if (consumeIf(TokenKind::NullValue)) {
       values.push_back(nullptr);
-    } else if (tok_.is(TokenKind::ValueId)) {
-      Token name = tok_;
-      consume();
-      bool hasAttrs = tok_.is(TokenKind::LBrace) && atAttrDict();
-      Value* v = resolveOperand(name, block, hasAttrs);
-      if (hasAttrs) {
-        std::vector<NamedAttr> attrs;
-        const ProcessMesh* unused = nullptr;
-        Token at = tok_;
-        if (!parseNamedAttrList(attrs, unused)) return false;
-        if (v && v->kind() != ValueKind::OpResult && static_cast<BlockArgument*>(v)->attributes().empty())
-          static_cast<BlockArgument*>(v)->setAttributes(ctx_.arena(), attrs);
-        else if (!attrs.empty())
-          diag_.error(offsetOf(at), "attributes are printed only where a block argument first appears");
-      }
-      values.push_back(v);
-    } else {
-      return unexpected("an operand value");
+      return true;
     }
-    if (consumeIf(TokenKind::RParen)) break;
-    if (!expect(TokenKind::Comma, "',' or ')' in the operand list")) return false;
-  }
+    if (!tok_.is(TokenKind::ValueId)) return unexpected("an operand value");
+    Token name = tok_;
+    consume();
+    bool hasAttrs = tok_.is(TokenKind::LBrace) && atAttrDict();
+    Value* v = resolveOperand(name, block, hasAttrs);
+    if (hasAttrs) {
+      std::vector<NamedAttr> attrs;
+      const ProcessMesh* unused = nullptr;
+      Token at = tok_;
+      if (!parseNamedAttrList(attrs, unused)) return false;
+      if (v && v->kind() != ValueKind::OpResult && static_cast<BlockArgument*>(v)->attributes().empty())
+        static_cast<BlockArgument*>(v)->setAttributes(ctx_.arena(), attrs);
+      else if (!attrs.empty())
+        diag_.error(offsetOf(at), "attributes are printed only where a block argument first appears");
+    }
+    values.push_back(v);
+    return true;
+  });
+  if (!read) return false;
   if (!keywords.empty()) keywords.resize(values.size(), std::string_view());
   return true;
 }
@@ -365,13 +360,14 @@ bool Parser::parseTypeListUntilLineEnd(std::vector<const Type*>& types, const Pr
   if (tok_.newlineBefore || tok_.is(TokenKind::Eof) || tok_.is(TokenKind::LBrace) || tok_.is(TokenKind::RBrace) ||
       tok_.is(TokenKind::SplitMarker))
     return true;
-  while (true) {
-    const Type* t = nullptr;
-    if (!parseType(t, hint)) return false;
-    types.push_back(t);
-    if (!tok_.is(TokenKind::Comma) || tok_.newlineBefore) return true;
-    consume();
-  }
+  return parseCommaSeparated(
+      [&] {
+        const Type* t = nullptr;
+        if (!parseType(t, hint)) return false;
+        types.push_back(t);
+        return true;
+      },
+      [&] { return !tok_.newlineBefore; });  // a comma on the next line is not this list's
 }
 
 /// At a `{`: is it an attribute dictionary (`{}` on one line, or `{key:`)
@@ -411,34 +407,32 @@ bool Parser::parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh
   std::unordered_set<std::string_view> keys;  // once past kLinearKeyCheck keys
   if (!enterNesting(tok_)) return false;
   consume();  // {
-  if (!consumeIf(TokenKind::RBrace)) {
-    while (true) {
-      if (!tok_.is(TokenKind::Identifier)) return unexpected("an attribute name");
-      Token key = tok_;
-      consume();
-      if (!expect(TokenKind::Colon, "':' after the attribute name")) return false;
-      const Attribute* value = nullptr;
-      if (key.text == "op_dist_attr" && tok_.is(TokenKind::LBrace)) {
-        if (!parseOpDistAttr(value, opMesh)) return false;
-      } else if (!parseAttribute(value)) {
-        return false;
-      }
-      // Dictionaries hold a handful of keys; a hostile one with thousands
-      // is checked through a set, not pair by pair.
-      bool duplicate = false;
-      if (attrs.size() < kLinearKeyCheck) {
-        for (const NamedAttr& a : attrs) duplicate = duplicate || a.key == key.text;
-      } else {
-        if (keys.empty())
-          for (const NamedAttr& a : attrs) keys.insert(a.key);
-        duplicate = !keys.insert(key.text).second;
-      }
-      if (duplicate) diag_.error(offsetOf(key), "duplicate attribute '" + std::string(key.text) + "'");
-      attrs.push_back(NamedAttr{ctx_.intern(key.text), value});
-      if (consumeIf(TokenKind::RBrace)) break;
-      if (!expect(TokenKind::Comma, "',' or '}' in the attribute dictionary")) return false;
+  bool read = parseCommaList(TokenKind::RBrace, "',' or '}' in the attribute dictionary", [&] {
+    if (!tok_.is(TokenKind::Identifier)) return unexpected("an attribute name");
+    Token key = tok_;
+    consume();
+    if (!expect(TokenKind::Colon, "':' after the attribute name")) return false;
+    const Attribute* value = nullptr;
+    if (key.text == "op_dist_attr" && tok_.is(TokenKind::LBrace)) {
+      if (!parseOpDistAttr(value, opMesh)) return false;
+    } else if (!parseAttribute(value)) {
+      return false;
     }
-  }
+    // Dictionaries hold a handful of keys; a hostile one with thousands
+    // is checked through a set, not pair by pair.
+    bool duplicate = false;
+    if (attrs.size() < kLinearKeyCheck) {
+      for (const NamedAttr& a : attrs) duplicate = duplicate || a.key == key.text;
+    } else {
+      if (keys.empty())
+        for (const NamedAttr& a : attrs) keys.insert(a.key);
+      duplicate = !keys.insert(key.text).second;
+    }
+    if (duplicate) diag_.error(offsetOf(key), "duplicate attribute '" + std::string(key.text) + "'");
+    attrs.push_back(NamedAttr{ctx_.intern(key.text), value});
+    return true;
+  });
+  if (!read) return false;
   leaveNesting();
   return true;
 }

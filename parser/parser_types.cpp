@@ -80,15 +80,13 @@ bool Parser::parseTypeUncached(const Type*& out, const ProcessMesh* hint) {
     if (!enterNesting(name)) return false;
     if (!expect(TokenKind::LBracket, "'[' after 'vec'")) return false;
     std::vector<const Type*> elems;
-    if (!consumeIf(TokenKind::RBracket)) {
-      while (true) {
-        const Type* t = nullptr;
-        if (!parseType(t, hint)) return false;
-        elems.push_back(t);
-        if (consumeIf(TokenKind::RBracket)) break;
-        if (!expect(TokenKind::Comma, "',' or ']' in 'vec[...]'")) return false;
-      }
-    }
+    bool read = parseCommaList(TokenKind::RBracket, "',' or ']' in 'vec[...]'", [&] {
+      const Type* t = nullptr;
+      if (!parseType(t, hint)) return false;
+      elems.push_back(t);
+      return true;
+    });
+    if (!read) return false;
     leaveNesting();
     out = ctx_.vectorType(elems);
     return true;
