@@ -94,8 +94,8 @@ bool buildPassManager(const OptOptions& opts, const std::string& text, const std
   for (const auto* names : {&opts.printIrBefore, &opts.printIrAfter})
     for (const std::string& n : *names)
       if (!passes::PassRegistry::instance().contains(n)) {
-        fail("--print-ir-before/after names unknown pass '" + n + "'; known passes: " +
-             passes::PassRegistry::instance().namesJoined());
+        fail("--print-ir-before/after names unknown pass '" + n +
+             "'; known passes: " + passes::PassRegistry::instance().namesJoined());
         return false;
       }
   return true;
@@ -113,9 +113,9 @@ struct Session {
   int treeIndex = 0;
   size_t programIndex = 0;
   size_t programCount = 1;
-  double verifyMs = 0;  // verifying the input programs, for --timing
-  double checkPrintMs = 0;  // checking the output can be printed, timed as printing
-  std::string pipelineText;  // what --pass-pipeline or --config gave, for diagnostics
+  double verifyMs = 0;        // verifying the input programs, for --timing
+  double checkPrintMs = 0;    // checking the output can be printed, timed as printing
+  std::string pipelineText;   // what --pass-pipeline or --config gave, for diagnostics
   std::string internalError;  // the first internal error (a pass's bug), reported after the diagnostics
 
   void dump(const std::string& pass, const char* when, const core::Program& program) {
@@ -131,10 +131,11 @@ struct Session {
 
   void writeTree(const std::string& label, const core::Program& program) {
     char name[64];
-    if (programCount > 1) std::snprintf(name, sizeof name, "p%zu_%02d_", programIndex, treeIndex++);
-    else std::snprintf(name, sizeof name, "%02d_", treeIndex++);
-    if (core::Status s = treeDir.writeFile(name + label + ".pir", core::printProgram(program)); !s)
-      treeStatus = s;
+    if (programCount > 1)
+      std::snprintf(name, sizeof name, "p%zu_%02d_", programIndex, treeIndex++);
+    else
+      std::snprintf(name, sizeof name, "%02d_", treeIndex++);
+    if (core::Status s = treeDir.writeFile(name + label + ".pir", core::printProgram(program)); !s) treeStatus = s;
   }
 
   static bool contains(const std::vector<std::string>& v, const std::string& s) {
@@ -172,9 +173,8 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   pmOpts.printAfterAll = opts.printIrAfterAll || session.treeDir.isOpen();
   auto pm = std::make_unique<passes::PassManager>(pmOpts);
   if (!buildPassManager(opts, session.pipelineText, specs, *pm)) return false;
-  pm->setIrDumpHook([&](const std::string& pass, const char* when, const core::Program& p) {
-    session.dump(pass, when, p);
-  });
+  pm->setIrDumpHook(
+      [&](const std::string& pass, const char* when, const core::Program& p) { session.dump(pass, when, p); });
   core::Status s = pm->run(set, diag);
   for (const auto& t : pm->timings()) timings.push_back(t);
   managers.push_back(std::move(pm));
@@ -197,10 +197,11 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
 }
 
 void printStatistics(const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
-  std::fputs("===-------------------------------------------------------------------------===\n"
-             "                         ... Pass statistics report ...\n"
-             "===-------------------------------------------------------------------------===\n",
-             stderr);
+  std::fputs(
+      "===-------------------------------------------------------------------------===\n"
+      "                         ... Pass statistics report ...\n"
+      "===-------------------------------------------------------------------------===\n",
+      stderr);
   for (const auto& pm : managers)
     for (const auto& pass : pm->passes()) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(pass->name().size()), pass->name().data());
@@ -320,7 +321,8 @@ int process(const OptOptions& opts) {
   if (opts.timing) {
     std::fprintf(stderr, "timing: parse %.3f ms\n", parseMs);
     if (!opts.noVerify) std::fprintf(stderr, "timing: verify %.3f ms\n", session.verifyMs);
-    for (const auto& [label, seconds] : timings) std::fprintf(stderr, "timing: %s %.3f ms\n", label.c_str(), seconds * 1e3);
+    for (const auto& [label, seconds] : timings)
+      std::fprintf(stderr, "timing: %s %.3f ms\n", label.c_str(), seconds * 1e3);
     std::fprintf(stderr, "timing: print %.3f ms\n", printMs);
   }
   return 0;
@@ -382,8 +384,9 @@ int runOpt(int argc, char** argv) {
                      " (--list-passes gives their options)");
   app.add_option("--config", opts.configFile, "YAML file with a 'pipeline:' list of passes")->check(path);
   app.add_flag("--list-passes", opts.listPasses, "list the registered passes and their options");
-  app.add_flag("--verify-each,!--no-verify", [&](int64_t n) { opts.noVerify = n < 0; },
-               "verify after parsing and after every pass (default), or not");
+  app.add_flag(
+      "--verify-each,!--no-verify", [&](int64_t n) { opts.noVerify = n < 0; },
+      "verify after parsing and after every pass (default), or not");
   app.add_flag("--verify-dist", opts.verifyDist, "also check that every operand carries the dist attr its op expects");
   app.add_option("--print-ir-before", opts.printIrBefore, "print the IR before this pass (on stderr)")->delimiter(',');
   app.add_option("--print-ir-after", opts.printIrAfter, "print the IR after this pass (on stderr)")->delimiter(',');
@@ -392,7 +395,8 @@ int runOpt(int argc, char** argv) {
       ->check(path);
   app.add_flag("--split-input-file", opts.splitInputFile, "handle programs separated by '// -----' lines one by one");
   app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
-  app.add_flag("--timing", opts.timing, "report the time of parsing, verifying the input, each pass and printing (on stderr)");
+  app.add_flag("--timing", opts.timing,
+               "report the time of parsing, verifying the input, each pass and printing (on stderr)");
   app.add_option("--log-level", opts.logLevel, "trace, debug, info, warn, error or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();

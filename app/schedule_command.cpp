@@ -60,11 +60,10 @@ int write(const std::string& path, const std::string& text) {
 
 std::string summary(const std::string& file, const sched::Simulation& sim) {
   char line[128];
-  std::snprintf(line, sizeof line, "%s: valid; makespan %lld, bubble_ratio %.4f, peak_in_flight [",
-                file.c_str(), static_cast<long long>(sim.makespan), sim.bubbleRatio);
+  std::snprintf(line, sizeof line, "%s: valid; makespan %lld, bubble_ratio %.4f, peak_in_flight [", file.c_str(),
+                static_cast<long long>(sim.makespan), sim.bubbleRatio);
   std::string text = line;
-  for (size_t s = 0; s < sim.peakInFlight.size(); ++s)
-    text += (s ? ", " : "") + std::to_string(sim.peakInFlight[s]);
+  for (size_t s = 0; s < sim.peakInFlight.size(); ++s) text += (s ? ", " : "") + std::to_string(sim.peakInFlight[s]);
   return text + "]\n";
 }
 
@@ -97,8 +96,7 @@ int runCheck(const ScheduleArgs& args) {
   buffer << in.rdbuf();
   auto schedule = sched::scheduleFromYaml(buffer.str(), args.check);
   if (!schedule) return fail(schedule.status().message());
-  if (auto errors = sched::validateSchedule(*schedule); !errors.empty())
-    return failAll(args.check + ": ", errors);
+  if (auto errors = sched::validateSchedule(*schedule); !errors.empty()) return failAll(args.check + ": ", errors);
   if (!args.programs.empty())
     if (int rc = checkPrograms(args, *schedule); rc != 0) return rc;
   sched::DryRunResult dry = sched::dryRun(*schedule);
@@ -108,8 +106,7 @@ int runCheck(const ScheduleArgs& args) {
   }
   auto sim = sched::simulate(*schedule, args.options.costs);
   if (!sim) return fail(sim.status().message(), 2);
-  return write(args.output, args.format.empty() ? summary(args.check, *sim)
-                                                : render(args.format, *schedule, *sim));
+  return write(args.output, args.format.empty() ? summary(args.check, *sim) : render(args.format, *schedule, *sim));
 }
 
 int runGenerate(const ScheduleArgs& args) {
@@ -153,12 +150,12 @@ void addOptions(CLI::App& app, ScheduleArgs& a) {
 
 /// Cross-option checks CLI11 cannot express; empty when fine.
 std::string checkArgs(const ScheduleArgs& a) {
-  if (!a.format.empty() && a.format != "yaml" && a.format != "grid" && a.format != "chrome-trace" &&
-      a.format != "svg")
+  if (!a.format.empty() && a.format != "yaml" && a.format != "grid" && a.format != "chrome-trace" && a.format != "svg")
     return "unknown --format '" + a.format + "' (expected yaml, grid, chrome-trace or svg)";
   if (!a.check.empty()) {
     if (!a.options.mode.empty() || a.options.stages || a.options.microBatches)
-      return "--check reads the mode, stages and micro-batches from the file; drop --mode, --stages and --micro-batches";
+      return "--check reads the mode, stages and micro-batches from the file; drop --mode, --stages and "
+             "--micro-batches";
     return "";
   }
   if (!a.programs.empty()) return "--programs goes with --check";

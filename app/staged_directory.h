@@ -42,7 +42,7 @@ class StagedDirectory {
   std::string staging_;
   std::vector<std::string> files_;
   std::vector<std::string> folders_;  // made in staging_, outermost first
-  SignalCleanup cleanup_;  // removes staging_ on SIGINT, SIGTERM or SIGHUP
+  SignalCleanup cleanup_;             // removes staging_ on SIGINT, SIGTERM or SIGHUP
 };
 
 }  // namespace pir::app

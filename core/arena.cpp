@@ -223,8 +223,10 @@ Arena::Arena() = default;
 Arena::~Arena() {
   prefault_.reset();
   for (const Slab& s : slabs_) {
-    if (s.size >= kLargeSlab) munmap(s.data, s.size);
-    else delete[] s.data;
+    if (s.size >= kLargeSlab)
+      munmap(s.data, s.size);
+    else
+      delete[] s.data;
   }
 }
 
@@ -236,8 +238,10 @@ void Arena::grow(size_t atLeast) {
   if (size >= kLargeSlab) {
     size = roundToLargeSlab(size);
     size_t ahead = std::clamp<size_t>(bytesUsed_ / kUsedPerSlabAhead, 1, kMaxSlabsAhead);
-    if (prefault_) slab = prefault_->take(size, slabSize_, ahead);
-    else prefault_ = std::make_unique<Prefault>(slabSize_, ahead);
+    if (prefault_)
+      slab = prefault_->take(size, slabSize_, ahead);
+    else
+      prefault_ = std::make_unique<Prefault>(slabSize_, ahead);
     if (!slab.data) slab = {mapSlab(size), size};
   } else {
     slab = {new char[size], size};

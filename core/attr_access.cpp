@@ -10,12 +10,20 @@ namespace pir::core {
 namespace {
 
 // Paddle's names (phi::DataType printed), by core DataType.
-constexpr std::pair<DataType, std::string_view> kPaddleNames[] = {
-    {DataType::BF16, "bfloat16"},  {DataType::F16, "float16"},  {DataType::F32, "float32"},
-    {DataType::F64, "float64"},    {DataType::Bool, "bool"},    {DataType::I8, "int8"},
-    {DataType::U8, "uint8"},       {DataType::I16, "int16"},    {DataType::I32, "int32"},
-    {DataType::I64, "int64"},      {DataType::C64, "complex64"}, {DataType::C128, "complex128"},
-    {DataType::F8E4M3FN, "float8_e4m3fn"}, {DataType::F8E5M2, "float8_e5m2"}};
+constexpr std::pair<DataType, std::string_view> kPaddleNames[] = {{DataType::BF16, "bfloat16"},
+                                                                  {DataType::F16, "float16"},
+                                                                  {DataType::F32, "float32"},
+                                                                  {DataType::F64, "float64"},
+                                                                  {DataType::Bool, "bool"},
+                                                                  {DataType::I8, "int8"},
+                                                                  {DataType::U8, "uint8"},
+                                                                  {DataType::I16, "int16"},
+                                                                  {DataType::I32, "int32"},
+                                                                  {DataType::I64, "int64"},
+                                                                  {DataType::C64, "complex64"},
+                                                                  {DataType::C128, "complex128"},
+                                                                  {DataType::F8E4M3FN, "float8_e4m3fn"},
+                                                                  {DataType::F8E5M2, "float8_e5m2"}};
 
 /// `a` without a dialect tag whose name (after the last '.') is `name`.
 const Attribute* untagged(const Attribute* a, std::string_view name) {

@@ -54,9 +54,7 @@ const Attribute* AttrSpeller::dataType(DataType t) const {
   return name.empty() ? nullptr : dialect(kDataTypeTag, ctx_->symbolAttr(name));
 }
 
-const Attribute* AttrSpeller::place(const Place& p) const {
-  return dialect(kPlaceTag, ctx_->symbolAttr(placeText(p)));
-}
+const Attribute* AttrSpeller::place(const Place& p) const { return dialect(kPlaceTag, ctx_->symbolAttr(placeText(p))); }
 
 // An IntArray's elements are bare in every era: `(pd_op.IntArray)[4,16]`.
 const Attribute* AttrSpeller::intArray(std::span<const int64_t> v) const {
@@ -77,8 +75,10 @@ const Attribute* AttrSpeller::intArray(std::span<const int64_t> v) const {
 
 AttrListBuilder::AttrListBuilder(AttrListBuilder&& other) noexcept
     : speller_(other.speller_), heap_(std::move(other.heap_)), size_(other.size_) {
-  if (other.data_ == other.inline_) std::copy(other.inline_, other.inline_ + size_, inline_);
-  else data_ = heap_.data();
+  if (other.data_ == other.inline_)
+    std::copy(other.inline_, other.inline_ + size_, inline_);
+  else
+    data_ = heap_.data();
   other.clear();
 }
 

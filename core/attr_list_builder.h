@@ -46,15 +46,15 @@ class AttrSpeller {
   bool tagged() const { return tagged_; }
 
   const Attribute* boolean(bool v) const { return ctx_->boolAttr(v); }
-  const Attribute* int32(int32_t v) const;  // `(Int32)1` or `1`
-  const Attribute* int64(int64_t v) const;  // `(Int64)1` or `1`
-  const Attribute* float32(float v) const;  // `(Float)0.5` or `0.5`, as C++'s ostream prints
-  const Attribute* float64(double v) const;  // `(Double)1e-06` or `1e-06`
+  const Attribute* int32(int32_t v) const;                        // `(Int32)1` or `1`
+  const Attribute* int64(int64_t v) const;                        // `(Int64)1` or `1`
+  const Attribute* float32(float v) const;                        // `(Float)0.5` or `0.5`, as C++'s ostream prints
+  const Attribute* float64(double v) const;                       // `(Double)1e-06` or `1e-06`
   const Attribute* int32Array(std::span<const int32_t> v) const;  // `[(Int32)4,(Int32)16]` or `[4,16]`
   const Attribute* int64Array(std::span<const int64_t> v) const;  // `[(Int64)4,(Int64)16]` or `[4,16]`
   /// `(pd_op.DataType)int64` or `int64`; null for a type Paddle has no name for.
   const Attribute* dataType(DataType t) const;
-  const Attribute* place(const Place& p) const;  // `(pd_op.Place)Place(cpu)` or `Place(cpu)`
+  const Attribute* place(const Place& p) const;                 // `(pd_op.Place)Place(cpu)` or `Place(cpu)`
   const Attribute* intArray(std::span<const int64_t> v) const;  // `(pd_op.IntArray)[4,16]` or `[4,16]`
   /// A string attribute holding `value` (escaped as printed).
   const Attribute* string(std::string_view value) const { return ctx_->stringAttrFromValue(value); }
@@ -91,27 +91,49 @@ class AttrListBuilder {
   bool remove(std::string_view key);
 
   template <class K>
-  AttrListBuilder& setBool(K key, bool v) { return set(key, speller_.boolean(v)); }
+  AttrListBuilder& setBool(K key, bool v) {
+    return set(key, speller_.boolean(v));
+  }
   template <class K>
-  AttrListBuilder& setInt32(K key, int32_t v) { return set(key, speller_.int32(v)); }
+  AttrListBuilder& setInt32(K key, int32_t v) {
+    return set(key, speller_.int32(v));
+  }
   template <class K>
-  AttrListBuilder& setInt64(K key, int64_t v) { return set(key, speller_.int64(v)); }
+  AttrListBuilder& setInt64(K key, int64_t v) {
+    return set(key, speller_.int64(v));
+  }
   template <class K>
-  AttrListBuilder& setFloat(K key, float v) { return set(key, speller_.float32(v)); }
+  AttrListBuilder& setFloat(K key, float v) {
+    return set(key, speller_.float32(v));
+  }
   template <class K>
-  AttrListBuilder& setDouble(K key, double v) { return set(key, speller_.float64(v)); }
+  AttrListBuilder& setDouble(K key, double v) {
+    return set(key, speller_.float64(v));
+  }
   template <class K>
-  AttrListBuilder& setInt32Array(K key, std::span<const int32_t> v) { return set(key, speller_.int32Array(v)); }
+  AttrListBuilder& setInt32Array(K key, std::span<const int32_t> v) {
+    return set(key, speller_.int32Array(v));
+  }
   template <class K>
-  AttrListBuilder& setInt64Array(K key, std::span<const int64_t> v) { return set(key, speller_.int64Array(v)); }
+  AttrListBuilder& setInt64Array(K key, std::span<const int64_t> v) {
+    return set(key, speller_.int64Array(v));
+  }
   template <class K>
-  AttrListBuilder& setDataType(K key, DataType t) { return set(key, speller_.dataType(t)); }
+  AttrListBuilder& setDataType(K key, DataType t) {
+    return set(key, speller_.dataType(t));
+  }
   template <class K>
-  AttrListBuilder& setPlace(K key, const Place& p) { return set(key, speller_.place(p)); }
+  AttrListBuilder& setPlace(K key, const Place& p) {
+    return set(key, speller_.place(p));
+  }
   template <class K>
-  AttrListBuilder& setIntArray(K key, std::span<const int64_t> v) { return set(key, speller_.intArray(v)); }
+  AttrListBuilder& setIntArray(K key, std::span<const int64_t> v) {
+    return set(key, speller_.intArray(v));
+  }
   template <class K>
-  AttrListBuilder& setString(K key, std::string_view value) { return set(key, speller_.string(value)); }
+  AttrListBuilder& setString(K key, std::string_view value) {
+    return set(key, speller_.string(value));
+  }
 
   /// The list so far, sorted; valid until the next change.
   std::span<const NamedAttr> attrs() const { return {data_, size_}; }

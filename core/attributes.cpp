@@ -9,9 +9,9 @@
 namespace pir::core {
 
 namespace {
-constexpr std::string_view kDataTypeNames[] = {"bf16", "f16", "f32", "f64", "b", "i8", "u8", "i16",
-                                               "i32", "i64", "index", "c64", "c128", "f8e4m3fn",
-                                               "f8e5m2", "undefined"};
+constexpr std::string_view kDataTypeNames[] = {"bf16", "f16",      "f32",    "f64",      "b",     "i8",
+                                               "u8",   "i16",      "i32",    "i64",      "index", "c64",
+                                               "c128", "f8e4m3fn", "f8e5m2", "undefined"};
 constexpr std::string_view kReduceNames[] = {"SUM", "MAX", "MIN", "PRODUCT", "AVG", "ANY", "ALL"};
 }  // namespace
 

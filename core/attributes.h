@@ -20,8 +20,19 @@ namespace pir::core {
 class Type;
 
 enum class AttrKind : uint8_t {
-  Bool, String, Number, Array, Tagged, Symbol, Opaque, Null, TypeRef,
-  ProcessMesh, Placements, TensorDist, OpDist
+  Bool,
+  String,
+  Number,
+  Array,
+  Tagged,
+  Symbol,
+  Opaque,
+  Null,
+  TypeRef,
+  ProcessMesh,
+  Placements,
+  TensorDist,
+  OpDist
 };
 
 class Attribute : public Uniqued<AttrKind> {

@@ -28,8 +28,8 @@ class Builder {
     before_ = op->nextOp();
   }
 
-  Operation* create(std::string_view name, std::span<Value* const> operands,
-                    std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs = {}) {
+  Operation* create(std::string_view name, std::span<Value* const> operands, std::span<const Type* const> resultTypes,
+                    std::span<const NamedAttr> attrs = {}) {
     Operation* op = Operation::create(ctx_, name, operands, resultTypes, attrs);
     if (block_) block_->insertBefore(before_, op);
     return op;

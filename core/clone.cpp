@@ -83,8 +83,7 @@ std::vector<NamedAttr> ContextImporter::namedAttrs(std::span<const NamedAttr> at
 std::span<const NamedAttr> ContextImporter::attrList(std::span<const NamedAttr> attrs) {
   if (attrs.empty()) return {};
   // Most ops share their list with others (Context::attrList): by address.
-  if (auto it = lists_.find(attrs.data()); it != lists_.end() && it->second.size() == attrs.size())
-    return it->second;
+  if (auto it = lists_.find(attrs.data()); it != lists_.end() && it->second.size() == attrs.size()) return it->second;
   std::vector<NamedAttr> imported = namedAttrs(attrs);
   return lists_[attrs.data()] = dst_.attrList(imported);
 }
@@ -92,7 +91,8 @@ std::span<const NamedAttr> ContextImporter::attrList(std::span<const NamedAttr> 
 // Every kind is spelled out (no default): a new kind is a -Wswitch warning here.
 const Type* ContextImporter::importType(const Type* t) {
   switch (t->kind()) {
-    case TypeKind::Scalar: return dst_.scalarType(t->dynCast<ScalarType>()->dtype());
+    case TypeKind::Scalar:
+      return dst_.scalarType(t->dynCast<ScalarType>()->dtype());
     case TypeKind::DenseTensor: {
       auto* d = t->dynCast<DenseTensorType>();
       return dst_.denseTensorType(d->spelling(), d->dtype(), d->dims());
@@ -107,8 +107,10 @@ const Type* ContextImporter::importType(const Type* t) {
       for (const Type* e : t->dynCast<VectorType>()->elements()) elems.push_back(type(e));
       return dst_.vectorType(elems);
     }
-    case TypeKind::Null: return dst_.nullType();
-    case TypeKind::Opaque: return dst_.opaqueType(t->dynCast<OpaqueType>()->text());
+    case TypeKind::Null:
+      return dst_.nullType();
+    case TypeKind::Opaque:
+      return dst_.opaqueType(t->dynCast<OpaqueType>()->text());
   }
   return nullptr;
 }
@@ -121,8 +123,10 @@ const Attribute* ContextImporter::importAttribute(const Attribute* a) {
     return out;
   };
   switch (a->kind()) {
-    case AttrKind::Bool: return dst_.boolAttr(a->dynCast<BoolAttr>()->value());
-    case AttrKind::String: return dst_.stringAttr(a->dynCast<StringAttr>()->raw());
+    case AttrKind::Bool:
+      return dst_.boolAttr(a->dynCast<BoolAttr>()->value());
+    case AttrKind::String:
+      return dst_.stringAttr(a->dynCast<StringAttr>()->raw());
     case AttrKind::Number: {
       auto* n = a->dynCast<NumberAttr>();
       return dst_.numberAttr(n->tag(), n->text());
@@ -135,15 +139,20 @@ const Attribute* ContextImporter::importAttribute(const Attribute* a) {
       auto* t = a->dynCast<TaggedAttr>();
       return dst_.taggedAttr(t->tag(), attribute(t->inner()));
     }
-    case AttrKind::Symbol: return dst_.symbolAttr(a->dynCast<SymbolAttr>()->text());
-    case AttrKind::Opaque: return dst_.opaqueAttr(a->dynCast<OpaqueAttr>()->text());
-    case AttrKind::Null: return dst_.nullAttr(a->dynCast<NullAttr>()->spelledNull());
-    case AttrKind::TypeRef: return dst_.typeAttr(type(a->dynCast<TypeAttr>()->type()));
+    case AttrKind::Symbol:
+      return dst_.symbolAttr(a->dynCast<SymbolAttr>()->text());
+    case AttrKind::Opaque:
+      return dst_.opaqueAttr(a->dynCast<OpaqueAttr>()->text());
+    case AttrKind::Null:
+      return dst_.nullAttr(a->dynCast<NullAttr>()->spelledNull());
+    case AttrKind::TypeRef:
+      return dst_.typeAttr(type(a->dynCast<TypeAttr>()->type()));
     case AttrKind::ProcessMesh: {
       auto* m = a->dynCast<ProcessMesh>();
       return dst_.processMesh(m->shape(), m->processIds(), m->dimNames());
     }
-    case AttrKind::Placements: return dst_.placementsAttr(a->dynCast<PlacementsAttr>()->placements());
+    case AttrKind::Placements:
+      return dst_.placementsAttr(a->dynCast<PlacementsAttr>()->placements());
     case AttrKind::TensorDist: {
       auto* t = a->dynCast<TensorDistAttr>();
       auto* mesh = static_cast<const ProcessMesh*>(attribute(t->mesh()));

@@ -60,18 +60,18 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 
 // Uniques an object of type T: `eq` compares a candidate of kind T::kKind
 // with the key, `make` allocates a new one with the given hash.
-#define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                                        \
-  do {                                                                                   \
-    auto eq = [&](const auto* base) {                                                    \
-      if (base->kind() != T::kKind) return false;                                        \
-      const T* e = static_cast<const T*>(base);                                          \
-      (void)e;                                                                           \
-      return (eqExpr);                                                                   \
-    };                                                                                   \
-    if (auto* found = table.find(h, eq)) return static_cast<const T*>(found);           \
-    const T* created = (makeExpr);                                                       \
-    table.insert(created);                                                               \
-    return created;                                                                      \
+#define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                             \
+  do {                                                                        \
+    auto eq = [&](const auto* base) {                                         \
+      if (base->kind() != T::kKind) return false;                             \
+      const T* e = static_cast<const T*>(base);                               \
+      (void)e;                                                                \
+      return (eqExpr);                                                        \
+    };                                                                        \
+    if (auto* found = table.find(h, eq)) return static_cast<const T*>(found); \
+    const T* created = (makeExpr);                                            \
+    table.insert(created);                                                    \
+    return created;                                                           \
   } while (0)
 
 const ScalarType* Context::scalarType(DataType dtype) {
@@ -83,23 +83,20 @@ const ScalarType* Context::scalarType(DataType dtype) {
 const DenseTensorType* Context::denseTensorType(std::string_view spelling, DataType dtype,
                                                 std::span<const int64_t> dims) {
   uint64_t h = hashSpan(dims, hashMix(hashString(spelling, seedFor(102)), static_cast<uint64_t>(dtype)));
-  PIR_UNIQUE(types_, DenseTensorType, h,
-             e->spelling() == spelling && e->dtype() == dtype && spanEq(e->dims(), dims),
+  PIR_UNIQUE(types_, DenseTensorType, h, e->spelling() == spelling && e->dtype() == dtype && spanEq(e->dims(), dims),
              arena_.make<DenseTensorType>(h, intern(spelling), dtype, arena_.copy(dims)));
 }
 
 const DistTensorType* Context::distTensorType(DataType dtype, std::span<const int64_t> dims,
                                               const TensorDistAttr* dist) {
   uint64_t h = hashSpan(dims, hashMix(hashMix(seedFor(103), static_cast<uint64_t>(dtype)), dist->hash()));
-  PIR_UNIQUE(types_, DistTensorType, h,
-             e->dtype() == dtype && e->distAttr() == dist && spanEq(e->dims(), dims),
+  PIR_UNIQUE(types_, DistTensorType, h, e->dtype() == dtype && e->distAttr() == dist && spanEq(e->dims(), dims),
              arena_.make<DistTensorType>(h, dtype, arena_.copy(dims), dist));
 }
 
 const VectorType* Context::vectorType(std::span<const Type* const> elems) {
   uint64_t h = hashSpan(elems, seedFor(104));
-  PIR_UNIQUE(types_, VectorType, h, spanEq(e->elements(), elems),
-             arena_.make<VectorType>(h, arena_.copy(elems)));
+  PIR_UNIQUE(types_, VectorType, h, spanEq(e->elements(), elems), arena_.make<VectorType>(h, arena_.copy(elems)));
 }
 
 const OpaqueType* Context::opaqueType(std::string_view text) {
@@ -188,8 +185,7 @@ const ProcessMesh* Context::processMesh(std::span<const int64_t> shape, std::spa
     return std::equal(a.begin(), a.end(), dimNames.begin(), dimNames.end());
   };
   PIR_UNIQUE(attrs_, ProcessMesh, h,
-             spanEq(e->shape(), shape) && spanEq(e->processIds(), ids) && namesEq(e->dimNames()),
-             ([&] {
+             spanEq(e->shape(), shape) && spanEq(e->processIds(), ids) && namesEq(e->dimNames()), ([&] {
                std::vector<std::string_view> names;
                for (std::string_view n : dimNames) names.push_back(intern(n));
                return arena_.make<ProcessMesh>(h, arena_.copy(shape), arena_.copy(ids),
@@ -209,10 +205,10 @@ const PlacementsAttr* Context::placementsAttr(std::span<const Placement> placeme
 }
 
 const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span<const int64_t> dimsMapping,
-                                              std::span<const PartialEntry> partial,
-                                              const PlacementsAttr* placements) {
+                                              std::span<const PartialEntry> partial, const PlacementsAttr* placements) {
   uint64_t h = hashSpan(dimsMapping, hashMix(seedFor(22), mesh->hash()));
-  for (const PartialEntry& p : partial) h = hashMix(h, static_cast<uint64_t>(p.meshDim) * 8 + static_cast<uint64_t>(p.reduce));
+  for (const PartialEntry& p : partial)
+    h = hashMix(h, static_cast<uint64_t>(p.meshDim) * 8 + static_cast<uint64_t>(p.reduce));
   h = hashMix(h, placements ? placements->hash() : 0);
   auto lookup = [&]() -> const TensorDistAttr* {
     PIR_UNIQUE(attrs_, TensorDistAttr, h,
@@ -233,8 +229,7 @@ const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span
 }
 
 const OpDistAttr* Context::opDistAttr(const ProcessMesh* mesh, std::span<const Attribute* const> operands,
-                                      std::span<const Attribute* const> results, int64_t chunkId,
-                                      bool hasChunkId) {
+                                      std::span<const Attribute* const> results, int64_t chunkId, bool hasChunkId) {
   uint64_t h = hashSpan(results, hashSpan(operands, hashMix(seedFor(23), mesh->hash())));
   h = hashMix(hashMix(h, static_cast<uint64_t>(chunkId)), hasChunkId);
   PIR_UNIQUE(attrs_, OpDistAttr, h,
@@ -250,8 +245,7 @@ bool typesEqual(const Type* a, const Type* b) {
   if (!a || !b || a->kind() != b->kind()) return false;
   if (auto* da = a->dynCast<DistTensorType>()) {
     auto* db = b->dynCast<DistTensorType>();
-    return da->dtype() == db->dtype() && spanEq(da->dims(), db->dims()) &&
-           sameDistAttr(da->distAttr(), db->distAttr());
+    return da->dtype() == db->dtype() && spanEq(da->dims(), db->dims()) && sameDistAttr(da->distAttr(), db->distAttr());
   }
   if (auto* va = a->dynCast<VectorType>()) {
     auto ea = va->elements(), eb = b->dynCast<VectorType>()->elements();

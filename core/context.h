@@ -46,10 +46,8 @@ class Context {
 
   // Types.
   const ScalarType* scalarType(DataType dtype);
-  const DenseTensorType* denseTensorType(std::string_view spelling, DataType dtype,
-                                         std::span<const int64_t> dims);
-  const DistTensorType* distTensorType(DataType dtype, std::span<const int64_t> dims,
-                                       const TensorDistAttr* dist);
+  const DenseTensorType* denseTensorType(std::string_view spelling, DataType dtype, std::span<const int64_t> dims);
+  const DistTensorType* distTensorType(DataType dtype, std::span<const int64_t> dims, const TensorDistAttr* dist);
   const VectorType* vectorType(std::span<const Type* const> elems);
   const NullType* nullType() { return nullType_; }
   const OpaqueType* opaqueType(std::string_view text);
@@ -81,8 +79,7 @@ class Context {
                                        std::span<const PartialEntry> partial = {},
                                        const PlacementsAttr* placements = nullptr);
   const OpDistAttr* opDistAttr(const ProcessMesh* mesh, std::span<const Attribute* const> operands,
-                               std::span<const Attribute* const> results, int64_t chunkId,
-                               bool hasChunkId);
+                               std::span<const Attribute* const> results, int64_t chunkId, bool hasChunkId);
 
   /// A fresh mark for a walk that stamps the values it visits (the
   /// verifier's scope check, the printer's numbering): never 0 and never

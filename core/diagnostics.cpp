@@ -10,9 +10,12 @@ constexpr size_t kMaxShownLine = 160;
 
 const char* severityName(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Note:
+      return "note";
   }
   return "error";
 }
@@ -58,8 +61,7 @@ Diagnostic& DiagnosticEngine::error(int64_t offset, std::string message) {
 }
 
 bool DiagnosticEngine::hasErrors() const {
-  return std::any_of(diags_.begin(), diags_.end(),
-                     [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  return std::any_of(diags_.begin(), diags_.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
 
 void DiagnosticEngine::sortByPosition() {
@@ -82,8 +84,8 @@ std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d) {
     out += ": " + printable(d.message) + "\n";
   } else {
     SourceFile::LineCol lc = source->lineCol(static_cast<uint64_t>(d.offset));
-    out += source->name() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
-           ": " + severityName(d.severity) + ": " + printable(d.message) + "\n";
+    out += source->name() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": " +
+           severityName(d.severity) + ": " + printable(d.message) + "\n";
     std::string_view line = source->lineText(static_cast<uint64_t>(d.offset));
     size_t caret = static_cast<size_t>(lc.column - 1);
     size_t from = 0;

@@ -22,8 +22,8 @@ class SourceFile {
   std::string_view text() const { return text_; }
 
   struct LineCol {
-    uint64_t line;     // 1-based
-    uint64_t column;   // 1-based, in bytes
+    uint64_t line;    // 1-based
+    uint64_t column;  // 1-based, in bytes
     uint64_t lineStart;
   };
   LineCol lineCol(uint64_t offset) const;

@@ -101,7 +101,11 @@ class OpDistAttr : public Attribute {
   static constexpr AttrKind kKind = AttrKind::OpDist;
   OpDistAttr(uint64_t h, const ProcessMesh* mesh, std::span<const Attribute* const> operands,
              std::span<const Attribute* const> results, int64_t chunkId, bool hasChunkId)
-      : Attribute(kKind, h), mesh_(mesh), operands_(operands), results_(results), chunkId_(chunkId),
+      : Attribute(kKind, h),
+        mesh_(mesh),
+        operands_(operands),
+        results_(results),
+        chunkId_(chunkId),
         hasChunkId_(hasChunkId) {}
   const ProcessMesh* mesh() const { return mesh_; }
   std::span<const Attribute* const> operands() const { return operands_; }

@@ -63,7 +63,7 @@ std::vector<int64_t> subMeshRanks(const ProcessMesh& mesh, size_t meshDim, int64
   if (meshDim >= mesh.ndim() || mesh.processIds().empty()) return {};
   std::optional<size_t> index = meshIndexOf(mesh, rank);
   if (!index) index = meshIndexOf(mesh, mesh.processIds()[0]);  // Paddle's fallback for non-members
-  if (!index) return {};                                         // malformed
+  if (!index) return {};                                        // malformed
   auto shape = mesh.shape();
   auto ids = mesh.processIds();
   size_t stride = strideOf(shape, meshDim);

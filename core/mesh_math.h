@@ -86,8 +86,7 @@ std::optional<std::vector<int64_t>> localShape(std::span<const int64_t> globalSh
 /// each mapped dim, the same on every rank. A dynamic -1 stays -1 (Paddle's
 /// integer division would turn it into 0). nullopt when dims_mapping does not
 /// fit, as in localShape().
-std::optional<std::vector<int64_t>> uniformLocalShape(std::span<const int64_t> globalShape,
-                                                      const TensorDistAttr& dist);
+std::optional<std::vector<int64_t>> uniformLocalShape(std::span<const int64_t> globalShape, const TensorDistAttr& dist);
 
 /// What `dist` does on each mesh dim, one Placement per mesh dim (Paddle's
 /// placements view, derived from dims_mapping and partial): Shard with `dim`

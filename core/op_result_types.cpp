@@ -69,12 +69,21 @@ std::optional<bool> boolOf(const Attribute* a) {
 std::optional<DataType> dtypeOf(const Attribute* a) {
   auto* s = untagged(a) ? untagged(a)->dynCast<SymbolAttr>() : nullptr;
   if (!s) return std::nullopt;
-  static constexpr std::pair<std::string_view, DataType> kNames[] = {
-      {"float32", DataType::F32},       {"float64", DataType::F64},     {"float16", DataType::F16},
-      {"bfloat16", DataType::BF16},     {"int8", DataType::I8},         {"uint8", DataType::U8},
-      {"int16", DataType::I16},         {"int32", DataType::I32},       {"int64", DataType::I64},
-      {"bool", DataType::Bool},         {"complex64", DataType::C64},   {"complex128", DataType::C128},
-      {"float8_e4m3fn", DataType::F8E4M3FN}, {"float8_e5m2", DataType::F8E5M2}, {"undefined", DataType::Undefined}};
+  static constexpr std::pair<std::string_view, DataType> kNames[] = {{"float32", DataType::F32},
+                                                                     {"float64", DataType::F64},
+                                                                     {"float16", DataType::F16},
+                                                                     {"bfloat16", DataType::BF16},
+                                                                     {"int8", DataType::I8},
+                                                                     {"uint8", DataType::U8},
+                                                                     {"int16", DataType::I16},
+                                                                     {"int32", DataType::I32},
+                                                                     {"int64", DataType::I64},
+                                                                     {"bool", DataType::Bool},
+                                                                     {"complex64", DataType::C64},
+                                                                     {"complex128", DataType::C128},
+                                                                     {"float8_e4m3fn", DataType::F8E4M3FN},
+                                                                     {"float8_e5m2", DataType::F8E5M2},
+                                                                     {"undefined", DataType::Undefined}};
   for (auto [name, t] : kNames)
     if (s->text() == name) return t;
   return std::nullopt;
@@ -114,8 +123,8 @@ std::optional<Dims> constantInts(const ResultTypeQuery& q, size_t i, std::string
 /// `axis` in [-rank, rank) made non-negative.
 Result<int64_t> normalizeAxis(int64_t axis, size_t rank) {
   auto r = static_cast<int64_t>(rank);
-  if (axis < -r || axis >= r) return fail("axis " + std::to_string(axis) + " is out of range for rank " +
-                                                  std::to_string(rank));
+  if (axis < -r || axis >= r)
+    return fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
   return axis < 0 ? axis + r : axis;
 }
 
@@ -133,10 +142,14 @@ Result<Dims> broadcast(const Dims& a, const Dims& b) {
   for (size_t k = 0; k < out.size(); ++k) {
     int64_t x = k < a.size() ? a[a.size() - 1 - k] : 1, y = k < b.size() ? b[b.size() - 1 - k] : 1;
     int64_t& o = out[out.size() - 1 - k];
-    if (x == y || y == 1) o = x;
-    else if (x == 1) o = y;
-    else if (x == -1 || y == -1) o = std::max(x, y) > 1 ? std::max(x, y) : -1;
-    else return fail("batch dims " + dimsText(a) + " and " + dimsText(b) + " do not broadcast");
+    if (x == y || y == 1)
+      o = x;
+    else if (x == 1)
+      o = y;
+    else if (x == -1 || y == -1)
+      o = std::max(x, y) > 1 ? std::max(x, y) : -1;
+    else
+      return fail("batch dims " + dimsText(a) + " and " + dimsText(b) + " do not broadcast");
   }
   return out;
 }
@@ -191,8 +204,8 @@ Specs transpose(const ResultTypeQuery& q) {
   const Dims& d = (*x)->dims;
   if (!perm) return fail("perm is not a list of integers");
   if (perm->size() != d.size())
-    return fail("perm " + dimsText(*perm) + " has " + std::to_string(perm->size()) +
-                                 " entries for rank " + std::to_string(d.size()));
+    return fail("perm " + dimsText(*perm) + " has " + std::to_string(perm->size()) + " entries for rank " +
+                std::to_string(d.size()));
   Dims out(d.size());
   std::vector<bool> seen(d.size());
   for (size_t i = 0; i < perm->size(); ++i) {
@@ -223,8 +236,9 @@ Specs reshape(const ResultTypeQuery& q) {
   bool dynamic = std::any_of(d.begin(), d.end(), [](int64_t v) { return v < 0; });
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] == 0) {
-      if (i >= d.size()) return fail("shape " + dimsText(*shape) + " copies dim " + std::to_string(i) +
-                                                    " of a rank-" + std::to_string(d.size()) + " input");
+      if (i >= d.size())
+        return fail("shape " + dimsText(*shape) + " copies dim " + std::to_string(i) + " of a rank-" +
+                    std::to_string(d.size()) + " input");
       out[i] = d[i];
       if (out[i] < 0) continue;
     } else if (out[i] == -1) {
@@ -240,12 +254,10 @@ Specs reshape(const ResultTypeQuery& q) {
   int64_t total = 1;
   for (int64_t v : d) total *= v;
   if (inferred >= 0) {
-    if (known == 0 || total % known != 0)
-      return fail("cannot reshape " + dimsText(d) + " into " + dimsText(*shape));
+    if (known == 0 || total % known != 0) return fail("cannot reshape " + dimsText(d) + " into " + dimsText(*shape));
     out[static_cast<size_t>(inferred)] = total / known;
   } else if (known != total) {
-    return fail("cannot reshape " + dimsText(d) + " (" + std::to_string(total) + " elements) into " +
-                               dimsText(out));
+    return fail("cannot reshape " + dimsText(d) + " (" + std::to_string(total) + " elements) into " + dimsText(out));
   }
   return one((*x)->dtype, std::move(out));
 }
@@ -279,7 +291,7 @@ Specs slice(const ResultTypeQuery& q) {
     if (!axis) return axis.takeStatus();
     if (out[static_cast<size_t>(*axis)] > 1)
       return fail("decrease_axis drops axis " + std::to_string(a) + " of size " +
-                               std::to_string(out[static_cast<size_t>(*axis)]));
+                  std::to_string(out[static_cast<size_t>(*axis)]));
     drop[static_cast<size_t>(*axis)] = true;
   }
   Dims kept;
@@ -299,9 +311,12 @@ Specs split(const ResultTypeQuery& q) {
   int64_t dim = (*x)->dims[static_cast<size_t>(*axis)], sum = 0;
   long inferred = -1;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == -1 && inferred < 0) inferred = static_cast<long>(i);
-    else if (out[i] < 0) return fail("sections " + dimsText(*sections) + " has a bad size");
-    else sum += out[i];
+    if (out[i] == -1 && inferred < 0)
+      inferred = static_cast<long>(i);
+    else if (out[i] < 0)
+      return fail("sections " + dimsText(*sections) + " has a bad size");
+    else
+      sum += out[i];
   }
   if (dim >= 0) {
     if (inferred >= 0 ? sum > dim : sum != dim)
@@ -335,14 +350,14 @@ Specs concat(const ResultTypeQuery& q) {
   for (size_t k = 1; k < xs.size(); ++k) {
     const Dims& d = xs[k].dims;
     if (d.size() != out.size())
-      return fail("element " + std::to_string(k) + " has rank " + std::to_string(d.size()) +
-                                ", element 0 rank " + std::to_string(out.size()));
+      return fail("element " + std::to_string(k) + " has rank " + std::to_string(d.size()) + ", element 0 rank " +
+                  std::to_string(out.size()));
     for (size_t i = 0; i < d.size(); ++i) {
       if (i == a) {
         out[i] = out[i] < 0 || d[i] < 0 ? -1 : out[i] + d[i];
       } else if (out[i] >= 0 && d[i] >= 0 && out[i] != d[i]) {
-        return fail("element " + std::to_string(k) + " is " + dimsText(d) + ", element 0 " +
-                                  dimsText(xs[0].dims) + " off axis " + std::to_string(a));
+        return fail("element " + std::to_string(k) + " is " + dimsText(d) + ", element 0 " + dimsText(xs[0].dims) +
+                    " off axis " + std::to_string(a));
       } else if (out[i] < 0) {
         out[i] = d[i];
       }
@@ -400,8 +415,7 @@ Specs reduceScatter(const ResultTypeQuery& q) {
   Dims out = (*x)->dims;
   if (out.empty()) return fail("a 0-D tensor has no dim 0 to scatter along");
   if (out[0] >= 0 && out[0] % *n != 0)
-    return fail("dim 0 (" + std::to_string(out[0]) + ") is not divisible by nranks (" +
-                                      std::to_string(*n) + ")");
+    return fail("dim 0 (" + std::to_string(out[0]) + ") is not divisible by nranks (" + std::to_string(*n) + ")");
   if (out[0] >= 0) out[0] /= *n;
   return one((*x)->dtype, std::move(out));
 }

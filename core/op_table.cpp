@@ -66,8 +66,8 @@ const Attribute* ResultTypeQuery::attr(std::string_view key) const {
 
 Result<std::vector<ValueSpec>> inferResultTypes(const OpInfo& info, std::span<const ValueSpec> operands,
                                                 std::span<const NamedAttr> attrs) {
-  if (!info.resultTypes) return Status::error("the op table has no result-type function for '" +
-                                              std::string(info.name) + "'");
+  if (!info.resultTypes)
+    return Status::error("the op table has no result-type function for '" + std::string(info.name) + "'");
   auto specs = info.resultTypes(ResultTypeQuery{operands, attrs});
   if (!specs) return Status::error(std::string(info.name) + ": " + specs.status().message());
   return specs;

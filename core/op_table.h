@@ -120,9 +120,9 @@ struct OpInfo {
   std::span<const OpLayout> olderLayouts = {};  // earlier ones, by operand count
   std::string_view nameAttr = {};               // the attribute naming a value, or empty
   RegionSyntax regionSyntax = RegionSyntax::Generic;
-  uint8_t traits = kNoTraits;                   // OpTraits
-  LinearWhenFn linearWhen = nullptr;            // null: the linear masks hold unconditionally
-  ResultTypeFn resultTypes = nullptr;           // null: none (yet)
+  uint8_t traits = kNoTraits;          // OpTraits
+  LinearWhenFn linearWhen = nullptr;   // null: the linear masks hold unconditionally
+  ResultTypeFn resultTypes = nullptr;  // null: none (yet)
 
   /// Dense number of this entry, 0 .. opTable().size() - 1.
   uint32_t index() const;

@@ -62,16 +62,16 @@ constexpr InplacePair kMomentum[] = {{0, 0}, {2, 1}, {4, 2}};
 
 // adam_/adamw_ with amsgrad's moment2_max (10 operands; 13 with beta1,
 // beta2, epsilon as tensors), and before it (9; 12).
-constexpr SV kAdamAmsgradIn[] = {"param",      "grad",      "learning_rate", "moment1",     "moment2",
-                                 "moment2_max", "beta1_pow", "beta2_pow",    "master_param", "skip_update",
-                                 "beta1",      "beta2",     "epsilon"};
+constexpr SV kAdamAmsgradIn[] = {"param",       "grad",      "learning_rate", "moment1",      "moment2",
+                                 "moment2_max", "beta1_pow", "beta2_pow",     "master_param", "skip_update",
+                                 "beta1",       "beta2",     "epsilon"};
 constexpr SV kAdamAmsgradOut[] = {"param_out",     "moment1_out",   "moment2_out",     "moment2_max_out",
                                   "beta1_pow_out", "beta2_pow_out", "master_param_out"};
 constexpr InplacePair kAdamAmsgrad[] = {{0, 0}, {3, 1}, {4, 2}, {5, 3}, {6, 4}, {7, 5}, {8, 6}};
-constexpr SV kAdamIn[] = {"param",     "grad",      "learning_rate", "moment1",     "moment2", "beta1_pow",
-                          "beta2_pow", "master_param", "skip_update", "beta1", "beta2",   "epsilon"};
-constexpr SV kAdamOut[] = {"param_out", "moment1_out", "moment2_out", "beta1_pow_out", "beta2_pow_out",
-                           "master_param_out"};
+constexpr SV kAdamIn[] = {"param",     "grad",         "learning_rate", "moment1", "moment2", "beta1_pow",
+                          "beta2_pow", "master_param", "skip_update",   "beta1",   "beta2",   "epsilon"};
+constexpr SV kAdamOut[] = {"param_out",     "moment1_out",   "moment2_out",
+                           "beta1_pow_out", "beta2_pow_out", "master_param_out"};
 constexpr InplacePair kAdam[] = {{0, 0}, {3, 1}, {4, 2}, {5, 3}, {6, 4}, {7, 5}};
 constexpr OpLayout kAdamLayouts[] = {
     {.operands = std::span(kAdamAmsgradIn, 10), .results = kAdamAmsgradOut, .inplace = kAdamAmsgrad},
@@ -81,8 +81,8 @@ constexpr OpLayout kAdamLayouts[] = {
 };
 
 // lamb_(param, grad, learning_rate, moment1, moment2, beta1_pow, beta2_pow, master_param, skip_update)
-constexpr SV kLambOut[] = {"param_out", "moment1_out", "moment2_out", "beta1_pow_out", "beta2_pow_out",
-                           "master_param_outs"};
+constexpr SV kLambOut[] = {"param_out",     "moment1_out",   "moment2_out",
+                           "beta1_pow_out", "beta2_pow_out", "master_param_outs"};
 
 // assign_out_(x, output) -> out, writing output
 constexpr SV kAssignOutIn[] = {"x", "output"};

@@ -30,9 +30,7 @@ void OpOperand::set(Value* v) {
   v->firstUse_ = this;
 }
 
-uint32_t OpOperand::index() const {
-  return static_cast<uint32_t>(this - &owner_->operand(0));
-}
+uint32_t OpOperand::index() const { return static_cast<uint32_t>(this - &owner_->operand(0)); }
 
 size_t Value::numUses() const {
   size_t n = 0;
@@ -164,27 +162,35 @@ void Block::insertBefore(Operation* pos, Operation* op) {
   op->parent_ = this;
   op->next_ = pos;
   op->prev_ = pos ? pos->prev_ : last_;
-  if (op->prev_) op->prev_->next_ = op;
-  else first_ = op;
-  if (pos) pos->prev_ = op;
-  else last_ = op;
+  if (op->prev_)
+    op->prev_->next_ = op;
+  else
+    first_ = op;
+  if (pos)
+    pos->prev_ = op;
+  else
+    last_ = op;
   ++numOps_;
 }
 
 void Block::remove(Operation* op) {
   assert(op->parent_ == this);
-  if (op->prev_) op->prev_->next_ = op->next_;
-  else first_ = op->next_;
-  if (op->next_) op->next_->prev_ = op->prev_;
-  else last_ = op->prev_;
+  if (op->prev_)
+    op->prev_->next_ = op->next_;
+  else
+    first_ = op->next_;
+  if (op->next_)
+    op->next_->prev_ = op->prev_;
+  else
+    last_ = op->prev_;
   op->prev_ = op->next_ = nullptr;
   op->parent_ = nullptr;
   --numOps_;
 }
 
 BlockArgument* Block::addArgument(Context& ctx, const Type* type) {
-  auto* arg = ctx.arena().make<BlockArgument>(ValueKind::BlockArgument, this, type,
-                                              static_cast<uint32_t>(args_.size()), std::string_view());
+  auto* arg = ctx.arena().make<BlockArgument>(ValueKind::BlockArgument, this, type, static_cast<uint32_t>(args_.size()),
+                                              std::string_view());
   args_.push_back(ctx.arena(), arg);
   return arg;
 }
@@ -194,8 +200,8 @@ BlockArgument* Block::addKwarg(Context& ctx, std::string_view name, const Type* 
 }
 
 BlockArgument* Block::addInternedKwarg(Context& ctx, std::string_view name, const Type* type) {
-  auto* arg = ctx.arena().make<BlockArgument>(ValueKind::Kwarg, this, type,
-                                              static_cast<uint32_t>(kwargs_.size()), name);
+  auto* arg =
+      ctx.arena().make<BlockArgument>(ValueKind::Kwarg, this, type, static_cast<uint32_t>(kwargs_.size()), name);
   kwargs_.push_back(ctx.arena(), arg);
   return arg;
 }

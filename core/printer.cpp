@@ -62,7 +62,9 @@ void appendPlacements(std::string& out, const PlacementsAttr* p) {
         }
         out += ')';
         break;
-      case Placement::Kind::Replicate: out += "Replicate()"; break;
+      case Placement::Kind::Replicate:
+        out += "Replicate()";
+        break;
       case Placement::Kind::Partial:
         out += "Partial(reduce_type=";
         out += reduceTypeName(pl.reduce);
@@ -224,8 +226,7 @@ class ProgramPrinter {
     walk(block, [&](const Operation& op) {
       for (uint32_t i = 0; i < op.numOperands() && !reordered; ++i) {
         const Value* v = op.operandValue(i);
-        if (!v || v->kind() != ValueKind::BlockArgument || v->ownerBlock() != &block || v->index() < declared)
-          continue;
+        if (!v || v->kind() != ValueKind::BlockArgument || v->ownerBlock() != &block || v->index() < declared) continue;
         if (v->index() == declared && op.parentBlock() == &block)
           ++declared;
         else
@@ -283,7 +284,9 @@ class ProgramPrinter {
     bool first = v->printGen != gen_;
     if (first) {
       v->printGen = gen_;
-      v->printId = v->kind() == ValueKind::BlockArgument ? nextArg_++ : v->kind() == ValueKind::OpResult ? nextResult_++ : 0;
+      v->printId = v->kind() == ValueKind::BlockArgument ? nextArg_++
+                   : v->kind() == ValueKind::OpResult    ? nextResult_++
+                                                         : 0;
     }
     switch (v->kind()) {
       case ValueKind::OpResult:
@@ -474,7 +477,9 @@ void printType(std::string& out, const Type* type, const PrintStyle& style) {
     return;
   }
   switch (type->kind()) {
-    case TypeKind::Scalar: out += dataTypeName(type->dynCast<ScalarType>()->dtype()); return;
+    case TypeKind::Scalar:
+      out += dataTypeName(type->dynCast<ScalarType>()->dtype());
+      return;
     case TypeKind::DenseTensor: {
       auto* t = type->dynCast<DenseTensorType>();
       out += t->spelling();
@@ -502,8 +507,12 @@ void printType(std::string& out, const Type* type, const PrintStyle& style) {
       out += ']';
       return;
     }
-    case TypeKind::Null: out += "<<NULL TYPE>>"; return;
-    case TypeKind::Opaque: out += type->dynCast<OpaqueType>()->text(); return;
+    case TypeKind::Null:
+      out += "<<NULL TYPE>>";
+      return;
+    case TypeKind::Opaque:
+      out += type->dynCast<OpaqueType>()->text();
+      return;
   }
 }
 
@@ -513,7 +522,9 @@ void printAttribute(std::string& out, const Attribute* attr, const PrintStyle& s
     return;
   }
   switch (attr->kind()) {
-    case AttrKind::Bool: out += attr->dynCast<BoolAttr>()->value() ? "true" : "false"; return;
+    case AttrKind::Bool:
+      out += attr->dynCast<BoolAttr>()->value() ? "true" : "false";
+      return;
     case AttrKind::String:
       out += '"';
       out += attr->dynCast<StringAttr>()->raw();
@@ -548,10 +559,18 @@ void printAttribute(std::string& out, const Attribute* attr, const PrintStyle& s
       printAttribute(out, t->inner(), style);
       return;
     }
-    case AttrKind::Symbol: out += attr->dynCast<SymbolAttr>()->text(); return;
-    case AttrKind::Opaque: out += attr->dynCast<OpaqueAttr>()->text(); return;
-    case AttrKind::Null: out += attr->dynCast<NullAttr>()->spelledNull() ? "null" : "<#AttrNull>"; return;
-    case AttrKind::TypeRef: printType(out, attr->dynCast<TypeAttr>()->type(), style); return;
+    case AttrKind::Symbol:
+      out += attr->dynCast<SymbolAttr>()->text();
+      return;
+    case AttrKind::Opaque:
+      out += attr->dynCast<OpaqueAttr>()->text();
+      return;
+    case AttrKind::Null:
+      out += attr->dynCast<NullAttr>()->spelledNull() ? "null" : "<#AttrNull>";
+      return;
+    case AttrKind::TypeRef:
+      printType(out, attr->dynCast<TypeAttr>()->type(), style);
+      return;
     case AttrKind::ProcessMesh: {
       auto* m = attr->dynCast<ProcessMesh>();
       out += "mesh_shape:";
@@ -560,9 +579,15 @@ void printAttribute(std::string& out, const Attribute* attr, const PrintStyle& s
       appendInts(out, m->processIds());
       return;
     }
-    case AttrKind::Placements: appendPlacements(out, attr->dynCast<PlacementsAttr>()); return;
-    case AttrKind::TensorDist: appendTensorDist(out, attr->dynCast<TensorDistAttr>(), true); return;
-    case AttrKind::OpDist: appendOpDist(out, attr->dynCast<OpDistAttr>(), style); return;
+    case AttrKind::Placements:
+      appendPlacements(out, attr->dynCast<PlacementsAttr>());
+      return;
+    case AttrKind::TensorDist:
+      appendTensorDist(out, attr->dynCast<TensorDistAttr>(), true);
+      return;
+    case AttrKind::OpDist:
+      appendOpDist(out, attr->dynCast<OpDistAttr>(), style);
+      return;
   }
 }
 

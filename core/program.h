@@ -21,8 +21,8 @@ enum class DistEra : uint8_t {
 
 struct PrintStyle {
   DistEra distEra = DistEra::Full;
-  bool taggedNumbers = true;         // `(Int32)-1` rather than `-1`
-  bool opDistChunkId = true;         // op_dist_attr prints `chunk_id:N`
+  bool taggedNumbers = true;  // `(Int32)-1` rather than `-1`
+  bool opDistChunkId = true;  // op_dist_attr prints `chunk_id:N`
   std::string_view tensorSpelling = "builtin.tensor";
 };
 
@@ -59,8 +59,8 @@ struct NamedProgram {
   /// so that the program goes first.
   std::shared_ptr<Context> context;
   std::unique_ptr<Program> program;
-  int rank = -1;   // the global rank the program runs on
-  int stage = -1;  // the pipeline stage it belongs to
+  int rank = -1;    // the global rank the program runs on
+  int stage = -1;   // the pipeline stage it belongs to
   std::string job;  // the job type it implements (`forward`, `backward_b1`, ...)
 };
 

@@ -20,7 +20,22 @@ class TensorDistAttr;
 
 /// Element types, spelled as Paddle's builtin dialect prints them.
 enum class DataType : uint8_t {
-  BF16, F16, F32, F64, Bool, I8, U8, I16, I32, I64, Index, C64, C128, F8E4M3FN, F8E5M2, Undefined
+  BF16,
+  F16,
+  F32,
+  F64,
+  Bool,
+  I8,
+  U8,
+  I16,
+  I32,
+  I64,
+  Index,
+  C64,
+  C128,
+  F8E4M3FN,
+  F8E5M2,
+  Undefined
 };
 std::string_view dataTypeName(DataType t);
 std::optional<DataType> parseDataType(std::string_view name);

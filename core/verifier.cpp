@@ -57,13 +57,13 @@ class Verifier {
         const Value* v = op.operandValue(i);
         if (v && !visible(v)) {
           const Operation* def = v->definingOp();
-          std::string why = def && def->isAncestorOf(&op)
-                                ? " reads a result of its enclosing op " + opLabel(*def) + ", which exists only after it"
-                                : " is not defined before it in this block or an enclosing one";
+          std::string why =
+              def && def->isAncestorOf(&op)
+                  ? " reads a result of its enclosing op " + opLabel(*def) + ", which exists only after it"
+                  : " is not defined before it in this block or an enclosing one";
           Diagnostic& d = diag_.error(reportLocation(&op), "operand " + std::to_string(i) + " of " + opLabel(op) + why);
           ++errors_;
-          if (def)
-            d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});
+          if (def) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});
         }
       }
       verifyDist(op);
@@ -186,8 +186,10 @@ class Verifier {
     const OpDistAttr* od = op.distAttr();
     if (!od) return;
     if (!soundMeshes_.count(od->mesh())) {
-      if (std::string m = meshProblem(od->mesh()); !m.empty()) error(op, "in op_dist_attr of " + opLabel(op) + ": " + m);
-      else soundMeshes_.insert(od->mesh());
+      if (std::string m = meshProblem(od->mesh()); !m.empty())
+        error(op, "in op_dist_attr of " + opLabel(op) + ": " + m);
+      else
+        soundMeshes_.insert(od->mesh());
     }
     if (od->operands().size() > op.numOperands())
       error(op, "op_dist_attr of " + opLabel(op) + " has " + std::to_string(od->operands().size()) +

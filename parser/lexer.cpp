@@ -7,30 +7,54 @@ namespace pir::parser {
 
 std::string_view tokenKindName(TokenKind k) {
   switch (k) {
-    case TokenKind::Eof: return "end of input";
-    case TokenKind::Error: return "invalid token";
-    case TokenKind::Identifier: return "identifier";
-    case TokenKind::ValueId: return "value name";
-    case TokenKind::Integer: return "integer";
-    case TokenKind::Float: return "number";
-    case TokenKind::String: return "string";
-    case TokenKind::NullValue: return "'<<NULL VALUE>>'";
-    case TokenKind::NullType: return "'<<NULL TYPE>>'";
-    case TokenKind::AttrNull: return "'<#AttrNull>'";
-    case TokenKind::SplitMarker: return "'// -----'";
-    case TokenKind::LParen: return "'('";
-    case TokenKind::RParen: return "')'";
-    case TokenKind::LBrace: return "'{'";
-    case TokenKind::RBrace: return "'}'";
-    case TokenKind::LBracket: return "'['";
-    case TokenKind::RBracket: return "']'";
-    case TokenKind::LAngle: return "'<'";
-    case TokenKind::RAngle: return "'>'";
-    case TokenKind::Comma: return "','";
-    case TokenKind::Colon: return "':'";
-    case TokenKind::Equal: return "'='";
-    case TokenKind::Arrow: return "'->'";
-    case TokenKind::Caret: return "'^'";
+    case TokenKind::Eof:
+      return "end of input";
+    case TokenKind::Error:
+      return "invalid token";
+    case TokenKind::Identifier:
+      return "identifier";
+    case TokenKind::ValueId:
+      return "value name";
+    case TokenKind::Integer:
+      return "integer";
+    case TokenKind::Float:
+      return "number";
+    case TokenKind::String:
+      return "string";
+    case TokenKind::NullValue:
+      return "'<<NULL VALUE>>'";
+    case TokenKind::NullType:
+      return "'<<NULL TYPE>>'";
+    case TokenKind::AttrNull:
+      return "'<#AttrNull>'";
+    case TokenKind::SplitMarker:
+      return "'// -----'";
+    case TokenKind::LParen:
+      return "'('";
+    case TokenKind::RParen:
+      return "')'";
+    case TokenKind::LBrace:
+      return "'{'";
+    case TokenKind::RBrace:
+      return "'}'";
+    case TokenKind::LBracket:
+      return "'['";
+    case TokenKind::RBracket:
+      return "']'";
+    case TokenKind::LAngle:
+      return "'<'";
+    case TokenKind::RAngle:
+      return "'>'";
+    case TokenKind::Comma:
+      return "','";
+    case TokenKind::Colon:
+      return "':'";
+    case TokenKind::Equal:
+      return "'='";
+    case TokenKind::Arrow:
+      return "'->'";
+    case TokenKind::Caret:
+      return "'^'";
   }
   return "token";
 }
@@ -77,20 +101,45 @@ Token Lexer::next() {
   atLineStart_ = false;
   char c = *cur_;
   switch (c) {
-    case '(': ++cur_; return make(TokenKind::LParen, start);
-    case ')': ++cur_; return make(TokenKind::RParen, start);
-    case '{': ++cur_; return make(TokenKind::LBrace, start);
-    case '}': ++cur_; return make(TokenKind::RBrace, start);
-    case '[': ++cur_; return make(TokenKind::LBracket, start);
-    case ']': ++cur_; return make(TokenKind::RBracket, start);
-    case '>': ++cur_; return make(TokenKind::RAngle, start);
-    case ',': ++cur_; return make(TokenKind::Comma, start);
-    case ':': ++cur_; return make(TokenKind::Colon, start);
-    case '=': ++cur_; return make(TokenKind::Equal, start);
-    case '^': ++cur_; return make(TokenKind::Caret, start);
-    case '<': return lexAngle(start);
-    case '"': return lexString(start);
-    case '%': return lexValueId(start);
+    case '(':
+      ++cur_;
+      return make(TokenKind::LParen, start);
+    case ')':
+      ++cur_;
+      return make(TokenKind::RParen, start);
+    case '{':
+      ++cur_;
+      return make(TokenKind::LBrace, start);
+    case '}':
+      ++cur_;
+      return make(TokenKind::RBrace, start);
+    case '[':
+      ++cur_;
+      return make(TokenKind::LBracket, start);
+    case ']':
+      ++cur_;
+      return make(TokenKind::RBracket, start);
+    case '>':
+      ++cur_;
+      return make(TokenKind::RAngle, start);
+    case ',':
+      ++cur_;
+      return make(TokenKind::Comma, start);
+    case ':':
+      ++cur_;
+      return make(TokenKind::Colon, start);
+    case '=':
+      ++cur_;
+      return make(TokenKind::Equal, start);
+    case '^':
+      ++cur_;
+      return make(TokenKind::Caret, start);
+    case '<':
+      return lexAngle(start);
+    case '"':
+      return lexString(start);
+    case '%':
+      return lexValueId(start);
     case '/':
       if (lineStart && cur_ + 1 < end_ && cur_[1] == '/') {
         while (cur_ < end_ && *cur_ != '\n') ++cur_;
@@ -105,16 +154,20 @@ Token Lexer::next() {
         return make(TokenKind::Arrow, start);
       }
       return lexNumber(start);
-    default: break;
+    default:
+      break;
   }
   if (isDigit(c)) return lexNumber(start);
   if (isIdentStart(c)) return lexIdentifier(start);
   char buf[64];
   unsigned char u = static_cast<unsigned char>(c);
   if (u == 0) return error(start, "NUL byte in input");
-  if (u >= 0x80) std::snprintf(buf, sizeof buf, "unexpected byte 0x%02X (not part of PIR's grammar)", u);
-  else if (u < 0x20 || u == 0x7f) std::snprintf(buf, sizeof buf, "unexpected control character 0x%02X", u);
-  else std::snprintf(buf, sizeof buf, "unexpected character '%c'", c);
+  if (u >= 0x80)
+    std::snprintf(buf, sizeof buf, "unexpected byte 0x%02X (not part of PIR's grammar)", u);
+  else if (u < 0x20 || u == 0x7f)
+    std::snprintf(buf, sizeof buf, "unexpected control character 0x%02X", u);
+  else
+    std::snprintf(buf, sizeof buf, "unexpected character '%c'", c);
   return error(start, buf);
 }
 
@@ -159,7 +212,8 @@ Token Lexer::lexString(const char* start) {
       ++cur_;
       return make(TokenKind::String, start);
     }
-    if (c == '\\' && cur_ + 1 < end_) ++cur_;
+    if (c == '\\' && cur_ + 1 < end_)
+      ++cur_;
     else if (c == '\0') {
       error_ = "NUL byte in string";
       Token t = make(TokenKind::Error, cur_);

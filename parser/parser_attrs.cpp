@@ -20,13 +20,16 @@ bool Parser::parseAttribute(const Attribute*& out) {
       consume();
       return true;
     case TokenKind::Integer:
-    case TokenKind::Float: return parseNumber({}, out);
-    case TokenKind::LBracket: return parseArray(out, false);
+    case TokenKind::Float:
+      return parseNumber({}, out);
+    case TokenKind::LBracket:
+      return parseArray(out, false);
     case TokenKind::AttrNull:
       consume();
       out = ctx_.nullAttr();
       return true;
-    case TokenKind::LParen: return parseTaggedOrParenthesized(out);
+    case TokenKind::LParen:
+      return parseTaggedOrParenthesized(out);
     case TokenKind::LAngle:
     case TokenKind::LBrace: {
       std::string_view text;
@@ -57,7 +60,8 @@ bool Parser::parseAttribute(const Attribute*& out) {
       consume();
       return true;
     }
-    default: return unexpected("an attribute value");
+    default:
+      return unexpected("an attribute value");
   }
 }
 
@@ -118,8 +122,7 @@ bool Parser::parseNumber(std::string_view tag, const Attribute*& out) {
   bool isSpecial = text.find("inf") != std::string_view::npos || text.find("nan") != std::string_view::npos;
   if (t.is(TokenKind::Integer)) {
     int64_t v = 0;
-    if (!parseWhole(text, v))
-      return syntaxError(t, "integer " + std::string(text) + " does not fit in 64 bits");
+    if (!parseWhole(text, v)) return syntaxError(t, "integer " + std::string(text) + " does not fit in 64 bits");
     if (tag == "Int32" && (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
       return syntaxError(t, "integer " + std::string(text) + " does not fit in Int32");
   } else if (!isSpecial) {
@@ -128,7 +131,8 @@ bool Parser::parseNumber(std::string_view tag, const Attribute*& out) {
     double d = std::strtod(s.c_str(), nullptr);
     bool overflow = errno == ERANGE && std::isinf(d);
     if (tag == "Float" && std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) overflow = true;
-    if (overflow) return syntaxError(t, "number " + s + " overflows " + (tag.empty() ? std::string("Double") : std::string(tag)));
+    if (overflow)
+      return syntaxError(t, "number " + s + " overflows " + (tag.empty() ? std::string("Double") : std::string(tag)));
     if (tag.starts_with("Int") || tag == "Index")
       return syntaxError(t, "expected an integer after '(" + std::string(tag) + ")'");
   }

@@ -38,11 +38,13 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
   std::vector<std::string_view> names;
   if (!tok_.isIdent("shape")) return unexpected("'shape' in the mesh");
   consume();
-  if (!expect(TokenKind::Colon, "':' after 'shape'") || !parseIntList(shape, "the mesh shape", "mesh dimension")) return false;
+  if (!expect(TokenKind::Colon, "':' after 'shape'") || !parseIntList(shape, "the mesh shape", "mesh dimension"))
+    return false;
   if (!expect(TokenKind::Comma, "',' after the mesh shape")) return false;
   if (!tok_.isIdent("process_ids")) return unexpected("'process_ids' in the mesh");
   consume();
-  if (!expect(TokenKind::Colon, "':' after 'process_ids'") || !parseIntList(ids, "the process ids", "process id")) return false;
+  if (!expect(TokenKind::Colon, "':' after 'process_ids'") || !parseIntList(ids, "the process ids", "process id"))
+    return false;
   if (consumeIf(TokenKind::Comma)) {
     if (!tok_.isIdent("dim_names")) return unexpected("'dim_names' or '}' in the mesh");
     consume();
@@ -246,7 +248,8 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
       } else {
         int64_t n = 1;
         for (int64_t d : shape) {
-          if (d <= 0 || n > kMaxMeshSize / d) return syntaxError(start, "mesh_shape has a non-positive or too large size");
+          if (d <= 0 || n > kMaxMeshSize / d)
+            return syntaxError(start, "mesh_shape has a non-positive or too large size");
           n *= d;
         }
         // The text spells none of these ids: a few bytes of input must not
@@ -307,7 +310,8 @@ bool Parser::parsePlacements(const PlacementsAttr*& out) {
       p.reduce = *reduce;
       consume();
     } else {
-      return syntaxError(kind, "unknown placement '" + std::string(kind.text) + "' (expected Shard, Replicate or Partial)");
+      return syntaxError(kind,
+                         "unknown placement '" + std::string(kind.text) + "' (expected Shard, Replicate or Partial)");
     }
     if (!expect(TokenKind::RParen, "')' after the placement")) return false;
     list.push_back(p);

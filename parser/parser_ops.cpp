@@ -75,7 +75,8 @@ bool Parser::parseFile(std::vector<ParsedProgram>& out) {
       if (out.empty()) return syntaxError(tok_, "empty input: expected a program");
       // Dropping it would lose a line of the input; keeping it would print a
       // separator with no program, which does not read back.
-      if (!marker.empty()) return syntaxError(markerTok, "'// -----' at the end of the input, with no program after it");
+      if (!marker.empty())
+        return syntaxError(markerTok, "'// -----' at the end of the input, with no program after it");
       return true;
     }
     ParsedProgram parsed;
@@ -195,9 +196,12 @@ bool Parser::parseOp(Block& block) {
   if (!expect(TokenKind::Equal, "'=' after the results")) return false;
 
   std::string_view name;
-  if (tok_.is(TokenKind::String)) name = tok_.text.substr(1, tok_.text.size() - 2);
-  else if (tok_.is(TokenKind::Identifier)) name = tok_.text;
-  else return unexpected("an operation name");
+  if (tok_.is(TokenKind::String))
+    name = tok_.text.substr(1, tok_.text.size() - 2);
+  else if (tok_.is(TokenKind::Identifier))
+    name = tok_.text;
+  else
+    return unexpected("an operation name");
   if (name.empty()) return syntaxError(tok_, "empty operation name");
   consume();
 
@@ -526,9 +530,8 @@ void Parser::checkOperandTypes(Operation& op, const std::vector<const Type*>& ty
     if (!typesEqual(v->type(), types[i]))
       diag_.error(offsetOf(operandNames[i]),
                   "type of operand " + std::to_string(i) + " ('" + std::string(operandNames[i].text) +
-                      "') does not match its definition: defined as '" +
-                      typeToString(v->type(), program_->style()) + "', used as '" +
-                      typeToString(types[i], program_->style()) + "'");
+                      "') does not match its definition: defined as '" + typeToString(v->type(), program_->style()) +
+                      "', used as '" + typeToString(types[i], program_->style()) + "'");
   }
 }
 

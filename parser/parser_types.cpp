@@ -60,8 +60,10 @@ const char* Parser::extentOf(const char* p, bool braces) const {
   if (p < limit && *p == '[') {
     int depth = 0;
     for (; p < limit && *p != '\n'; ++p) {
-      if (*p == '[') ++depth;
-      else if (*p == ']' && --depth == 0) return p + 1;
+      if (*p == '[')
+        ++depth;
+      else if (*p == ']' && --depth == 0)
+        return p + 1;
     }
     return nullptr;
   }
@@ -129,7 +131,8 @@ bool Parser::parseTypeUncached(const Type*& out, const ProcessMesh* hint) {
   std::string_view body;
   lex_.resetTo(afterName);
   if (!parseOpaqueBalanced('<', '>', body)) return false;
-  out = ctx_.opaqueType(std::string_view(name.text.data(), static_cast<size_t>(body.data() + body.size() - name.text.data())));
+  out = ctx_.opaqueType(
+      std::string_view(name.text.data(), static_cast<size_t>(body.data() + body.size() - name.text.data())));
   consume();
   return true;
 }
@@ -185,7 +188,8 @@ bool Parser::parseOpaqueBalanced(char open, char close, std::string_view& text) 
     }
     if (c == '(' || c == '<' || c == '[' || c == '{') {
       if (stack.size() >= static_cast<size_t>(kMaxNestingDepth))
-        return syntaxErrorAt(p, "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels (kMaxNestingDepth)");
+        return syntaxErrorAt(p,
+                             "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels (kMaxNestingDepth)");
       stack += c == '(' ? ')' : c == '<' ? '>' : c == '[' ? ']' : '}';
     } else if (c == ')' || c == '>' || c == ']' || c == '}') {
       // `->` inside a dialect value is not a closing bracket.

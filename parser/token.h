@@ -18,8 +18,19 @@ enum class TokenKind : uint8_t {
   NullType,     // <<NULL TYPE>>
   AttrNull,     // <#AttrNull>
   SplitMarker,  // a `// -----` line; text is the whole line
-  LParen, RParen, LBrace, RBrace, LBracket, RBracket, LAngle, RAngle,
-  Comma, Colon, Equal, Arrow, Caret,
+  LParen,
+  RParen,
+  LBrace,
+  RBrace,
+  LBracket,
+  RBracket,
+  LAngle,
+  RAngle,
+  Comma,
+  Colon,
+  Equal,
+  Arrow,
+  Caret,
 };
 
 struct Token {

@@ -34,9 +34,7 @@ namespace {
 
 using namespace pir::core;
 
-const TensorDistAttr* distOf(const Value* v) {
-  return v ? distAttrOf(v->type()) : nullptr;
-}
+const TensorDistAttr* distOf(const Value* v) { return v ? distAttrOf(v->type()) : nullptr; }
 
 /// The statistic a reshard from `src` to `dst` counts under, by the kind
 /// of each end (partial, shard, replicated).
@@ -71,7 +69,8 @@ Operation* ancestorIn(Operation* op, const Block* block) {
 /// The innermost block enclosing both ops.
 Block* commonBlock(const Operation* a, const Operation* b) {
   std::set<const Block*> chain;
-  for (const Block* x = a->parentBlock(); x; x = x->parentOp() ? x->parentOp()->parentBlock() : nullptr) chain.insert(x);
+  for (const Block* x = a->parentBlock(); x; x = x->parentOp() ? x->parentOp()->parentBlock() : nullptr)
+    chain.insert(x);
   for (Block* y = b->parentBlock(); y; y = y->parentOp() ? y->parentOp()->parentBlock() : nullptr)
     if (chain.count(y)) return y;
   return nullptr;
@@ -117,7 +116,8 @@ class ApplyPartitionPass : public ProgramPass {
     const OpDistAttr* od = op.distAttr();
     if (!od || op.name() == "builtin.combine" || op.name() == "builtin.split") return;
     processInplace(op, od);
-    for (uint32_t i = 0; i < op.numOperands() && i < od->operands().size(); ++i) processOperand(op, i, od->operands()[i]);
+    for (uint32_t i = 0; i < op.numOperands() && i < od->operands().size(); ++i)
+      processOperand(op, i, od->operands()[i]);
     for (uint32_t i = 0; i < op.numResults() && i < od->results().size(); ++i) processResult(op, i, od->resultDist(i));
   }
 
@@ -135,8 +135,10 @@ class ApplyPartitionPass : public ProgramPass {
   /// Creates `reshard(input) -> dst` at `builder`'s point, counting it.
   Operation* makeReshard(Builder& builder, Value* input, const TensorDistAttr* dst, const Operation& like) {
     const TensorDistAttr* src = distOf(input);
-    if (src->mesh() != dst->mesh()) stats_.add("reshards inserted: cross-mesh");
-    else stats_.add(transitionStatistic(src, dst));
+    if (src->mesh() != dst->mesh())
+      stats_.add("reshards inserted: cross-mesh");
+    else
+      stats_.add(transitionStatistic(src, dst));
     return factory_->reshard(builder, input, dst, &like);
   }
 
@@ -193,8 +195,10 @@ class ApplyPartitionPass : public ProgramPass {
     Value* prev = op.operandValue(i);
     if (!prev || entry->isa<NullAttr>()) return;
     Value* next = nullptr;
-    if (auto* list = entry->dynCast<ArrayAttr>()) next = reshardList(op, prev, list);
-    else if (auto* dst = entry->dynCast<TensorDistAttr>()) next = reshardSingle(op, prev, dst);
+    if (auto* list = entry->dynCast<ArrayAttr>())
+      next = reshardList(op, prev, list);
+    else if (auto* dst = entry->dynCast<TensorDistAttr>())
+      next = reshardSingle(op, prev, dst);
     if (!next || next == prev) return;
     op.operand(i).set(next);
     // An old reshard or combine nothing reads any more goes away.

@@ -19,8 +19,8 @@ bool hasMark(const Operation& op) { return op.attr("grad_merge_add") != nullptr;
 /// Paddle's _pir_get_backward_op_type, walked in reverse.
 std::vector<BackwardKind> byMarks(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles) {
   static constexpr std::array<std::string_view, 8> kWindow = {
-      "pd_op.full_int_array", "pd_op.reshape", "pd_op.full_int_array", "pd_op.reshape",
-      "pd_op.matmul",         "pd_op.full_int_array", "pd_op.reshape", "pd_op.add_"};
+      "pd_op.full_int_array", "pd_op.reshape",        "pd_op.full_int_array", "pd_op.reshape",
+      "pd_op.matmul",         "pd_op.full_int_array", "pd_op.reshape",        "pd_op.add_"};
   std::vector<BackwardKind> kinds(ops.size(), BackwardKind::B);
   size_t pendingW = 0;  // ops of a matched 8-op window still to mark W
   for (size_t i = ops.size(); i-- > 0;) {

@@ -21,7 +21,6 @@ enum class BackwardKind { B, W };
 
 /// One kind per op of `ops` (the program's top-level ops, in order; `roles`
 /// are their op roles). Only backward ops' kinds are meaningful.
-std::vector<BackwardKind> classifyBackward(const std::vector<core::Operation*>& ops,
-                                           const std::vector<int64_t>& roles);
+std::vector<BackwardKind> classifyBackward(const std::vector<core::Operation*>& ops, const std::vector<int64_t>& roles);
 
 }  // namespace pir::passes

@@ -72,8 +72,8 @@ core::Status readIndex(const YAML::Node& node, const char* key, int& out) {
   bool digits = !s.empty() && s.size() <= 7;
   for (char c : s) digits = digits && c >= '0' && c <= '9';
   if (!digits || std::stoi(s) > kMaxIndex)
-    return errorAt(node, std::string("'") + key + "' must be a whole number from 0 to " + std::to_string(kMaxIndex) +
-                             ", or null");
+    return errorAt(
+        node, std::string("'") + key + "' must be a whole number from 0 to " + std::to_string(kMaxIndex) + ", or null");
   out = std::stoi(s);
   return core::Status::ok();
 }
@@ -174,8 +174,8 @@ std::string writeManifest(const Manifest& manifest) {
   std::string out = "# pir-opt program manifest (passes/manifest.h)\nversion: " + std::to_string(kVersion) +
                     "\nprograms:" + (manifest.programs.empty() ? " []\n" : "\n");
   for (const ManifestProgram& p : manifest.programs) {
-    out += "  - name: " + yamlString(p.name) + "\n    file: " + yamlString(p.file) + "\n    rank: " +
-           yamlIndex(p.rank) + "\n    stage: " + yamlIndex(p.stage) +
+    out += "  - name: " + yamlString(p.name) + "\n    file: " + yamlString(p.file) +
+           "\n    rank: " + yamlIndex(p.rank) + "\n    stage: " + yamlIndex(p.stage) +
            "\n    job: " + (p.job.empty() ? std::string("null") : yamlString(p.job)) +
            "\n    imports: " + yamlList(p.imports) + "\n    exports: " + yamlList(p.exports) + "\n";
   }

@@ -1,17 +1,15 @@
 //===- op_roles.cpp -------------------------------------------------------===//
 #include "passes/op_roles.h"
 
-#include "core/context.h"
 #include "core/attr_list_builder.h"
+#include "core/context.h"
 #include "core/op_table.h"
 
 namespace pir::passes {
 
 using namespace pir::core;
 
-int64_t opRole(const Operation& op) {
-  return getInt32(op, "op_role").value_or(-1);
-}
+int64_t opRole(const Operation& op) { return getInt32(op, "op_role").value_or(-1); }
 
 size_t completeOpRoles(Program& program) {
   std::vector<Operation*> ops;
@@ -21,8 +19,10 @@ size_t completeOpRoles(Program& program) {
   int64_t next = -1;
   std::vector<int64_t> completed(roles);
   for (size_t i = ops.size(); i-- > 0;) {
-    if (roles[i] != -1) next = roles[i];
-    else completed[i] = next;
+    if (roles[i] != -1)
+      next = roles[i];
+    else
+      completed[i] = next;
   }
   int64_t prev = -1;
   for (size_t i = 0; i < ops.size(); ++i) {

@@ -142,7 +142,9 @@ class EnumOption final : public PassOption {
  public:
   EnumOption(Pass* owner, std::string_view name, std::string_view description, E defaultValue,
              std::vector<std::pair<std::string_view, E>> choices)
-      : PassOption(owner, name, description), default_(defaultValue), value_(defaultValue),
+      : PassOption(owner, name, description),
+        default_(defaultValue),
+        value_(defaultValue),
         choices_(std::move(choices)) {}
   operator E() const { return value_; }
   std::string syntax() const override {

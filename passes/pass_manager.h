@@ -20,7 +20,7 @@ struct PassManagerOptions {
   // it (pir-opt verifies it first), so a pass whose output fails it has a
   // bug: an internal error.
   bool verifyEach = true;
-  bool verifyDist = false;    // also the dist-consistency check after every pass
+  bool verifyDist = false;  // also the dist-consistency check after every pass
   std::set<std::string> printBefore, printAfter;
   bool printAfterAll = false;
   bool timing = false;

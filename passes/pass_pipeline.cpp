@@ -9,8 +9,7 @@ namespace pir::passes {
 namespace {
 
 bool isNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-         c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
 }
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -46,7 +45,8 @@ class PipelineReader {
       ++pos_;
       while (true) {
         skipSpace();
-        if (pos_ >= text_.size()) return fail("unterminated '{': expected '}' to close the options of '" + spec.name + "'");
+        if (pos_ >= text_.size())
+          return fail("unterminated '{': expected '}' to close the options of '" + spec.name + "'");
         if (text_[pos_] == '}') {
           ++pos_;
           break;
@@ -54,7 +54,8 @@ class PipelineReader {
         size_t keyAt = pos_;
         std::string_view key = readName();
         if (key.empty()) return fail("expected an option name");
-        if (pos_ >= text_.size() || text_[pos_] != '=') return fail("expected '=' after option '" + std::string(key) + "'");
+        if (pos_ >= text_.size() || text_[pos_] != '=')
+          return fail("expected '=' after option '" + std::string(key) + "'");
         ++pos_;
         size_t valueAt = pos_;
         while (pos_ < text_.size() && !isSpace(text_[pos_]) && text_[pos_] != '}' && text_[pos_] != ',' &&

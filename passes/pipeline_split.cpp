@@ -125,8 +125,8 @@ class PipelineSplitPass : public SplittingPass {
         return Status::error("cannot infer a chunk");
       }
       if (c < 0 || c >= vpp_) {
-        diag.error(reportLocation(ops[i]), "op '" + std::string(ops[i]->name()) + "' is in chunk " +
-                                               std::to_string(c) + ", but vpp is " + std::to_string(vpp_));
+        diag.error(reportLocation(ops[i]), "op '" + std::string(ops[i]->name()) + "' is in chunk " + std::to_string(c) +
+                                               ", but vpp is " + std::to_string(vpp_));
         return Status::error("chunk out of range");
       }
       out[i] = c;
@@ -154,12 +154,12 @@ class PipelineSplitPass : public SplittingPass {
           if (!reader || reader == &writer) continue;
           size_t r = reader->passIndex();
           if (r >= w || plan.home[r] <= plan.home[w]) continue;
-          Diagnostic& d = diag.error(
-              reportLocation(reader),
-              "op '" + std::string(reader->name()) + "' reads a value that op '" + std::string(writer.name()) +
-                  "' writes in place after it, but goes to job '" + plan.jobs[static_cast<size_t>(plan.home[r])] +
-                  "', which runs after the writer's job '" + plan.jobs[static_cast<size_t>(plan.home[w])] +
-                  "': it would read the written value");
+          Diagnostic& d =
+              diag.error(reportLocation(reader),
+                         "op '" + std::string(reader->name()) + "' reads a value that op '" +
+                             std::string(writer.name()) + "' writes in place after it, but goes to job '" +
+                             plan.jobs[static_cast<size_t>(plan.home[r])] + "', which runs after the writer's job '" +
+                             plan.jobs[static_cast<size_t>(plan.home[w])] + "': it would read the written value");
           d.notes.push_back(Diagnostic{Severity::Note, reportLocation(&writer), "written in place here", {}});
           return Status::error("a reader would run after an in-place write it preceded");
         }
@@ -183,7 +183,11 @@ class PipelineSplitPass : public SplittingPass {
       case Mode::OneFOneB:
         plan.jobs = {"recv_forward", "forward", "backward", "send_backward", "optimizer"};
         for (size_t i = 0; i < ops.size(); ++i)
-          plan.home[i] = isRecv(i) ? 0 : isSend(i) ? 3 : roles[i] == kRoleForward ? 1 : roles[i] == kRoleBackward ? 2 : 4;
+          plan.home[i] = isRecv(i)                   ? 0
+                         : isSend(i)                 ? 3
+                         : roles[i] == kRoleForward  ? 1
+                         : roles[i] == kRoleBackward ? 2
+                                                     : 4;
         return Status::ok();
       case Mode::ZBH1:
         plan.jobs = {"forward", "backward", "backward_b", "backward_w", "optimizer"};
@@ -199,7 +203,8 @@ class PipelineSplitPass : public SplittingPass {
           }
         }
         return Status::ok();
-      case Mode::VPP: break;
+      case Mode::VPP:
+        break;
     }
     std::vector<int64_t> chunk;
     if (Status s = chunks(ops, roles, chunk, diag); !s) return s;
@@ -223,7 +228,7 @@ class PipelineSplitPass : public SplittingPass {
     int optimizer = add("optimizer");
     for (size_t i = 0; i < ops.size(); ++i) {
       size_t k = static_cast<size_t>(chunk[i]);
-      plan.home[i] = roles[i] == kRoleOptimize ? optimizer
+      plan.home[i] = roles[i] == kRoleOptimize  ? optimizer
                      : roles[i] == kRoleForward ? (!splitBw_ && isRecv(i) ? recvForward[k] : forward[k])
                      : splitBw_                 ? (kinds[i] == BackwardKind::W ? backwardW[k] : backwardB[k])
                                                 : (isSend(i) ? sendBackward[k] : backward[k]);
@@ -231,11 +236,12 @@ class PipelineSplitPass : public SplittingPass {
     return Status::ok();
   }
 
-  EnumOption<Mode> mode_{this,
-                         "mode",
-                         "pipeline mode",
-                         Mode::FThenB,
-                         {{"FThenB", Mode::FThenB}, {"1F1B", Mode::OneFOneB}, {"VPP", Mode::VPP}, {"ZBH1", Mode::ZBH1}}};
+  EnumOption<Mode> mode_{
+      this,
+      "mode",
+      "pipeline mode",
+      Mode::FThenB,
+      {{"FThenB", Mode::FThenB}, {"1F1B", Mode::OneFOneB}, {"VPP", Mode::VPP}, {"ZBH1", Mode::ZBH1}}};
   Option<int> vpp_{this, "vpp", "number of virtual pipeline chunks (VPP)", 1, 1, 1024};
   Option<bool> splitBw_{this, "split-bw", "split backward into backward_b and backward_w (VPP)", false};
 };

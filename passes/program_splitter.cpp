@@ -32,8 +32,8 @@ constexpr uint32_t kNone = UINT32_MAX;
 
 /// A value read by a job that does not make it.
 struct Crossing {
-  std::string_view name;                // its kwarg name in the jobs that read it (interned once all
-                                        // reads are collected; till then a new one is in newNames_)
+  std::string_view name;  // its kwarg name in the jobs that read it (interned once all
+                          // reads are collected; till then a new one is in newNames_)
   const Value* value;
   const StringAttr* newName = nullptr;  // output_name of the shadow_output to add, if any
   BlockArgument* firstKwarg = nullptr;  // the kwarg standing for it in `firstJob`,
@@ -312,13 +312,14 @@ class Splitter {
 
   Status addRead(const Value* v, Tracked& t, int job, const Operation& reader) {
     auto producer = static_cast<size_t>(t.producer);
-    bool readsOriginals =
-        std::find(plan_.copyReaders.begin(), plan_.copyReaders.end(), job) != plan_.copyReaders.end();
+    bool readsOriginals = std::find(plan_.copyReaders.begin(), plan_.copyReaders.end(), job) != plan_.copyReaders.end();
     // Where the reader gets it: the home job, else the job of copies.
     int home = t.home;
     int source = -1;
-    if (home < job && !(readsOriginals && home == plan_.copyJob)) source = home;
-    else if (isCopied(producer) && !readsOriginals && plan_.copyJob < job) source = plan_.copyJob;
+    if (home < job && !(readsOriginals && home == plan_.copyJob))
+      source = home;
+    else if (isCopied(producer) && !readsOriginals && plan_.copyJob < job)
+      source = plan_.copyJob;
     if (source < 0) {
       diag_.error(reportLocation(&reader), "op '" + std::string(reader.name()) + "' in job '" + plan_.jobs[job] +
                                                "' reads a value made by op '" + std::string(ops_[producer]->name()) +
@@ -502,12 +503,12 @@ class Splitter {
   std::vector<Read> reads_;
   ValueMapping copyMap_;  // the job of copies: imports, then copied results
   std::string nameBuf_;
-  NameStore newNames_;                   // names made for crossings, until interned
-  std::vector<uint32_t> newNameOwners_;  // their crossings, in order
-  std::unordered_map<uint32_t, const StringAttr*> exportedAs_;  // tracked index -> a shadow_output's name
-  std::unordered_map<const char*, const Value*> shadowWriters_;   // output_name (interned) -> a value written
-  std::unordered_set<const char*> sharedShadowNames_;             // output_names two values are written under
-  std::vector<std::pair<const char*, uint32_t>> claims_;  // given crossing names and their crossings
+  NameStore newNames_;                                           // names made for crossings, until interned
+  std::vector<uint32_t> newNameOwners_;                          // their crossings, in order
+  std::unordered_map<uint32_t, const StringAttr*> exportedAs_;   // tracked index -> a shadow_output's name
+  std::unordered_map<const char*, const Value*> shadowWriters_;  // output_name (interned) -> a value written
+  std::unordered_set<const char*> sharedShadowNames_;            // output_names two values are written under
+  std::vector<std::pair<const char*, uint32_t>> claims_;         // given crossing names and their crossings
   AttrKey kOutputName_{ctx(), "output_name"};
   bool unresolved_ = false;
   int64_t kwargs_ = 0;

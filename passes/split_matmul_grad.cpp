@@ -107,11 +107,20 @@ class SplitMatmulGradPass : public ProgramPass {
   void splitRank2(Operation& grad, Builder& b, bool ta, bool tb) {
     // (operands, transposes) of x_grad and y_grad per (ta, tb), operands by
     // their place in matmul_grad; see the header.
-    struct Mm { int a; int b; bool ta; bool tb; };
-    Mm dx = !ta && !tb ? Mm{OG, Y, false, true} : ta && !tb ? Mm{Y, OG, false, true}
-          : !ta && tb  ? Mm{OG, Y, false, false} : Mm{Y, OG, true, true};
-    Mm dy = !ta && !tb ? Mm{X, OG, true, false} : ta && !tb ? Mm{X, OG, false, false}
-          : !ta && tb  ? Mm{OG, X, true, false} : Mm{OG, X, true, true};
+    struct Mm {
+      int a;
+      int b;
+      bool ta;
+      bool tb;
+    };
+    Mm dx = !ta && !tb  ? Mm{OG, Y, false, true}
+            : ta && !tb ? Mm{Y, OG, false, true}
+            : !ta && tb ? Mm{OG, Y, false, false}
+                        : Mm{Y, OG, true, true};
+    Mm dy = !ta && !tb  ? Mm{X, OG, true, false}
+            : ta && !tb ? Mm{X, OG, false, false}
+            : !ta && tb ? Mm{OG, X, true, false}
+                        : Mm{OG, X, true, true};
     auto operand = [&](int i) { return grad.operandValue(static_cast<uint32_t>(i)); };
     const Type* dxType = matmulType(operand(dx.a), operand(dx.b), dx.ta, dx.tb, grad.result(0)->type());
     const Type* dyType = matmulType(operand(dy.a), operand(dy.b), dy.ta, dy.tb, grad.result(1)->type());
@@ -196,8 +205,8 @@ class SplitMatmulGradPass : public ProgramPass {
 
   /// matmul(x, y) of two of matmul_grad `from`'s operands, by place,
   /// standing for its result `result`.
-  Operation* matmul(Builder& b, const Operation& from, std::array<int, 2> operands, bool tx, bool ty,
-                    const Type* type, int result) {
+  Operation* matmul(Builder& b, const Operation& from, std::array<int, 2> operands, bool tx, bool ty, const Type* type,
+                    int result) {
     Value* ins[] = {from.operandValue(static_cast<uint32_t>(operands[0])),
                     from.operandValue(static_cast<uint32_t>(operands[1]))};
     return matmul(b, from, ins, tx, ty, type, operands, result);

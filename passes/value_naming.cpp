@@ -52,8 +52,8 @@ std::pair<uint32_t, uint32_t> firstNameClash(std::vector<std::pair<const char*, 
 Status nameClash(DiagnosticEngine& diag, std::string_view name, const Value* earlier, const Value* later) {
   const Operation* here = later->definingOp() ? later->definingOp() : earlier->definingOp();
   const Operation* other = here == later->definingOp() ? earlier->definingOp() : nullptr;
-  Diagnostic& d = diag.error(reportLocation(here), "two values are handed over between jobs under one name '" +
-                                                       std::string(name) + "'");
+  Diagnostic& d = diag.error(reportLocation(here),
+                             "two values are handed over between jobs under one name '" + std::string(name) + "'");
   if (other) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(other), "the other value is made here", {}});
   return Status::error("two crossing values share a name");
 }

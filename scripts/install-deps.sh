@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libspdlog-dev libfmt-dev
-          libyaml-cpp-dev catch2 libre2-dev "$@")
+          libyaml-cpp-dev catch2 libre2-dev clang-format-14 "$@")
 
 missing=()
 for p in "${packages[@]}"; do

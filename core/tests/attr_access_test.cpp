@@ -125,8 +125,8 @@ TEST_CASE("places read with and without a device id", "[core][attrs]") {
   REQUIRE(getPlace(ctx.symbolAttr("Place(undefined:0)")) == Place{"undefined", 0});
   REQUIRE(getPlace(ctx.symbolAttr("Place(gpu:3)")) == Place{"gpu", 3});
   REQUIRE(getPlace(ctx.symbolAttr("Place(gpu_pinned)")) == Place{"gpu_pinned", -1});
-  for (std::string_view bad : {"Place()", "Place(gpu:)", "Place(gpu:x)", "Place(gpu:-1)", "Place(cpu", "cpu",
-                               "Place(a b)"})
+  for (std::string_view bad :
+       {"Place()", "Place(gpu:)", "Place(gpu:x)", "Place(gpu:-1)", "Place(cpu", "cpu", "Place(a b)"})
     REQUIRE_FALSE(parsePlace(bad));
   REQUIRE(placeText({"gpu", 0}) == "Place(gpu:0)");
   REQUIRE(placeText({"cpu"}) == "Place(cpu)");

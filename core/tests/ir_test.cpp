@@ -73,7 +73,8 @@ TEST_CASE("blocks keep op order under insert and remove", "[core][ir]") {
 
 TEST_CASE("attributes keep read order, and new keys go to their sorted slot", "[core][ir]") {
   Context ctx;
-  NamedAttr attrs[] = {{ctx.intern("b"), ctx.boolAttr(true)}, {ctx.intern("d"), ctx.boolAttr(false)},
+  NamedAttr attrs[] = {{ctx.intern("b"), ctx.boolAttr(true)},
+                       {ctx.intern("d"), ctx.boolAttr(false)},
                        {ctx.intern("a_out_of_order"), ctx.boolAttr(true)}};
   Operation* op = Operation::create(ctx, "t.op", {}, {}, attrs);
   op->setAttr(ctx, "c", ctx.numberAttr("Int32", "1"));
@@ -115,7 +116,7 @@ TEST_CASE("an op's own attribute list reads, prints and edits as an interned one
   Operation* own = b.create("t.op", {}, {}, {});
   own->setOwnAttributes(ctx, attrs);
   REQUIRE(own->attributes().data() != interned->attributes().data());  // not shared
-  REQUIRE(own->attributes().data() != attrs);                           // but copied
+  REQUIRE(own->attributes().data() != attrs);                          // but copied
   REQUIRE(own->attr("name") == interned->attr("name"));
   std::string text = printProgram(prog);
   size_t first = text.find("\"t.op\"");

@@ -32,9 +32,7 @@ struct Fixture {
     for (int64_t v : vs) elems.push_back(ctx.numberAttr("", std::to_string(v)));
     return ctx.taggedAttr("pd_op.IntArray", ctx.arrayAttr(elems));
   }
-  const Attribute* dtype(std::string_view name) {
-    return ctx.taggedAttr("pd_op.DataType", ctx.symbolAttr(name));
-  }
+  const Attribute* dtype(std::string_view name) { return ctx.taggedAttr("pd_op.DataType", ctx.symbolAttr(name)); }
   NamedAttr attr(std::string_view key, const Attribute* a) { return {ctx.intern(key), a}; }
 
   /// An operand made by `full_int_array` holding `vs`.
@@ -161,8 +159,7 @@ TEST_CASE("slice: bounds from full_int_arrays, clamped, decrease_axis", "[core][
   REQUIRE(sl({5, 4}, {2, 0}, {3, -1}, attrs({0, -1}, {0})) == Dims{3});
   REQUIRE(sl({-1, 4}, {0}, {2}, attrs({0})) == Dims{-1, 4});
   // Bounds computed at run time make the sliced dims dynamic.
-  REQUIRE(f.dims("pd_op.slice", {t({8, 8}), t({1}, DataType::I64), t({1}, DataType::I64)}, attrs({1})) ==
-          Dims{8, -1});
+  REQUIRE(f.dims("pd_op.slice", {t({8, 8}), t({1}, DataType::I64), t({1}, DataType::I64)}, attrs({1})) == Dims{8, -1});
   REQUIRE(f.error("pd_op.slice", {t({8, 8}), f.intArrayOperand({0}), f.intArrayOperand({2})}, attrs({2}))
               .find("out of range") != std::string::npos);
   REQUIRE(f.error("pd_op.slice", {t({8, 8}), f.intArrayOperand({0}), f.intArrayOperand({2})}, attrs({0}, {0}))
@@ -180,8 +177,8 @@ TEST_CASE("split and split_with_num: one vec result", "[core][op_table]") {
           L{{9, 2}, {9, 4}});
   REQUIRE(f.error("pd_op.split", {t({9, 4}), f.intArrayOperand({5, 5}), f.scalarOperand(0)})
               .find("do not add up to dim 9") != std::string::npos);
-  REQUIRE(f.error("pd_op.split", {t({9, 4}), f.intArrayOperand({-1, -1}), f.scalarOperand(0)})
-              .find("bad size") != std::string::npos);
+  REQUIRE(f.error("pd_op.split", {t({9, 4}), f.intArrayOperand({-1, -1}), f.scalarOperand(0)}).find("bad size") !=
+          std::string::npos);
   REQUIRE(f.error("pd_op.split", {t({9, 4}), f.intArrayOperand({9}), t({1}, DataType::I32)})
               .find("axis is not a constant") != std::string::npos);
 
@@ -203,8 +200,7 @@ TEST_CASE("concat: a vec operand and an axis", "[core][op_table]") {
   REQUIRE(f.error("pd_op.concat", {parts, f.scalarOperand(1)}).find("off axis 1") != std::string::npos);
   ValueSpec ranks = ValueSpec::list({{DataType::F32, {2, 8}}, {DataType::F32, {8}}});
   REQUIRE(f.error("pd_op.concat", {ranks, f.scalarOperand(0)}).find("has rank 1") != std::string::npos);
-  REQUIRE(f.error("pd_op.concat", {t({2, 8}), f.scalarOperand(0)}).find("not a non-empty vec") !=
-          std::string::npos);
+  REQUIRE(f.error("pd_op.concat", {t({2, 8}), f.scalarOperand(0)}).find("not a non-empty vec") != std::string::npos);
 }
 
 TEST_CASE("full, full_int_array, full_like, recv_v2: shapes from attributes", "[core][op_table]") {
@@ -255,8 +251,7 @@ TEST_CASE("result types of an op as built, and of ops without a function", "[cor
   REQUIRE(r);
   REQUIRE((*r)[0] == t({4, 2}));
   Operation* relu = f.b.create("pd_op.relu", std::span<Value* const>(ins, 1), xt);
-  REQUIRE(inferResultTypes(*relu).status().message() ==
-          "the op table has no result-type function for 'pd_op.relu'");
+  REQUIRE(inferResultTypes(*relu).status().message() == "the op table has no result-type function for 'pd_op.relu'");
   Operation* other = f.b.create("cinn_op.group", {}, {});
   REQUIRE(inferResultTypes(*other).status().message() == "the op table has no entry for 'cinn_op.group'");
   // A vec operand is a list spec; a null operand an empty one.

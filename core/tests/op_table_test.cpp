@@ -206,26 +206,73 @@ TEST_CASE("linearity that depends on an attribute", "[core][op_table]") {
   REQUIRE(linearityOf(*m.make("pd_op.scale", 2, {{"bias", m.ctx.boolAttr(true)}}), 0) == Linearity::NotLinear);
   REQUIRE(linearityOf(*m.make("pd_op.all_reduce", 1, {{"reduce_type", num("Int32", "0")}}), 0) == Linearity::Linear);
   REQUIRE(linearityOf(*m.make("pd_op.all_reduce", 1, {{"reduce_type", num("Int32", "4")}}), 0) == Linearity::Linear);
-  REQUIRE(linearityOf(*m.make("pd_op.all_reduce", 1, {{"reduce_type", num("Int32", "1")}}), 0) ==
-          Linearity::NotLinear);
-  REQUIRE(linearityOf(*m.make("pd_op.pool2d", 2, {{"pooling_type", m.ctx.stringAttr("avg")}}), 0) ==
-          Linearity::Linear);
+  REQUIRE(linearityOf(*m.make("pd_op.all_reduce", 1, {{"reduce_type", num("Int32", "1")}}), 0) == Linearity::NotLinear);
+  REQUIRE(linearityOf(*m.make("pd_op.pool2d", 2, {{"pooling_type", m.ctx.stringAttr("avg")}}), 0) == Linearity::Linear);
   REQUIRE(linearityOf(*m.make("pd_op.pool2d", 2, {{"pooling_type", m.ctx.stringAttr("max")}}), 0) ==
           Linearity::NotLinear);
 }
 
 TEST_CASE("the ops the code and the test programs use have entries", "[core][op_table]") {
-  for (std::string_view n :
-       {"builtin.parameter", "builtin.shadow_output", "builtin.combine", "builtin.split", "builtin.set_parameter",
-        "builtin.get_parameter", "builtin.constant", "cf.yield", "dist_op.reshard", "pd_op.data", "pd_op.relu",
-        "pd_op.relu_grad", "pd_op.full", "pd_op.matmul", "pd_op.matmul_grad", "pd_op.sgd_", "pd_op.adamw_",
-        "pd_op.add", "pd_op.add_grad", "pd_op.subtract", "pd_op.subtract_grad", "pd_op.mean", "pd_op.mean_grad",
-        "pd_op.full_like", "pd_op.less_than", "pd_op.if", "pd_op.while", "pd_op.square", "pd_op.square_grad",
-        "pd_op.send_v2", "pd_op.recv_v2", "pd_op.cast", "pd_op.exp", "pd_op.gelu", "pd_op.gelu_grad",
-        "pd_op.tanh", "pd_op.scale", "pd_op.full_int_array", "pd_op.multiply", "pd_op.concat", "pd_op.sigmoid",
-        "pd_op.assign", "pd_op.add_", "pd_op.reshape", "pd_op.reshape_grad", "pd_op.softmax",
-        "pd_op.softmax_grad", "pd_op.layer_norm", "pd_op.layer_norm_grad", "pd_op.transpose", "pd_op.split",
-        "pd_op.split_with_num", "pd_op.slice", "pd_op.all_reduce", "pd_op.all_gather", "pd_op.reduce_scatter",
-        "pd_op.all_to_all", "pd_op.broadcast", "pd_op.shadow_feed", "pd_op.fetch", "pd_op.assign_out_"})
+  for (std::string_view n : {"builtin.parameter",
+                             "builtin.shadow_output",
+                             "builtin.combine",
+                             "builtin.split",
+                             "builtin.set_parameter",
+                             "builtin.get_parameter",
+                             "builtin.constant",
+                             "cf.yield",
+                             "dist_op.reshard",
+                             "pd_op.data",
+                             "pd_op.relu",
+                             "pd_op.relu_grad",
+                             "pd_op.full",
+                             "pd_op.matmul",
+                             "pd_op.matmul_grad",
+                             "pd_op.sgd_",
+                             "pd_op.adamw_",
+                             "pd_op.add",
+                             "pd_op.add_grad",
+                             "pd_op.subtract",
+                             "pd_op.subtract_grad",
+                             "pd_op.mean",
+                             "pd_op.mean_grad",
+                             "pd_op.full_like",
+                             "pd_op.less_than",
+                             "pd_op.if",
+                             "pd_op.while",
+                             "pd_op.square",
+                             "pd_op.square_grad",
+                             "pd_op.send_v2",
+                             "pd_op.recv_v2",
+                             "pd_op.cast",
+                             "pd_op.exp",
+                             "pd_op.gelu",
+                             "pd_op.gelu_grad",
+                             "pd_op.tanh",
+                             "pd_op.scale",
+                             "pd_op.full_int_array",
+                             "pd_op.multiply",
+                             "pd_op.concat",
+                             "pd_op.sigmoid",
+                             "pd_op.assign",
+                             "pd_op.add_",
+                             "pd_op.reshape",
+                             "pd_op.reshape_grad",
+                             "pd_op.softmax",
+                             "pd_op.softmax_grad",
+                             "pd_op.layer_norm",
+                             "pd_op.layer_norm_grad",
+                             "pd_op.transpose",
+                             "pd_op.split",
+                             "pd_op.split_with_num",
+                             "pd_op.slice",
+                             "pd_op.all_reduce",
+                             "pd_op.all_gather",
+                             "pd_op.reduce_scatter",
+                             "pd_op.all_to_all",
+                             "pd_op.broadcast",
+                             "pd_op.shadow_feed",
+                             "pd_op.fetch",
+                             "pd_op.assign_out_"})
     REQUIRE(lookupOp(n) != nullptr);
 }

@@ -22,8 +22,9 @@ struct Fixture {
 
 TEST_CASE("printer: op lines, numbering, nulls, zero results", "[core][printer]") {
   Fixture f;
-  NamedAttr dataAttrs[] = {{f.ctx.intern("name"), f.ctx.stringAttr("x")},
-                           {f.ctx.intern("stop_gradient"), f.ctx.arrayAttr(std::vector<const Attribute*>{f.ctx.boolAttr(true)})}};
+  NamedAttr dataAttrs[] = {
+      {f.ctx.intern("name"), f.ctx.stringAttr("x")},
+      {f.ctx.intern("stop_gradient"), f.ctx.arrayAttr(std::vector<const Attribute*>{f.ctx.boolAttr(true)})}};
   Operation* data = f.b.create("pd_op.data", {}, std::vector<const Type*>{f.tensor({4, 16})}, dataAttrs);
   Operation* two = f.b.create("pd_op.split2", std::vector<Value*>{data->result(0), nullptr},
                               std::vector<const Type*>{f.tensor({4, 8}), f.ctx.nullType()});
@@ -43,8 +44,8 @@ TEST_CASE("printer: kwargs, block arguments and region ops", "[core][printer]") 
   Fixture f;
   BlockArgument* kw = f.prog.body().addKwarg(f.ctx, "w", f.tensor({2}));
   Operation* cond = f.b.create("pd_op.full", {}, std::vector<const Type*>{f.tensor({1}, DataType::Bool)});
-  Operation* loop = f.b.create("pd_op.while", std::vector<Value*>{cond->result(0), kw},
-                               std::vector<const Type*>{f.tensor({2})});
+  Operation* loop =
+      f.b.create("pd_op.while", std::vector<Value*>{cond->result(0), kw}, std::vector<const Type*>{f.tensor({2})});
   Block* body = loop->addRegion(f.ctx).addBlock(f.ctx);
   BlockArgument* arg = body->addArgument(f.ctx, f.tensor({2}));
   Builder inner(f.ctx);

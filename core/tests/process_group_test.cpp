@@ -52,9 +52,7 @@ TEST_CASE("process groups: ids, reuse by ordered rank list", "[core][group]") {
 TEST_CASE("process groups: group 0 is the world and never matched", "[core][group]") {
   ProcessGroupTable t;
   REQUIRE(ranks(t.ranksOf(0)).empty());
-  SECTION("an empty list does not find the (empty) world group") {
-    REQUIRE(t.getOrCreate(Ints{}).ringId == 12);
-  }
+  SECTION("an empty list does not find the (empty) world group") { REQUIRE(t.getOrCreate(Ints{}).ringId == 12); }
   SECTION("a list equal to the world's ranks is a new ring") {
     REQUIRE(t.getOrCreate(Ints{1, 0}).ringId == 12);
     REQUIRE(ranks(t.ranksOf(0)) == Ints{0, 1});

@@ -44,10 +44,27 @@ TEST_CASE("bad types are refused", "[parser][types]") {
 
 TEST_CASE("attributes print back as read", "[parser][attrs]") {
   for (std::string_view a :
-       {"(Int32)-1", "(Float)1", "(Double)1e-06", "(Int64)0", "-1", "0.5", "true", "\"a\\\"b\"",
-        "[(Int64)2,(Int64)1]", "(Array)[1,2]", "[]", "(pd_op.DataType)float32", "(pd_op.Place)Place(undefined:0)",
-        "(pd_op.IntArray)[4,16]", "float32", "Place(gpu:0)", "<#AttrNull>",
-        "<backend:GPU|layout:Undefined(AnyLayout)|dtype:float32>", "(0x7f437760d7c0)", "(Float)inf", "(Double)-nan",
+       {"(Int32)-1",
+        "(Float)1",
+        "(Double)1e-06",
+        "(Int64)0",
+        "-1",
+        "0.5",
+        "true",
+        "\"a\\\"b\"",
+        "[(Int64)2,(Int64)1]",
+        "(Array)[1,2]",
+        "[]",
+        "(pd_op.DataType)float32",
+        "(pd_op.Place)Place(undefined:0)",
+        "(pd_op.IntArray)[4,16]",
+        "float32",
+        "Place(gpu:0)",
+        "<#AttrNull>",
+        "<backend:GPU|layout:Undefined(AnyLayout)|dtype:float32>",
+        "(0x7f437760d7c0)",
+        "(Float)inf",
+        "(Double)-nan",
         "{mesh:{shape:[2],process_ids:[0,1]},operand(0):{[mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1],"
         "mesh_shape:[2],process_ids:[0,1],dims_mappings:[0]]},operand(1):{<#AttrNull>},result(0):{mesh_shape:[2],"
         "process_ids:[0,1],dims_mappings:[0]},chunk_id:-1}"})

@@ -23,10 +23,10 @@ TEST_CASE("lexer: an op line", "[parser][lexer]") {
   std::vector<TokenKind> kinds;
   for (const Token& t : toks) kinds.push_back(t.kind);
   using K = TokenKind;
-  REQUIRE(kinds == std::vector<K>{K::LParen, K::ValueId, K::Comma, K::ValueId, K::RParen, K::Equal, K::String,
-                                  K::LParen, K::NullValue, K::RParen, K::LBrace, K::Identifier, K::Colon, K::LParen,
-                                  K::Identifier, K::RParen, K::Integer, K::RBrace, K::Colon, K::LParen, K::RParen,
-                                  K::Arrow, K::NullType, K::Eof});
+  REQUIRE(kinds == std::vector<K>{K::LParen, K::ValueId, K::Comma,      K::ValueId, K::RParen,   K::Equal,
+                                  K::String, K::LParen,  K::NullValue,  K::RParen,  K::LBrace,   K::Identifier,
+                                  K::Colon,  K::LParen,  K::Identifier, K::RParen,  K::Integer,  K::RBrace,
+                                  K::Colon,  K::LParen,  K::RParen,     K::Arrow,   K::NullType, K::Eof});
   REQUIRE(toks[3].text == "%arg_1");
   REQUIRE(toks[16].text == "-1");
 }

@@ -115,10 +115,11 @@ TEST_CASE("semantic errors are all reported, in order", "[parser][errors]") {
 }
 
 TEST_CASE("syntax errors stop at the first, with a caret", "[parser][errors]") {
-  REQUIRE(errorsOf("{\n    (%0) = \"t.a\" () {} : () -> tensor<1xf32>\n    (%1) = \"t.b\" (%0 {} : () ->\n}\n", "y.pir") ==
-          "y.pir:3:25: error: expected ',' or ')' in the operand list, found ':'\n"
-          "    (%1) = \"t.b\" (%0 {} : () ->\n"
-          "                        ^\n");
+  REQUIRE(
+      errorsOf("{\n    (%0) = \"t.a\" () {} : () -> tensor<1xf32>\n    (%1) = \"t.b\" (%0 {} : () ->\n}\n", "y.pir") ==
+      "y.pir:3:25: error: expected ',' or ')' in the operand list, found ':'\n"
+      "    (%1) = \"t.b\" (%0 {} : () ->\n"
+      "                        ^\n");
   REQUIRE(errorsOf("", "e.pir") == "e.pir:1:1: error: empty input: expected a program\n\n^\n");
 }
 

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "parser/scan.h"
-#include "parser/text_memo.h"
 #include "parser/tests/test_util.h"
+#include "parser/text_memo.h"
 
 using namespace pir;
 using namespace pir::core;

@@ -20,13 +20,19 @@ Costs Costs::paddleZbvppDefaults() {
 
 int64_t Costs::of(JobKind kind) const {
   switch (kind) {
-    case JobKind::Forward: return forward;
-    case JobKind::Backward: return backwardB + backwardW;
-    case JobKind::BackwardB: return backwardB;
-    case JobKind::BackwardW: return backwardW;
-    case JobKind::Optimizer: return optimizer;
+    case JobKind::Forward:
+      return forward;
+    case JobKind::Backward:
+      return backwardB + backwardW;
+    case JobKind::BackwardB:
+      return backwardB;
+    case JobKind::BackwardW:
+      return backwardW;
+    case JobKind::Optimizer:
+      return optimizer;
     case JobKind::RecvForward:
-    case JobKind::SendBackward: return 0;
+    case JobKind::SendBackward:
+      return 0;
   }
   return 0;
 }
@@ -58,8 +64,10 @@ core::Result<Costs> fromNode(const YAML::Node& root) {
     for (const char* k : kKnown) known = known || key == k;
     if (!known) return core::Status::error("unknown costs key '" + key + "'");
   }
-  for (auto [key, field] : {std::pair{"forward", &c.forward}, {"backward_b", &c.backwardB},
-                            {"backward_w", &c.backwardW}, {"communication", &c.communication},
+  for (auto [key, field] : {std::pair{"forward", &c.forward},
+                            {"backward_b", &c.backwardB},
+                            {"backward_w", &c.backwardW},
+                            {"communication", &c.communication},
                             {"optimizer", &c.optimizer}})
     if (core::Status s = readInt(root, key, *field); !s) return s;
   if (const YAML::Node mem = root["memory"]) {

@@ -6,12 +6,13 @@
 namespace pir::passes::schedule {
 
 DependencyModel::DependencyModel(const Schedule& schedule)
-    : stages_(schedule.stages), vpp_(std::max(1, schedule.vpp)),
-      placement_(schedule.placement()), chunkSuffix_(schedule.vpp > 1),
+    : stages_(schedule.stages),
+      vpp_(std::max(1, schedule.vpp)),
+      placement_(schedule.placement()),
+      chunkSuffix_(schedule.vpp > 1),
       lists_(schedule.stageJobs) {
   for (int s = 0; s < int(lists_.size()); ++s)
-    for (const Job& job : lists_[s])
-      jobs_.emplace(Key{s, job.kind, job.chunkIndex(), job.microBatch}, job);
+    for (const Job& job : lists_[s]) jobs_.emplace(Key{s, job.kind, job.chunkIndex(), job.microBatch}, job);
 }
 
 int DependencyModel::part(int stage, int chunk) const {
@@ -35,8 +36,7 @@ Job DependencyModel::nameFor(int stage, JobKind kind, int chunk, int mb) const {
   return Job{kind, chunkSuffix_ ? chunk : -1, mb};
 }
 
-void DependencyModel::addBackwardOfNextPart(int stage, int chunk, int mb,
-                                            std::vector<Dependency>& out) const {
+void DependencyModel::addBackwardOfNextPart(int stage, int chunk, int mb, std::vector<Dependency>& out) const {
   int s = 0, c = 0;
   locate(part(stage, chunk) + 1, s, c);
   JobKind kind = JobKind::Backward;
@@ -61,7 +61,9 @@ std::vector<Dependency> DependencyModel::dependencies(int stage, const Job& job)
     out.push_back({stage, nameFor(stage, kind, c, mb), false});
   };
   switch (job.kind) {
-    case JobKind::RecvForward: previousForward(); break;
+    case JobKind::RecvForward:
+      previousForward();
+      break;
     case JobKind::Forward:
       if (find(stage, JobKind::RecvForward, c, mb))
         out.push_back({stage, nameFor(stage, JobKind::RecvForward, c, mb), false});
@@ -75,7 +77,9 @@ std::vector<Dependency> DependencyModel::dependencies(int stage, const Job& job)
       else
         addBackwardOfNextPart(stage, c, mb, out);
       break;
-    case JobKind::SendBackward: ownBackward(); break;
+    case JobKind::SendBackward:
+      ownBackward();
+      break;
     case JobKind::BackwardW:
       out.push_back({stage, nameFor(stage, JobKind::BackwardB, c, mb), false});
       break;

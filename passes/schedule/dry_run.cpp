@@ -37,8 +37,7 @@ std::string renderGrid(const std::vector<std::vector<std::string>>& cells) {
   auto pad = [](std::string text, size_t n) { return text.append(n - text.size(), ' '); };
   std::ostringstream out;
   std::string header = pad("step", 8);
-  for (int c = 0; c < steps; ++c)
-    header += " | " + pad(c + 1 == steps ? "stuck" : std::to_string(c), width[c]);
+  for (int c = 0; c < steps; ++c) header += " | " + pad(c + 1 == steps ? "stuck" : std::to_string(c), width[c]);
   while (!header.empty() && header.back() == ' ') header.pop_back();
   out << header << "\n";
   for (size_t s = 0; s < cells.size(); ++s) {
@@ -64,10 +63,16 @@ DryRunResult dryRun(const Schedule& schedule) {
     bool unfinished = false;
     for (int s = 0; s < p; ++s) {
       const auto& jobs = schedule.stageJobs[s];
-      if (next[s] >= jobs.size()) { cells[s].push_back("."); continue; }
+      if (next[s] >= jobs.size()) {
+        cells[s].push_back(".");
+        continue;
+      }
       unfinished = true;
       const Job& job = jobs[next[s]];
-      if (firstMissing(model.dependencies(s, job), done)) { cells[s].push_back("."); continue; }
+      if (firstMissing(model.dependencies(s, job), done)) {
+        cells[s].push_back(".");
+        continue;
+      }
       cells[s].push_back(job.name());
       ranNow.emplace_back(s, job.kind, job.chunkIndex(), job.microBatch);
       ++next[s];
@@ -85,16 +90,18 @@ DryRunResult dryRun(const Schedule& schedule) {
   std::ostringstream waits;
   for (int s = 0; s < p; ++s) {
     const auto& jobs = schedule.stageJobs[s];
-    if (next[s] >= jobs.size()) { cells[s].back() = "done"; continue; }
+    if (next[s] >= jobs.size()) {
+      cells[s].back() = "done";
+      continue;
+    }
     const Job& job = jobs[next[s]];
     cells[s].back() = "*" + job.name() + "*";
     std::optional<Dependency> dep = firstMissing(model.dependencies(s, job), done);
-    waits << "stage " << s << ": " << job.name() << " waits for " << dep->job.name()
-          << " on stage " << dep->stage << "\n";
+    waits << "stage " << s << ": " << job.name() << " waits for " << dep->job.name() << " on stage " << dep->stage
+          << "\n";
   }
   result.report = "deadlock after " + std::to_string(result.steps) +
-                  " steps: no stage can start its next job (marked *job*)\n" + renderGrid(cells) +
-                  waits.str();
+                  " steps: no stage can start its next job (marked *job*)\n" + renderGrid(cells) + waits.str();
   return result;
 }
 

@@ -12,8 +12,7 @@ namespace {
 constexpr std::array<const char*, 6> kModes = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char ch) { return char(std::tolower(ch)); });
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
   return text;
 }
 
@@ -37,19 +36,16 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
                  " jobs, and " + std::to_string(kMaxScheduleCells) + " stage-by-job cells, in all");
   const bool needsNGeP = mode == "1F1B" || mode == "VPP" || mode == "ZBH1";
   if (needsNGeP && o.microBatches < o.stages)
-    return error(mode + " needs at least as many micro-batches as stages (N=" +
-                 std::to_string(o.microBatches) + " < P=" + std::to_string(o.stages) +
-                 "), as Paddle asserts");
-  if (o.vpp != 0 && mode != "VPP" && mode != "ZBVPP" && o.vpp != 1)
-    return error("--vpp is only for VPP and ZBVPP");
+    return error(mode + " needs at least as many micro-batches as stages (N=" + std::to_string(o.microBatches) +
+                 " < P=" + std::to_string(o.stages) + "), as Paddle asserts");
+  if (o.vpp != 0 && mode != "VPP" && mode != "ZBVPP" && o.vpp != 1) return error("--vpp is only for VPP and ZBVPP");
   if (o.vpp < 0) return error("--vpp must be at least 1");
   if (mode == "ZBVPP" && o.vpp != 0 && o.vpp != 2)
     return error("ZBVPP places exactly 2 chunks on each stage, in a V: --vpp must be 2");
   if (o.splitBw && mode != "VPP") return error("--split-bw is only for VPP");
   if (o.splitBw && o.microBatches != o.stages)
     return error("--split-bw needs micro-batches == stages (N=" + std::to_string(o.microBatches) +
-                 ", P=" + std::to_string(o.stages) +
-                 "); Paddle would silently fall back to VPP without split");
+                 ", P=" + std::to_string(o.stages) + "); Paddle would silently fall back to VPP without split");
   if (o.maxInFlight != 0 && mode != "ZB1P") return error("--max-in-flight is only for ZB1P");
   if (o.maxInFlight < 0) return error("--max-in-flight must be at least 1");
   return core::Status::ok();

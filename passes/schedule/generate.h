@@ -22,7 +22,7 @@ struct ScheduleOptions {
   int microBatches = 0;
   int vpp = 0;  ///< 0: not given (1, or 2 for ZBVPP)
   bool splitBw = false;
-  Costs costs;  ///< simulation costs; ZBVPP also schedules with them when fromFile
+  Costs costs;          ///< simulation costs; ZBVPP also schedules with them when fromFile
   int maxInFlight = 0;  ///< ZB1P only; 0: not given (P)
 };
 
@@ -42,7 +42,6 @@ std::vector<Job> zbh1Jobs(int stages, int microBatches, int stage);
 /// Paddle's VScheduleCreator (pipeline_zero_bubble.py at 06a80bf).
 core::Result<Schedule> zbvppSchedule(int stages, int microBatches, int vpp, const Costs& costs);
 /// Our zero-bubble schedule (see zb1p.cpp).
-core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& costs,
-                                    int maxInFlight);
+core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& costs, int maxInFlight);
 
 }  // namespace pir::passes::schedule

@@ -30,8 +30,7 @@ int64_t timeUnit(const Simulation& sim) {
 std::string renderTimeGrid(const Schedule& schedule, const Simulation& sim) {
   const int64_t unit = timeUnit(sim);
   const int64_t columns = sim.makespan / unit;
-  std::vector<std::vector<std::string>> cells(sim.stages.size(),
-                                              std::vector<std::string>(columns, "."));
+  std::vector<std::vector<std::string>> cells(sim.stages.size(), std::vector<std::string>(columns, "."));
   size_t width = 1;
   for (size_t s = 0; s < sim.stages.size(); ++s)
     for (const TimedJob& t : sim.stages[s]) {

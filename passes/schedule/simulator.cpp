@@ -16,8 +16,8 @@ using Key = std::tuple<int, JobKind, int, int>;
 Key keyOf(int stage, const Job& job) { return {stage, job.kind, job.chunkIndex(), job.microBatch}; }
 
 /// The start time of `job` on `stage` if every dependency has ended.
-bool readyAt(const DependencyModel& model, const std::map<Key, int64_t>& ends, int stage,
-             const Job& job, int64_t free, int64_t comm, int64_t& start) {
+bool readyAt(const DependencyModel& model, const std::map<Key, int64_t>& ends, int stage, const Job& job, int64_t free,
+             int64_t comm, int64_t& start) {
   start = free;
   for (const Dependency& dep : model.dependencies(stage, job)) {
     auto it = ends.find(keyOf(dep.stage, dep.job));
@@ -83,8 +83,7 @@ core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs) 
   }
   for (int s = 0; s < p; ++s)
     if (sim.stages[s].size() != schedule.stageJobs[s].size())
-      return core::Status::error("the job lists deadlock (see the dry run); stage " +
-                                 std::to_string(s) + " stops at " +
+      return core::Status::error("the job lists deadlock (see the dry run); stage " + std::to_string(s) + " stops at " +
                                  schedule.stageJobs[s][sim.stages[s].size()].name());
   computeMetrics(sim);
   return sim;

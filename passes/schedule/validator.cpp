@@ -21,9 +21,7 @@ class StageChecker {
   void run();
 
  private:
-  void report(const std::string& message) {
-    errors_.push_back("stage " + std::to_string(stage_) + ": " + message);
-  }
+  void report(const std::string& message) { errors_.push_back("stage " + std::to_string(stage_) + ": " + message); }
   int position(JobKind kind, int chunk, int mb) const {
     auto it = positions_.find(Key{kind, chunk, mb});
     return it == positions_.end() ? -1 : it->second;
@@ -47,18 +45,20 @@ bool StageChecker::indexJobs() {
   for (int i = 0; i < int(jobs.size()); ++i) {
     const Job& job = jobs[i];
     if (job.kind == JobKind::Optimizer) {
-      if (positions_.count(Key{job.kind, 0, 0})) report("duplicate job optimizer");
-      else if (i + 1 != int(jobs.size())) report("optimizer is not the last job");
+      if (positions_.count(Key{job.kind, 0, 0}))
+        report("duplicate job optimizer");
+      else if (i + 1 != int(jobs.size()))
+        report("optimizer is not the last job");
       positions_[Key{job.kind, 0, 0}] = i;
       continue;
     }
     if (job.chunkIndex() >= std::max(1, schedule_.vpp)) {
-      report("job " + job.name() + " names chunk " + std::to_string(job.chunkIndex()) +
-             " but vpp is " + std::to_string(schedule_.vpp));
+      report("job " + job.name() + " names chunk " + std::to_string(job.chunkIndex()) + " but vpp is " +
+             std::to_string(schedule_.vpp));
       ok = false;
     } else if (job.microBatch >= schedule_.microBatches) {
-      report("job " + job.name() + " names micro-batch " + std::to_string(job.microBatch) +
-             " but there are " + std::to_string(schedule_.microBatches));
+      report("job " + job.name() + " names micro-batch " + std::to_string(job.microBatch) + " but there are " +
+             std::to_string(schedule_.microBatches));
       ok = false;
     }
     if (!positions_.emplace(Key{job.kind, job.chunkIndex(), job.microBatch}, i).second) {
@@ -71,8 +71,7 @@ bool StageChecker::indexJobs() {
 
 void StageChecker::before(JobKind first, JobKind second, int chunk, int mb) {
   int a = position(first, chunk, mb), b = position(second, chunk, mb);
-  if (a >= 0 && b >= 0 && b < a)
-    report(name(second, chunk, mb) + " comes before " + name(first, chunk, mb));
+  if (a >= 0 && b >= 0 && b < a) report(name(second, chunk, mb) + " comes before " + name(first, chunk, mb));
 }
 
 void StageChecker::checkPair(int chunk, int mb) {
@@ -128,11 +127,8 @@ std::vector<std::string> checkProgramsExist(const Schedule& schedule, const std:
       if (!seen.insert(type).second) continue;
       std::error_code ec;
       std::filesystem::path base(dir);
-      if (std::filesystem::exists(base / (type + ".pir"), ec) ||
-          std::filesystem::exists(base / type, ec))
-        continue;
-      errors.push_back("job type '" + type + "' names no program in " + dir + " (no " + type +
-                       ".pir)");
+      if (std::filesystem::exists(base / (type + ".pir"), ec) || std::filesystem::exists(base / type, ec)) continue;
+      errors.push_back("job type '" + type + "' names no program in " + dir + " (no " + type + ".pir)");
     }
   return errors;
 }

@@ -69,8 +69,8 @@ core::Result<Schedule> fromNode(const YAML::Node& root) {
     const YAML::Node entry = lists[i];
     size_t stage = entry["stage"] ? entry["stage"].as<size_t>() : i;
     if (stage != i)
-      return core::Status::error("stage_jobs entry " + std::to_string(i) + " says stage " +
-                                 std::to_string(stage) + "; list the stages in order");
+      return core::Status::error("stage_jobs entry " + std::to_string(i) + " says stage " + std::to_string(stage) +
+                                 "; list the stages in order");
     if (!entry["jobs"] || !entry["jobs"].IsSequence())
       return core::Status::error("stage " + std::to_string(i) + " has no jobs list");
     jobs += static_cast<int64_t>(entry["jobs"].size());

@@ -33,9 +33,19 @@ class Zb1pBuilder {
   enum class Rule { BFirst, FFirst, Alternate };
 
   Zb1pBuilder(int p, int n, const Costs& c, int k, Rule rule)
-      : p_(p), n_(n), k_(k), rule_(rule), c_(c), nextF_(p, 0), nextB_(p, 0), pendingW_(p),
-        wEnds_(p), fEnd_(p, std::vector<int64_t>(n, -1)), bEnd_(p, std::vector<int64_t>(n, -1)),
-        freeAt_(p, 0), jobs_(p) {}
+      : p_(p),
+        n_(n),
+        k_(k),
+        rule_(rule),
+        c_(c),
+        nextF_(p, 0),
+        nextB_(p, 0),
+        pendingW_(p),
+        wEnds_(p),
+        fEnd_(p, std::vector<int64_t>(n, -1)),
+        bEnd_(p, std::vector<int64_t>(n, -1)),
+        freeAt_(p, 0),
+        jobs_(p) {}
 
   core::Result<std::vector<std::vector<Job>>> build();
 
@@ -128,15 +138,14 @@ core::Result<std::vector<std::vector<Job>>> Zb1pBuilder::build() {
   }
   for (int s = 0; s < p_; ++s)
     if (!done(s))
-      return core::Status::error("ZB1P: stage " + std::to_string(s) +
-                                 " cannot finish with --max-in-flight " + std::to_string(k_));
+      return core::Status::error("ZB1P: stage " + std::to_string(s) + " cannot finish with --max-in-flight " +
+                                 std::to_string(k_));
   return jobs_;
 }
 
 }  // namespace
 
-core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& costs,
-                                    int maxInFlight) {
+core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& costs, int maxInFlight) {
   using Rule = Zb1pBuilder::Rule;
   std::optional<Schedule> best;
   int64_t bestMakespan = 0;

@@ -46,12 +46,8 @@ class VScheduler {
 
  private:
   void init();
-  int64_t runtime(int type) const {
-    return type == kF ? c_.forward : type == kB ? c_.backwardB : c_.backwardW;
-  }
-  double mem(int type) const {
-    return type == kF ? c_.memForward : type == kB ? c_.memBackwardB : c_.memBackwardW;
-  }
+  int64_t runtime(int type) const { return type == kF ? c_.forward : type == kB ? c_.backwardB : c_.backwardW; }
+  double mem(int type) const { return type == kF ? c_.memForward : type == kB ? c_.memBackwardB : c_.memBackwardW; }
   int& counter(int stage, int type, int chunk) { return counters_[stage][type * v_ + chunk]; }
   size_t jobId(int type, int chunk, int stage, int mb) const {
     return size_t(type) * v_ * p_ * n_ + size_t(chunk) * p_ * n_ + size_t(stage) * n_ + mb;
@@ -151,8 +147,8 @@ void VScheduler::checkChunkOrder(int type, int chunk, int stage, int mb) {
   else
     return;
   if (endTime(id) < 0)
-    throw ZbvppError{"job " + Job{kindOf(type), chunk, mb}.name() + " at stage " +
-                     std::to_string(stage) + " depends on an unfinished job"};
+    throw ZbvppError{"job " + Job{kindOf(type), chunk, mb}.name() + " at stage " + std::to_string(stage) +
+                     " depends on an unfinished job"};
 }
 
 void VScheduler::put(int type, int chunk, int stage) {
@@ -166,8 +162,7 @@ void VScheduler::put(int type, int chunk, int stage) {
   if (type == kF || type == kB) {
     int64_t dep = dependencyEnd(type, chunk, stage, mb);
     if (dep < 0)
-      throw ZbvppError{"job " + name + " at stage " + std::to_string(stage) +
-                       " depends on an unscheduled job"};
+      throw ZbvppError{"job " + name + " at stage " + std::to_string(stage) + " depends on an unscheduled job"};
     end = std::max(end, dep + c_.communication + runtime(type));
   }
   if (counter(stage, kF, 0) > 0) bubbles_[stage] += end - current_[stage] - runtime(type);
@@ -186,8 +181,7 @@ void VScheduler::putW(int stage) {
   put(kW, chunk, stage);
 }
 
-void VScheduler::fillBeforeOneJob(int endType, int endChunk, int fillChunks, bool down,
-                                  bool insertEnd) {
+void VScheduler::fillBeforeOneJob(int endType, int endChunk, int fillChunks, bool down, bool insertEnd) {
   std::vector<int> order(p_);
   for (int i = 0; i < p_; ++i) order[i] = down ? p_ - 1 - i : i;
   if (jobs_[order[0]].empty()) throw ZbvppError{"empty stage before a fill"};
@@ -205,8 +199,7 @@ void VScheduler::fillBeforeOneJob(int endType, int endChunk, int fillChunks, boo
   }
 }
 
-bool VScheduler::checkBeforeInsert(int chunks, const std::vector<int>& order, int64_t nextStart,
-                                   int less) {
+bool VScheduler::checkBeforeInsert(int chunks, const std::vector<int>& order, int64_t nextStart, int less) {
   int stage = order.back();
   if (forwardNumber(stage, chunks) < less) return true;
   bool microBatchLeft = false;
@@ -219,12 +212,10 @@ bool VScheduler::checkBeforeInsert(int chunks, const std::vector<int>& order, in
         break;
       }
   int chunk = chunks - 1;  // Python's loop variable, left at the last chunk
-  return memoryCheck(kF, stage) && timeCheck(kF, chunk, stage, nextStart) &&
-         microBatchLeft && canInsert;
+  return memoryCheck(kF, stage) && timeCheck(kF, chunk, stage, nextStart) && microBatchLeft && canInsert;
 }
 
-void VScheduler::fillBubbleWithForward(int stage, int chunks, int startChunk, int64_t nextStart,
-                                       bool down) {
+void VScheduler::fillBubbleWithForward(int stage, int chunks, int startChunk, int64_t nextStart, bool down) {
   int chunk = startChunk, less = 0;
   std::vector<int> order;
   if (down) {
@@ -248,20 +239,15 @@ void VScheduler::fillBubbleWithForward(int stage, int chunks, int startChunk, in
   }
 }
 
-void VScheduler::maybeFillW(int type, int chunk, int stage, const std::vector<int64_t>& approved,
-                            bool fill) {
+void VScheduler::maybeFillW(int type, int chunk, int stage, const std::vector<int64_t>& approved, bool fill) {
   int64_t dep = dependencyEnd(type, chunk, stage, counter(stage, type, chunk));
-  while (!pendingW_[stage].empty() &&
-         dep + c_.communication >= current_[stage] + c_.backwardW)
-    putW(stage);
+  while (!pendingW_[stage].empty() && dep + c_.communication >= current_[stage] + c_.backwardW) putW(stage);
   int64_t maxBubble = maxStageBubble(stage, approved);
-  if (!pendingW_[stage].empty() &&
-      dep + c_.communication - current_[stage] > maxBubble - bubbles_[stage] && fill)
+  if (!pendingW_[stage].empty() && dep + c_.communication - current_[stage] > maxBubble - bubbles_[stage] && fill)
     putW(stage);
 }
 
-void VScheduler::insertAfterBackwardStart(bool fwf, bool fwb,
-                                          const std::vector<int64_t>& approved) {
+void VScheduler::insertAfterBackwardStart(bool fwf, bool fwb, const std::vector<int64_t>& approved) {
   const int firstB = v_ % 2 == 0 ? 0 : p_ - 1;
   std::vector<int> order(p_);
   for (int i = 0; i < p_; ++i) order[i] = v_ % 2 ? p_ - 1 - i : i;
@@ -302,8 +288,7 @@ Plan VScheduler::create(bool fwf, bool fwb, std::vector<int64_t> approved, int d
   int64_t maxApproved = *std::max_element(approved.begin(), approved.end());
   for (int s = 0; s < p_; ++s) put(kF, 0, s);
   fillBeforeOneJob(kF, 1, 1, /*down=*/true, true);
-  for (int chunk = 2; chunk < v_; ++chunk)
-    fillBeforeOneJob(kF, chunk, chunk, (chunk - 1) % 2 == 0, true);
+  for (int chunk = 2; chunk < v_; ++chunk) fillBeforeOneJob(kF, chunk, chunk, (chunk - 1) % 2 == 0, true);
   fillBeforeOneJob(kB, 0, v_, (v_ - 1) % 2 == 0, false);
   insertAfterBackwardStart(fwf, fwb, approved);
   Plan plan{jobs_, maxStageBubble(-1, approved)};

@@ -5,8 +5,8 @@
 // core test may not include.
 //
 //===----------------------------------------------------------------------===//
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -183,8 +183,7 @@ std::vector<std::string> cloneCases() {
 
 }  // namespace
 
-TEST_CASE("a program cloned into another Context prints as the source, after the source is gone",
-          "[passes][clone]") {
+TEST_CASE("a program cloned into another Context prints as the source, after the source is gone", "[passes][clone]") {
   std::vector<std::string> files = cloneCases();
   REQUIRE(files.size() >= 26);  // 23 roundtrip cases, two seeds, one pipeline input
   for (const std::string& file : files) {

@@ -10,8 +10,8 @@
 // they return what they printed, and the main thread compares.
 //
 //===----------------------------------------------------------------------===//
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <thread>

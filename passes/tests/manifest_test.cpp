@@ -63,15 +63,15 @@ std::string where(std::string_view text, const core::Status& s) {
 }
 
 const char* kGood =
-    "version: 1\n"                 // 1
-    "programs:\n"                  // 2
-    "  - name: forward\n"          // 3
-    "    file: forward.pir\n"      // 4
-    "    rank: null\n"             // 5
-    "    stage: 2\n"               // 6
-    "    job: forward\n"           // 7
-    "    imports: [a]\n"           // 8
-    "    exports: []\n";           // 9
+    "version: 1\n"             // 1
+    "programs:\n"              // 2
+    "  - name: forward\n"      // 3
+    "    file: forward.pir\n"  // 4
+    "    rank: null\n"         // 5
+    "    stage: 2\n"           // 6
+    "    job: forward\n"       // 7
+    "    imports: [a]\n"       // 8
+    "    exports: []\n";       // 9
 
 /// kGood with line `line` (1-based) replaced by `with` (or removed when empty).
 std::string edit(int line, const std::string& with) {
@@ -79,8 +79,10 @@ std::string edit(int line, const std::string& with) {
   size_t start = 0;
   for (int i = 1; start < text.size(); ++i) {
     size_t end = text.find('\n', start) + 1;
-    if (i != line) out += text.substr(start, end - start);
-    else if (!with.empty()) out += with + "\n";
+    if (i != line)
+      out += text.substr(start, end - start);
+    else if (!with.empty())
+      out += with + "\n";
     start = end;
   }
   return out;
@@ -176,9 +178,10 @@ TEST_CASE("loadManifest renders a located error with the file's name", "[passes]
   std::ofstream(path) << edit(5, "    rank: x");
   auto r = loadManifest(path);
   REQUIRE_FALSE(r.isOk());
-  CHECK(r.status().message() == path + ":5:11: error: 'rank' must be a whole number from 0 to 1048576, or null\n"
-                                       "    rank: x\n"
-                                       "          ^");
+  CHECK(r.status().message() == path +
+                                    ":5:11: error: 'rank' must be a whole number from 0 to 1048576, or null\n"
+                                    "    rank: x\n"
+                                    "          ^");
   std::ofstream(path) << kGood;
   auto ok = loadManifest(path);
   REQUIRE(ok.isOk());

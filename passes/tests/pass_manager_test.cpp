@@ -33,8 +33,7 @@ struct Fixture {
   DiagnosticEngine diag;
   ProgramSet set;
 
-  explicit Fixture(const char* path, std::string name = "")
-      : text(readFile(path)), src("t.pir", text), diag(&src) {
+  explicit Fixture(const char* path, std::string name = "") : text(readFile(path)), src("t.pir", text), diag(&src) {
     registerAllPasses();
     registerTestPasses();
     auto p = parser::parseProgram(ctx, src, diag);

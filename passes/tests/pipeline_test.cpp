@@ -66,13 +66,13 @@ TEST_CASE("every split keeps each op exactly once, plus the shadow outputs it ad
     const char* file;
     const char* pipeline;
   };
-  auto [file, pipeline] = GENERATE(Case{kDense, "pipeline-split{mode=FThenB}"}, Case{kDense, "pipeline-split{mode=1F1B}"},
-                                   Case{kDense, "pipeline-split{mode=VPP vpp=2}"},
-                                   Case{kDense, "split-matmul-grad,pipeline-split{mode=VPP vpp=2 split-bw=true}"},
-                                   Case{kDense, "split-matmul-grad,pipeline-split{mode=ZBH1}"},
-                                   Case{kSeedWithRoles, "pipeline-split{mode=FThenB}"},
-                                   Case{kSeedWithRoles, "pipeline-split{mode=1F1B}"},
-                                   Case{kSeedWithRoles, "split-matmul-grad,pipeline-split{mode=ZBH1}"});
+  auto [file, pipeline] =
+      GENERATE(Case{kDense, "pipeline-split{mode=FThenB}"}, Case{kDense, "pipeline-split{mode=1F1B}"},
+               Case{kDense, "pipeline-split{mode=VPP vpp=2}"},
+               Case{kDense, "split-matmul-grad,pipeline-split{mode=VPP vpp=2 split-bw=true}"},
+               Case{kDense, "split-matmul-grad,pipeline-split{mode=ZBH1}"},
+               Case{kSeedWithRoles, "pipeline-split{mode=FThenB}"}, Case{kSeedWithRoles, "pipeline-split{mode=1F1B}"},
+               Case{kSeedWithRoles, "split-matmul-grad,pipeline-split{mode=ZBH1}"});
   CAPTURE(file, pipeline);
   std::string text = readFile(file);
   REQUIRE(!text.empty());
@@ -82,7 +82,7 @@ TEST_CASE("every split keeps each op exactly once, plus the shadow outputs it ad
   std::map<std::string, int> before;
   {
     Run smg(text, std::string(pipeline).find("split-matmul-grad") != std::string::npos ? "split-matmul-grad"
-                                                                                         : "fold-reshard");
+                                                                                       : "fold-reshard");
     REQUIRE(smg.ok);
     before = opCounts(*smg.out.programs[0].program);
   }
@@ -126,13 +126,25 @@ std::string matmulGradProgram(const std::string& xs, const std::string& ys, cons
   auto t = [](const std::string& d) { return "builtin.tensor<" + d + "xf32>"; };
   std::string b = tx ? "true" : "false", c = ty ? "true" : "false";
   return "{\n"
-         "    (%0) = \"pd_op.data\" () {name:\"x\",stop_gradient:[false]} : () -> " + t(xs) + "\n"
-         "    (%1) = \"pd_op.data\" () {name:\"y\",stop_gradient:[false]} : () -> " + t(ys) + "\n"
-         "    (%2) = \"pd_op.data\" () {name:\"og\",stop_gradient:[false]} : () -> " + t(os) + "\n"
-         "    (%3, %4) = \"pd_op.matmul_grad\" (%0, %1, %2) {op_role:(Int32)1,stop_gradient:[false,false],transpose_x:" +
-         b + ",transpose_y:" + c + "} : (" + t(xs) + ", " + t(ys) + ", " + t(os) + ") -> " + t(gx) + ", " + t(gy) + "\n"
-         "    () = \"builtin.shadow_output\" (%3) {output_name:\"gx\"} : (" + t(gx) + ") -> \n"
-         "    () = \"builtin.shadow_output\" (%4) {output_name:\"gy\"} : (" + t(gy) + ") -> \n"
+         "    (%0) = \"pd_op.data\" () {name:\"x\",stop_gradient:[false]} : () -> " +
+         t(xs) +
+         "\n"
+         "    (%1) = \"pd_op.data\" () {name:\"y\",stop_gradient:[false]} : () -> " +
+         t(ys) +
+         "\n"
+         "    (%2) = \"pd_op.data\" () {name:\"og\",stop_gradient:[false]} : () -> " +
+         t(os) +
+         "\n"
+         "    (%3, %4) = \"pd_op.matmul_grad\" (%0, %1, %2) "
+         "{op_role:(Int32)1,stop_gradient:[false,false],transpose_x:" +
+         b + ",transpose_y:" + c + "} : (" + t(xs) + ", " + t(ys) + ", " + t(os) + ") -> " + t(gx) + ", " + t(gy) +
+         "\n"
+         "    () = \"builtin.shadow_output\" (%3) {output_name:\"gx\"} : (" +
+         t(gx) +
+         ") -> \n"
+         "    () = \"builtin.shadow_output\" (%4) {output_name:\"gy\"} : (" +
+         t(gy) +
+         ") -> \n"
          "}\n";
 }
 }  // namespace

@@ -151,18 +151,16 @@ TEST_CASE("the validator rejects broken lists", "[schedule]") {
     return validateSchedule(copy);
   };
   CHECK(validateSchedule(s).empty());
-  CHECK(mentions(withStage0({"backward_b:0", "forward:0", "forward:1", "backward_b:1", "backward_w:0",
-                             "backward_w:1"}),
+  CHECK(mentions(withStage0({"backward_b:0", "forward:0", "forward:1", "backward_b:1", "backward_w:0", "backward_w:1"}),
                  "backward_b:0 comes before forward:0"));
-  CHECK(mentions(withStage0({"forward:0", "forward:1", "backward_w:0", "backward_b:0", "backward_b:1",
-                             "backward_w:1"}),
+  CHECK(mentions(withStage0({"forward:0", "forward:1", "backward_w:0", "backward_b:0", "backward_b:1", "backward_w:1"}),
                  "backward_w:0 comes before backward_b:0"));
   CHECK(mentions(withStage0({"forward:0", "forward:1", "backward_b:0", "backward_w:0", "backward_b:1"}),
                  "missing job backward_w:1"));
   CHECK(mentions(withStage0({"forward:0", "backward_b:0", "backward_w:0", "backward_b:1", "backward_w:1"}),
                  "missing job forward:1"));
-  CHECK(mentions(withStage0({"forward:0", "forward:0", "forward:1", "backward_b:0", "backward_w:0",
-                             "backward_b:1", "backward_w:1"}),
+  CHECK(mentions(withStage0({"forward:0", "forward:0", "forward:1", "backward_b:0", "backward_w:0", "backward_b:1",
+                             "backward_w:1"}),
                  "duplicate job forward:0"));
   CHECK(mentions(withStage0({"forward:0", "optimizer:0", "forward:1", "backward:0", "backward:1"}),
                  "optimizer is not the last job"));
