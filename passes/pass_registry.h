@@ -3,7 +3,8 @@
 // Registration is explicit (`registerAllPasses()`), as in mlir-opt: static
 // initializers in static libraries are dropped by the linker. The registry
 // keeps only factories: a pass's name, description and options are the
-// pass's own (pass.h).
+// pass's own (pass.h). Register before starting threads that create passes:
+// registering writes the registry, creating only reads it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
