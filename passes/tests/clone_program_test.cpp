@@ -18,18 +18,14 @@
 #include "parser/parser.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
+#include "passes/tests/test_files.h"
 
 using namespace pir;
 using namespace pir::core;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using pir::testing::readFile;
 
 /// Every program of `path`, parsed into `ctx`.
 std::vector<std::unique_ptr<Program>> parseAll(Context& ctx, const std::string& path) {

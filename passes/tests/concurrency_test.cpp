@@ -23,6 +23,7 @@
 #include "parser/parser.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
+#include "passes/tests/test_files.h"
 
 using namespace pir;
 using namespace pir::core;
@@ -32,12 +33,7 @@ namespace {
 constexpr int kThreads = 4;
 constexpr int kRounds = 3;
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using pir::testing::readFile;
 
 struct Case {
   std::string file;

@@ -8,6 +8,7 @@
 #include "parser/parser.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
+#include "passes/tests/test_files.h"
 
 using namespace pir;
 using namespace pir::core;
@@ -15,12 +16,7 @@ using namespace pir::passes;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using pir::testing::readFile;
 
 const char* kDense = PIR_TESTDATA_DIR "/pipeline/01_dense_fthenb.pir";
 const char* kSeed = PIR_TESTDATA_DIR "/seeds/reshard_before.pir";

@@ -9,18 +9,14 @@
 #include "parser/parser.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
+#include "passes/tests/test_files.h"
 
 using namespace pir;
 using namespace pir::core;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using pir::testing::readFile;
 
 /// Parses `text`, runs `pipeline`, returns the programs (empty on failure).
 struct Run {
