@@ -89,7 +89,11 @@ ShardPiece shardPiece(int64_t dimSize, int64_t parts, int64_t index) {
   if (parts < 1) parts = 1;
   if (index < 0 || index >= parts) return {dimSize, dimSize};
   int64_t c = dimSize / parts + (dimSize % parts != 0);
-  return {std::min(index * c, dimSize), std::min((index + 1) * c, dimSize)};
+  // index * c may pass int64 for a dim near its limit: past dimSize either way.
+  int64_t begin, end;
+  if (__builtin_mul_overflow(index, c, &begin)) begin = dimSize;
+  if (__builtin_mul_overflow(index + 1, c, &end)) end = dimSize;
+  return {std::min(begin, dimSize), std::min(end, dimSize)};
 }
 
 std::vector<ShardPiece> shardPieces(int64_t dimSize, int64_t parts) {

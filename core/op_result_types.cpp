@@ -37,13 +37,18 @@ const Attribute* untagged(const Attribute* a) {
   return a;
 }
 
+constexpr int64_t kMaxPieces = 1 << 20;  // split_with_num's num: more is a typo, not a model
+
 std::optional<int64_t> intOf(const Attribute* a) {
   auto* n = untagged(a) ? untagged(a)->dynCast<NumberAttr>() : nullptr;
   if (!n) return std::nullopt;
   if (auto v = n->asInt()) return v;
   // A Scalar such as full's value prints as `(Float)1` or `(Double)1.0`.
+  // Only a whole number inside int64's range converts (NaN, inf and 1e300
+  // would be undefined behaviour in the cast).
   auto d = n->asDouble();
-  if (d && *d == static_cast<double>(static_cast<int64_t>(*d))) return static_cast<int64_t>(*d);
+  if (!d || !(*d >= -9.2e18 && *d <= 9.2e18)) return std::nullopt;
+  if (*d == static_cast<double>(static_cast<int64_t>(*d))) return static_cast<int64_t>(*d);
   return std::nullopt;
 }
 
@@ -248,11 +253,12 @@ Specs reshape(const ResultTypeQuery& q) {
     } else if (out[i] < 0) {
       return fail("shape " + dimsText(*shape) + " has a negative dim other than -1");
     }
-    known *= out[i];
+    if (__builtin_mul_overflow(known, out[i], &known)) return fail("shape " + dimsText(*shape) + " overflows int64");
   }
   if (dynamic) return one((*x)->dtype, std::move(out));
   int64_t total = 1;
-  for (int64_t v : d) total *= v;
+  for (int64_t v : d)
+    if (__builtin_mul_overflow(total, v, &total)) return fail("input " + dimsText(d) + " overflows int64");
   if (inferred >= 0) {
     if (known == 0 || total % known != 0) return fail("cannot reshape " + dimsText(d) + " into " + dimsText(*shape));
     out[static_cast<size_t>(inferred)] = total / known;
@@ -334,6 +340,10 @@ Specs splitWithNum(const ResultTypeQuery& q) {
   auto num = intOf(q.attr("num"));
   if (!num || *num < 1) return fail("num is not a positive number");
   int64_t dim = (*x)->dims[static_cast<size_t>(*axis)];
+  // One result per piece: a count past any real split is refused before a
+  // vector of that many pieces is made.
+  if (*num > kMaxPieces || (dim >= 0 && *num > std::max<int64_t>(dim, 1)))
+    return fail("num " + std::to_string(*num) + " is more pieces than dim " + std::to_string(dim) + " allows");
   if (dim >= 0 && dim % *num != 0)
     return fail("dim " + std::to_string(dim) + " does not split into " + std::to_string(*num));
   return pieces(**x, *axis, Dims(static_cast<size_t>(*num), dim < 0 ? -1 : dim / *num));
@@ -403,7 +413,7 @@ Specs allGather(const ResultTypeQuery& q) {
   if (!n) return n.takeStatus();
   Dims out = (*x)->dims;
   if (out.empty()) return fail("a 0-D tensor has no dim 0 to gather along");
-  if (out[0] >= 0) out[0] *= *n;
+  if (out[0] >= 0 && __builtin_mul_overflow(out[0], *n, &out[0])) return fail("dim 0 times nranks overflows int64");
   return one((*x)->dtype, std::move(out));
 }
 

@@ -69,7 +69,7 @@ Result<std::vector<ValueSpec>> inferResultTypes(const OpInfo& info, std::span<co
   if (!info.resultTypes)
     return Status::error("the op table has no result-type function for '" + std::string(info.name) + "'");
   auto specs = info.resultTypes(ResultTypeQuery{operands, attrs});
-  if (!specs) return Status::error(std::string(info.name) + ": " + specs.status().message());
+  if (!specs) return specs.status().withMessage(std::string(info.name) + ": " + specs.status().message());
   return specs;
 }
 

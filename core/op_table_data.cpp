@@ -126,9 +126,11 @@ constexpr OpInfo kOps[] = {
      .layout = {.operands = kInputs, .results = kOut, .linear = kL0, .variadicOperands = true},
      .traits = kPacksVec},
     {.name = "builtin.constant", .layout = fixed(kEmpty, kOut)},
-    {.name = "builtin.get_parameter", .layout = fixed(kEmpty, kOut), .nameAttr = "parameter_name"},
+    // get/set_parameter name no value they hand over: pipeline-split names
+    // only data, parameter and shadow_output values (as before the table).
+    {.name = "builtin.get_parameter", .layout = fixed(kEmpty, kOut)},
     {.name = "builtin.parameter", .layout = fixed(kEmpty, kOut), .nameAttr = "parameter_name"},
-    {.name = "builtin.set_parameter", .layout = fixed(kParameter, kEmpty, kL0), .nameAttr = "parameter_name"},
+    {.name = "builtin.set_parameter", .layout = fixed(kParameter, kEmpty, kL0)},
     {.name = "builtin.shadow_output", .layout = fixed(kParameter, kEmpty, kL0), .nameAttr = "output_name"},
     {.name = "builtin.slice", .layout = fixed(kInput, kOut, kL0)},
     {.name = "builtin.split",

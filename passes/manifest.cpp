@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -27,8 +28,12 @@ std::string yamlString(std::string_view s) {
   bool plain = !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && s[0] != '-' && s[0] != '.';
   for (char c : s)
     plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '/');
-  if (plain && s != "true" && s != "false" && s != "null" && s != "y" && s != "n" && s != "yes" && s != "no")
-    return std::string(s);
+  // YAML 1.1 and 1.2 read these words (in any case yaml-cpp accepts) as
+  // bools or null, not as strings.
+  std::string lower(s);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  constexpr std::string_view kSpecial[] = {"true", "false", "null", "y", "n", "yes", "no", "on", "off"};
+  if (plain && std::find(std::begin(kSpecial), std::end(kSpecial), lower) == std::end(kSpecial)) return std::string(s);
   std::string q = "\"";
   for (char c : s) {
     auto u = static_cast<unsigned char>(c);

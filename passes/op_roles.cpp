@@ -9,7 +9,7 @@ namespace pir::passes {
 
 using namespace pir::core;
 
-int64_t opRole(const Operation& op) { return getInt32(op, "op_role").value_or(-1); }
+int64_t opRole(const Operation& op) { return getInt64(op, "op_role").value_or(-1); }
 
 size_t completeOpRoles(Program& program) {
   std::vector<Operation*> ops;

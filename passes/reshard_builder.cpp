@@ -38,8 +38,11 @@ void DistOpFactory::setRoleAndChunk(AttrListBuilder& attrs, const Operation* lik
   if (const Attribute* role = like->attr(opRoleKey_.str()); role && role->isa<NumberAttr>()) {
     auto known = std::find_if(roles_.begin(), roles_.end(), [&](const auto& r) { return r.first == role; });
     if (known == roles_.end()) {
-      auto v = getInt32(role);
-      roles_.emplace_back(role, v ? speller_.int32(*v) : nullptr);
+      // A role is an Int32 in Paddle; one outside that range is kept as read.
+      auto v = getInt64(role);
+      roles_.emplace_back(role, !v                               ? nullptr
+                                : *v == static_cast<int32_t>(*v) ? speller_.int32(static_cast<int32_t>(*v))
+                                                                 : role);
       known = roles_.end() - 1;
     }
     attrs.set(opRoleKey_, known->second);

@@ -122,6 +122,11 @@ TEST_CASE("shard pieces run from min(r*c, D) to min((r+1)*c, D) with c = ceil(D/
   REQUIRE(shardPieces(7, 1) == P{{0, 7}});
   REQUIRE(shardPiece(5, 4, 3).size() == 0);
   REQUIRE(shardPiece(9, 2, 1).size() == 4);
+  // Near int64's limit (r+1)*c would overflow: the piece still ends at D.
+  constexpr int64_t kMax = INT64_MAX;
+  REQUIRE(shardPiece(kMax, 2, 1).end == kMax);
+  REQUIRE(shardPiece(kMax, 2, 1).begin == kMax / 2 + 1);
+  REQUIRE(shardPiece(kMax, 2, 0).end == kMax / 2 + 1);
   REQUIRE(shardPiece(-1, 2, 0) == ShardPiece{-1, -1});
   REQUIRE(shardPiece(5, 4, 4) == ShardPiece{5, 5});
   REQUIRE(shardPiece(5, 0, 0) == ShardPiece{0, 5});

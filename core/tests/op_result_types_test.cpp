@@ -266,3 +266,25 @@ TEST_CASE("result types of an op as built, and of ops without a function", "[cor
   REQUIRE(none);
   REQUIRE(none->tensors.empty());
 }
+
+TEST_CASE("result types refuse what would overflow int64 or make absurdly many pieces", "[core][op_table]") {
+  Fixture f;
+  // 2^32 x 2^32 x 4 elements: the element count passes int64.
+  REQUIRE(f.error("pd_op.reshape", {t({4294967296, 4294967296, 4}), f.intArrayOperand({-1})}) ==
+          "pd_op.reshape: input [4294967296,4294967296,4] overflows int64");
+  REQUIRE(f.error("pd_op.reshape", {t({4}), f.intArrayOperand({4294967296, 4294967296, 4})}) ==
+          "pd_op.reshape: shape [4294967296,4294967296,4] overflows int64");
+  REQUIRE(f.error("pd_op.all_gather", {t({4611686018427387904, 2})}, {f.attr("nranks", f.num("Int32", 4))}) ==
+          "pd_op.all_gather: dim 0 times nranks overflows int64");
+  // A dynamic or zero dim passes any divisibility check; the count is still bounded.
+  REQUIRE(
+      f.error("pd_op.split_with_num", {t({-1, 4}), f.scalarOperand(0)}, {f.attr("num", f.num("Int32", 2000000000))}) ==
+      "pd_op.split_with_num: num 2000000000 is more pieces than dim -1 allows");
+  REQUIRE(f.error("pd_op.split_with_num", {t({4, 4}), f.scalarOperand(0)}, {f.attr("num", f.num("Int32", 8))}) ==
+          "pd_op.split_with_num: num 8 is more pieces than dim 4 allows");
+  // A float that is no int64 (1e300, nan) is no axis or count, not undefined behaviour.
+  NamedAttr huge[] = {f.attr("num", f.ctx.numberAttr("Double", "1e300"))};
+  REQUIRE_FALSE(f.infer("pd_op.split_with_num", {t({4, 4}), f.scalarOperand(0)}, {huge[0]}));
+  NamedAttr nan[] = {f.attr("num", f.ctx.numberAttr("Double", "nan"))};
+  REQUIRE_FALSE(f.infer("pd_op.split_with_num", {t({4, 4}), f.scalarOperand(0)}, {nan[0]}));
+}

@@ -106,6 +106,23 @@ TEST_CASE("a manifest reads back as written", "[passes][manifest]") {
   CHECK(none->programs.empty());
 }
 
+TEST_CASE("words YAML reads as null or a bool, in any case, come back as strings", "[passes][manifest]") {
+  Manifest m;
+  ManifestProgram p;
+  p.name = "NULL";
+  p.file = "NULL.pir";
+  p.job = "Null";
+  p.imports = {"True", "OFF", "Yes", "~x", "null_0"};
+  p.exports = {"N", "No"};
+  m.programs.push_back(p);
+  Folder dir({"NULL.pir"});
+  std::string text = writeManifest(m);
+  INFO(text);
+  auto back = parseManifest(text, dir.path);
+  REQUIRE(back.isOk());
+  CHECK(*back == m);
+}
+
 TEST_CASE("what the writer writes, line by line", "[passes][manifest]") {
   Manifest m = sample();
   m.programs.resize(1);
