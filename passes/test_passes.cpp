@@ -33,6 +33,7 @@ class TestSplitRanksPass : public SplittingPass {
       auto copy = std::make_unique<Program>(ctx);
       copy->style() = from.style();
       ValueMapping map;
+      for (const BlockArgument* a : from.body().arguments()) map[a] = copy->body().addArgument(ctx, a->type());
       for (const BlockArgument* k : from.body().kwargs()) {
         BlockArgument* kw = copy->body().addInternedKwarg(ctx, k->name(), k->type());
         kw->setAttributes(ctx.arena(), k->attributes());
