@@ -1,0 +1,78 @@
+//===- tensor.cpp - a dense CPU tensor for the runner ---------------------===//
+#include "runtime/tensor.h"
+
+#include <cstdlib>
+#include <new>
+
+namespace pir::runtime {
+
+struct Tensor::Storage {
+  void* data;
+  size_t bytes;
+  explicit Storage(size_t n) : bytes(n) {
+    // aligned_alloc wants a multiple of the alignment; never 0 bytes.
+    size_t rounded = (n + 63) / 64 * 64;
+    data = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+    if (!data) throw std::bad_alloc();
+  }
+  ~Storage() { std::free(data); }
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+};
+
+size_t elementSize(DataType dtype) {
+  switch (dtype) {
+    case DataType::F32:
+      return 4;
+    case DataType::F64:
+      return 8;
+    case DataType::I32:
+      return 4;
+    case DataType::I64:
+      return 8;
+    case DataType::Bool:
+      return 1;
+    case DataType::BF16:
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+int64_t numElements(std::span<const int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Tensor Tensor::allocate(DataType dtype, std::span<const int64_t> shape) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_.assign(shape.begin(), shape.end());
+  t.numel_ = numElements(shape);
+  t.storage_ = std::make_shared<Storage>(t.bytes());
+  t.data_ = t.storage_->data;
+  return t;
+}
+
+Tensor Tensor::zeros(DataType dtype, std::span<const int64_t> shape) {
+  Tensor t = allocate(dtype, shape);
+  std::memset(t.data_, 0, t.bytes());
+  return t;
+}
+
+Tensor Tensor::view(std::span<const int64_t> shape) const {
+  Tensor t = *this;
+  t.shape_.assign(shape.begin(), shape.end());
+  return t;
+}
+
+Tensor Tensor::clone() const {
+  Tensor t = allocate(dtype_, shape_);
+  if (bytes() != 0) std::memcpy(t.data_, data_, bytes());
+  return t;
+}
+
+size_t Tensor::storageBytes() const { return storage_ ? storage_->bytes : 0; }
+
+}  // namespace pir::runtime
