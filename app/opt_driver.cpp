@@ -357,6 +357,10 @@ Examples:
   pir-opt cases.pir --split-input-file        programs separated by '// -----' lines
   pir-opt --list-passes
 
+Commands:
+  pir-opt schedule --mode 1F1B --stages 4 --micro-batches 8 [--format svg]
+                                              pipeline job lists: generate, --check, draw (pir-opt schedule --help)
+
 Exit codes: 0 success, 1 bad input or options, 2 internal error.)";
 
 }  // namespace
