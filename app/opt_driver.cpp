@@ -406,7 +406,8 @@ int runOpt(int argc, char** argv) {
   app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
   app.add_flag("--timing", opts.timing,
                "report the time of parsing, verifying the input, each pass and printing (on stderr)");
-  app.add_option("--print-era", opts.printEra, "print in the era read (input), the seeds' dims_maping era (2024) or newest")
+  app.add_option("--print-era", opts.printEra,
+                 "print in the era read (input), the seeds' dims_maping era (2024) or newest")
       ->check(CLI::IsMember({"input", "2024", "newest"}))
       ->capture_default_str();
   app.add_option("--log-level", opts.logLevel, "trace, debug, info, warn, error or off")

@@ -279,7 +279,8 @@ class EraConverter {
       case Spell::Int64s:
         if (auto* arr = a->dynCast<ArrayAttr>()) {
           std::vector<const Attribute*> elems;
-          for (const Attribute* e : arr->elements()) elems.push_back(withTag(e, s == Spell::Int32s ? Spell::Int32 : Spell::Int64));
+          for (const Attribute* e : arr->elements())
+            elems.push_back(withTag(e, s == Spell::Int32s ? Spell::Int32 : Spell::Int64));
           return ctx_.arrayAttr(elems, arr->hasArrayPrefix());
         }
         return a;

@@ -4,6 +4,66 @@
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh" "$@"
 
 #===----------------------------------------------------------------------===#
+# --print-era
+#===----------------------------------------------------------------------===#
+
+# The seeds to the newest era and back: the identity, both ways.
+test_print_era_seed_round_trip() {
+  for seed in "$SEED" "$SEED_AFTER"; do
+    run "$seed" --print-era=newest -o newest.pir
+    expect_rc 0 "$(basename "$seed") to newest"
+    grep -q "dims_maping\|(pd_op\.\|(Float)" newest.pir && fail "the newest era still tags or says dims_maping"
+    grep -q "process_ids:\[0,1\],dims_mappings" newest.pir || fail "the newest era's types lack process_ids"
+    run newest.pir
+    expect_rc 0 "newest reads back"
+    same newest.pir out "the newest text prints as read"
+    run newest.pir --print-era=2024
+    expect_rc 0 "back to 2024"
+    same "$seed" out "seed -> newest -> 2024"
+    run "$seed" --print-era=input
+    same "$seed" out "--print-era=input"
+  done
+}
+
+# A pass whose output the seed's era cannot spell runs when printed newest.
+test_print_era_lets_a_pass_spell_what_the_input_era_cannot() {
+  sed 1,2d "$TESTDATA/reshard/20_error_cross_mesh_dims_maping.pir" > cross.pir
+  run cross.pir --pass-pipeline=apply-partition
+  expect_rc 1 "the dims_maping era refuses"
+  expect_located cross.pir 5
+  run cross.pir --pass-pipeline=apply-partition --print-era=newest
+  expect_rc 0 "printed newest"
+  grep -q '"dist_op.reshard".*mesh:{shape:\[4\],process_ids:\[0,1,2,3\]}' out || fail "no cross-mesh reshard"
+  # And printing it in 2024 again is a located error, not a silent drop.
+  mv out newest.pir
+  run newest.pir --print-era=2024
+  expect_rc 1 "2024 cannot spell the reshard"
+  expect_located newest.pir 5
+  stderr_has "op 'dist_op.reshard': result 0 has a dist type on another mesh than its op's"
+}
+
+test_print_era_errors_are_located() {
+  run "$TESTDATA/roundtrip/10_dist_partial_placements_attrnull_list.pir" --print-era=2024
+  expect_rc 1 "chunk_id 0"
+  stderr_has "error: op 'pd_op.data' has chunk_id 0, which the 2024 era cannot print"
+  printf '{\n    (%%0) = "my.op" () {k:7} : () -> tensor<2xf32>\n}\n' > bare.pir
+  run bare.pir --print-era=2024
+  expect_rc 1 "an untaggable number"
+  expect_located bare.pir 2
+  run bare.pir --print-era=newest
+  expect_rc 0 "newest spells it"
+  same bare.pir out "a newest program printed newest"
+  run bare.pir --print-era=1999
+  expect_rc 1 "an unknown era"
+  stderr_has "print-era"
+  # Nothing is written when the conversion fails.
+  run bare.pir --print-era=2024 -o out.pir
+  expect_rc 1
+  [ -e out.pir ] && fail "out.pir written though the conversion failed"
+  no_temp_files
+}
+
+#===----------------------------------------------------------------------===#
 # schedule: option edges
 #===----------------------------------------------------------------------===#
 
