@@ -121,3 +121,25 @@ TEST_CASE("SVG: width follows the jobs, chunks apart, axis, legend, optimizer dr
   CHECK_THAT(svg, Catch::Contains("makespan " + std::to_string(sim->makespan) + " (optimizer included)"));
   checkNoOverlap(svg);
 }
+
+TEST_CASE("SVG: a box too narrow for its label keeps the job in its title only", "[schedule]") {
+  ScheduleOptions o;
+  o.mode = "1F1B";
+  o.stages = 4;
+  o.microBatches = 32;
+  auto schedule = generateSchedule(o);
+  REQUIRE(schedule.isOk());
+  Costs costs;
+  costs.backwardB = 500;  // makespan 17570, capped at 12000 px: a forward is 0.7 px
+  auto sim = simulate(*schedule, costs);
+  REQUIRE(sim.isOk());
+  std::string svg = renderSvg(*schedule, *sim);
+  std::smatch m;
+  REQUIRE(std::regex_search(svg, m, std::regex("<svg [^>]*width=\"([0-9.]+)\"")));
+  CHECK(std::stod(m[1]) == Approx(70 + 12000 + 20));
+  CHECK_THAT(svg, Catch::Contains("<title>forward:31 ["));
+  // Only the backwards (501 units, 342 px) are labelled: 4 stages x 32.
+  CHECK(count(svg, "class=\"label\"") == 4 * 32);
+  CHECK(count(svg, "<title>") == 4 * (32 + 32 + 1));
+  checkNoOverlap(svg);
+}
