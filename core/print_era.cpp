@@ -1,7 +1,9 @@
 //===- print_era.cpp - printing a program in another printer era ----------===//
 #include "core/print_era.h"
 
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
