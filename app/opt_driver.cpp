@@ -24,6 +24,7 @@
 #include "app/output_file.h"
 #include "app/staged_directory.h"
 #include "core/context.h"
+#include "core/print_era.h"
 #include "core/printer.h"
 #include "core/verifier.h"
 #include "parser/parser.h"
@@ -163,6 +164,10 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
     if (errors) return false;
   }
   if (session.treeDir.isOpen()) session.writeTree("input", program);
+  if (core::Status s = core::convertToEra(program, *core::parsePrintEra(opts.printEra)); !s) {
+    diag.error(s.offset(), s.message());  // passes run, and IR dumps print, in the era printed
+    return false;
+  }
   passes::PassManagerOptions pmOpts;
   pmOpts.verifyEach = !opts.noVerify;
   pmOpts.verifyDist = opts.verifyDist;
@@ -188,7 +193,7 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   }
   auto checkStart = Clock::now();
   for (const core::NamedProgram& p : set.programs)
-    if (core::Status ps = core::checkPrintable(*p.program); !ps) {
+    if (core::Status ps = core::prepareToPrint(*p.program, *core::parsePrintEra(opts.printEra)); !ps) {
       diag.error(ps.offset(), ps.message());
       return false;
     }
@@ -357,6 +362,10 @@ Examples:
   pir-opt cases.pir --split-input-file        programs separated by '// -----' lines
   pir-opt --list-passes
 
+Commands:
+  pir-opt schedule --mode 1F1B --stages 4 --micro-batches 8 [--format svg]
+                                              pipeline job lists: generate, --check, draw (pir-opt schedule --help)
+
 Exit codes: 0 success, 1 bad input or options, 2 internal error.)";
 
 }  // namespace
@@ -397,6 +406,10 @@ int runOpt(int argc, char** argv) {
   app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
   app.add_flag("--timing", opts.timing,
                "report the time of parsing, verifying the input, each pass and printing (on stderr)");
+  app.add_option("--print-era", opts.printEra,
+                 "print in the era read (input), the seeds' dims_maping era (2024) or newest")
+      ->check(CLI::IsMember({"input", "2024", "newest"}))
+      ->capture_default_str();
   app.add_option("--log-level", opts.logLevel, "trace, debug, info, warn, error or off")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
       ->capture_default_str();

@@ -22,6 +22,7 @@ struct OptOptions {
   bool passStatistics = false;
   bool timing = false;
   std::string logLevel = "warn";
+  std::string printEra = "input";  // input, 2024 or newest (core/print_era.h)
 };
 
 }  // namespace pir::app

@@ -31,6 +31,9 @@ namespace sched = passes::schedule;
 struct ScheduleArgs {
   sched::ScheduleOptions options;
   std::string costsFile, format, output = "-", check, programs;
+  // Whether --stages / --micro-batches were given at all: 0 is a value to
+  // refuse as such, not a missing option.
+  bool stagesGiven = false, microBatchesGiven = false;
 };
 
 int fail(const std::string& message, int code = 1) {
@@ -96,12 +99,18 @@ int runCheck(const ScheduleArgs& args) {
   buffer << in.rdbuf();
   auto schedule = sched::scheduleFromYaml(buffer.str(), args.check);
   if (!schedule) return fail(schedule.status().message());
-  if (auto errors = sched::validateSchedule(*schedule); !errors.empty()) return failAll(args.check + ": ", errors);
+  // The validator's errors start with LINE:COL in the file: FILE:LINE:COL: ...
+  if (auto errors = sched::validateSchedule(*schedule); !errors.empty()) return failAll(args.check + ":", errors);
   if (!args.programs.empty())
     if (int rc = checkPrograms(args, *schedule); rc != 0) return rc;
   sched::DryRunResult dry = sched::dryRun(*schedule);
   if (dry.deadlock) {
     std::fprintf(stderr, "pir-opt schedule: error: %s: %s", args.check.c_str(), dry.report.c_str());
+    for (size_t s = 0; s < dry.stuckAt.size(); ++s)
+      if (int at = dry.stuckAt[s]; at >= 0)
+        std::fprintf(stderr, "%s:%s: note: stage %zu is stuck at %s\n", args.check.c_str(),
+                     schedule->source.jobs[s][size_t(at)].str().c_str(), s,
+                     schedule->stageJobs[s][size_t(at)].name().c_str());
     return 1;
   }
   auto sim = sched::simulate(*schedule, args.options.costs);
@@ -131,8 +140,20 @@ int runGenerate(const ScheduleArgs& args) {
 void addOptions(CLI::App& app, ScheduleArgs& a) {
   const CLI::Validator path = nonEmptyPath();
   app.add_option("--mode", a.options.mode, "FThenB, 1F1B, VPP, ZBH1, ZBVPP or ZB1P");
-  app.add_option("--stages", a.options.stages, "pipeline stages P");
-  app.add_option("--micro-batches", a.options.microBatches, "micro-batches N");
+  app.add_option_function<int>(
+      "--stages",
+      [&a](int p) {
+        a.options.stages = p;
+        a.stagesGiven = true;
+      },
+      "pipeline stages P (1 or more)");
+  app.add_option_function<int>(
+      "--micro-batches",
+      [&a](int n) {
+        a.options.microBatches = n;
+        a.microBatchesGiven = true;
+      },
+      "micro-batches N (1 or more)");
   app.add_option("--vpp", a.options.vpp, "chunks per stage V (VPP, ZBVPP)");
   app.add_flag("--split-bw", a.options.splitBw, "VPP: split backward into backward_b/backward_w (needs N == P)");
   app.add_option("--costs", a.costsFile,
@@ -153,15 +174,15 @@ std::string checkArgs(const ScheduleArgs& a) {
   if (!a.format.empty() && a.format != "yaml" && a.format != "grid" && a.format != "chrome-trace" && a.format != "svg")
     return "unknown --format '" + a.format + "' (expected yaml, grid, chrome-trace or svg)";
   if (!a.check.empty()) {
-    if (!a.options.mode.empty() || a.options.stages || a.options.microBatches)
+    if (!a.options.mode.empty() || a.stagesGiven || a.microBatchesGiven)
       return "--check reads the mode, stages and micro-batches from the file; drop --mode, --stages and "
              "--micro-batches";
     return "";
   }
   if (!a.programs.empty()) return "--programs goes with --check";
   if (a.options.mode.empty()) return "--mode is required (FThenB, 1F1B, VPP, ZBH1, ZBVPP or ZB1P)";
-  if (a.options.stages == 0) return "--stages is required";
-  if (a.options.microBatches == 0) return "--micro-batches is required";
+  if (!a.stagesGiven) return "--stages is required";
+  if (!a.microBatchesGiven) return "--micro-batches is required";
   return "";
 }
 

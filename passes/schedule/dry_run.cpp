@@ -88,12 +88,14 @@ DryRunResult dryRun(const Schedule& schedule) {
   // Deadlock: the last column becomes the "stuck" column.
   result.deadlock = true;
   std::ostringstream waits;
+  result.stuckAt.assign(p, -1);
   for (int s = 0; s < p; ++s) {
     const auto& jobs = schedule.stageJobs[s];
     if (next[s] >= jobs.size()) {
       cells[s].back() = "done";
       continue;
     }
+    result.stuckAt[s] = static_cast<int>(next[s]);
     const Job& job = jobs[next[s]];
     cells[s].back() = "*" + job.name() + "*";
     std::optional<Dependency> dep = firstMissing(model.dependencies(s, job), done);

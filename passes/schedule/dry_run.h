@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "passes/schedule/job.h"
 
@@ -19,6 +20,8 @@ struct DryRunResult {
   bool deadlock = false;
   int steps = 0;       ///< steps taken (to the end, or to the deadlock)
   std::string report;  ///< the grid and the waits; empty without a deadlock
+  /// On a deadlock, per stage, the index of the job it is stuck at (-1: done).
+  std::vector<int> stuckAt;
 };
 
 DryRunResult dryRun(const Schedule& schedule);

@@ -24,8 +24,11 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
     for (const char* m : kModes) known += std::string(known.empty() ? "" : ", ") + m;
     return error("unknown mode '" + o.mode + "' (expected one of " + known + ")");
   }
-  if (o.stages < 1) return error("--stages must be at least 1");
-  if (o.microBatches < 1) return error("--micro-batches must be at least 1");
+  if (o.stages < 1)
+    return error("--stages must be at least 1 (got " + std::to_string(o.stages) + "): a pipeline has a stage or more");
+  if (o.microBatches < 1)
+    return error("--micro-batches must be at least 1 (got " + std::to_string(o.microBatches) +
+                 "): every stage runs one micro-batch or more");
   if (o.stages > kMaxScheduleStages) return error("--stages must be at most " + std::to_string(kMaxScheduleStages));
   if (o.vpp > 64) return error("--vpp must be at most 64");
   // At most three jobs (forward, backward_b, backward_w) per micro-batch and
@@ -42,6 +45,16 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
   if (o.vpp < 0) return error("--vpp must be at least 1");
   if (mode == "ZBVPP" && o.vpp != 0 && o.vpp != 2)
     return error("ZBVPP places exactly 2 chunks on each stage, in a V: --vpp must be 2");
+  // PipelineZeroBubbleVirtualPipelinePass._create_job_list asserts both
+  // before it makes its VScheduleCreator (pipeline_zero_bubble.py at
+  // 0ab6998c, Paddle 3.x): together they leave N == P only.
+  if (mode == "ZBVPP" && o.microBatches % o.stages != 0)
+    return error("ZBVPP needs micro-batches to be a multiple of stages (N=" + std::to_string(o.microBatches) +
+                 ", P=" + std::to_string(o.stages) + "), as Paddle asserts");
+  if (mode == "ZBVPP" && o.microBatches > o.stages)
+    return error("ZBVPP takes at most as many micro-batches as stages (N=" + std::to_string(o.microBatches) +
+                 " > P=" + std::to_string(o.stages) +
+                 "), as Paddle asserts: more accumulate steps than pp degree explode its gradients");
   if (o.splitBw && mode != "VPP") return error("--split-bw is only for VPP");
   if (o.splitBw && o.microBatches != o.stages)
     return error("--split-bw needs micro-batches == stages (N=" + std::to_string(o.microBatches) +
@@ -68,7 +81,7 @@ core::Result<Schedule> generateSchedule(const ScheduleOptions& o) {
     return zbvppSchedule(p, n, o.vpp == 0 ? 2 : o.vpp, costs);
   }
   if (mode == "ZB1P") return zb1pSchedule(p, n, o.costs, o.maxInFlight == 0 ? p : o.maxInFlight);
-  Schedule schedule{mode, p, n, mode == "VPP" && o.vpp != 0 ? o.vpp : 1, {}};
+  Schedule schedule{mode, p, n, mode == "VPP" && o.vpp != 0 ? o.vpp : 1, {}, {}};
   for (int s = 0; s < p; ++s) {
     if (mode == "FThenB") schedule.stageJobs.push_back(fthenbJobs(p, n, s));
     if (mode == "1F1B") schedule.stageJobs.push_back(oneFOneBJobs(p, n, s));

@@ -39,7 +39,8 @@ std::vector<Job> oneFOneBJobs(int stages, int microBatches, int stage);
 std::vector<Job> vppJobs(int stages, int microBatches, int vpp, int stage, bool splitBw);
 std::vector<Job> zbh1Jobs(int stages, int microBatches, int stage);
 
-/// Paddle's VScheduleCreator (pipeline_zero_bubble.py at 06a80bf).
+/// Paddle's VScheduleCreator (pipeline_zero_bubble.py at 06a80bf; the N
+/// Paddle's pass refuses at 0ab6998c, N != P, generateSchedule refuses).
 core::Result<Schedule> zbvppSchedule(int stages, int microBatches, int vpp, const Costs& costs);
 /// Our zero-bubble schedule (see zb1p.cpp).
 core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& costs, int maxInFlight);

@@ -48,12 +48,30 @@ inline constexpr int64_t kMaxScheduleJobs = int64_t{1} << 20;   // over all stag
 inline constexpr int64_t kMaxScheduleCells = int64_t{1} << 26;  // stages x jobs
 inline constexpr int64_t kMaxJobCost = int64_t{1} << 40;        // so that sums cannot overflow
 
+/// Where a schedule file says something: 1-based line and column.
+struct SourcePos {
+  int line = 0;
+  int column = 0;
+  /// "LINE:COL".
+  std::string str() const { return std::to_string(line) + ":" + std::to_string(column); }
+};
+
+/// Where each part of a schedule read from YAML stands (empty for a
+/// generated one), so that errors point into the file.
+struct ScheduleSource {
+  bool read = false;
+  SourcePos root, stages;                    ///< the file's start, the `stages` value
+  std::vector<SourcePos> stageEntries;       ///< each stage's `jobs` list
+  std::vector<std::vector<SourcePos>> jobs;  ///< each job's string, per stage
+};
+
 struct Schedule {
   std::string mode;
   int stages = 0;
   int microBatches = 0;
   int vpp = 1;
   std::vector<std::vector<Job>> stageJobs;  ///< one list per stage
+  ScheduleSource source = {};
 
   Placement placement() const { return mode == "ZBVPP" ? Placement::VShape : Placement::Interleaved; }
 };

@@ -30,16 +30,15 @@ bool readyAt(const DependencyModel& model, const std::map<Key, int64_t>& ends, i
 void computeMetrics(Simulation& sim) {
   const int p = int(sim.stages.size());
   for (const auto& jobs : sim.stages)
-    for (const TimedJob& t : jobs)
-      if (t.job.kind != JobKind::Optimizer) sim.makespan = std::max(sim.makespan, t.end);
+    for (const TimedJob& t : jobs) sim.makespan = std::max(sim.makespan, t.end);
   int64_t idle = 0;
   sim.peakInFlight.assign(p, 0);
   for (int s = 0; s < p; ++s) {
     int64_t busy = 0;
     std::map<std::pair<int, int>, std::pair<int64_t, int64_t>> life;  // (chunk, mb) -> F start, last end
     for (const TimedJob& t : sim.stages[s]) {
+      busy += t.end - t.start;
       if (t.job.kind == JobKind::Optimizer) continue;
-      busy += std::min(t.end, sim.makespan) - std::min(t.start, sim.makespan);
       auto& span = life[{t.job.chunkIndex(), t.job.microBatch}];
       if (t.job.kind == JobKind::Forward) span.first = t.start;
       if (t.job.kind == JobKind::Backward || t.job.kind == JobKind::BackwardW) span.second = t.end;

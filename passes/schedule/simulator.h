@@ -3,7 +3,8 @@
 // Each stage runs its list in order; a job starts when its stage is free and
 // every dependency (dependency.h) has ended, plus `communication` for a
 // dependency on another stage. Metrics:
-//   makespan       end of the last non-optimizer job;
+//   makespan       end of the last job, the optimizer's included (it costs 0 unless
+//                  --costs says otherwise, so unit-cost makespans are Paddle's);
 //   bubble_ratio   sum over stages of idle time in [0, makespan] / (P * makespan);
 //   peak_in_flight per stage, the most (chunk, micro-batch) pairs whose forward
 //                  has started and whose last backward piece (backward, or

@@ -21,7 +21,16 @@ class StageChecker {
   void run();
 
  private:
-  void report(const std::string& message) { errors_.push_back("stage " + std::to_string(stage_) + ": " + message); }
+  /// Reports at job `at` of the stage, or at its list when -1 (a schedule
+  /// read from a file: "LINE:COL: stage S: ...").
+  void report(const std::string& message, int at = -1) {
+    std::string where;
+    if (const ScheduleSource& src = schedule_.source; src.read) {
+      const auto& jobs = src.jobs[stage_];
+      where = (at >= 0 && at < int(jobs.size()) ? jobs[at] : src.stageEntries[stage_]).str() + ": ";
+    }
+    errors_.push_back(where + "stage " + std::to_string(stage_) + ": " + message);
+  }
   int position(JobKind kind, int chunk, int mb) const {
     auto it = positions_.find(Key{kind, chunk, mb});
     return it == positions_.end() ? -1 : it->second;
@@ -46,23 +55,25 @@ bool StageChecker::indexJobs() {
     const Job& job = jobs[i];
     if (job.kind == JobKind::Optimizer) {
       if (positions_.count(Key{job.kind, 0, 0}))
-        report("duplicate job optimizer");
+        report("duplicate job optimizer", i);
       else if (i + 1 != int(jobs.size()))
-        report("optimizer is not the last job");
+        report("optimizer is not the last job", i);
       positions_[Key{job.kind, 0, 0}] = i;
       continue;
     }
     if (job.chunkIndex() >= std::max(1, schedule_.vpp)) {
       report("job " + job.name() + " names chunk " + std::to_string(job.chunkIndex()) + " but vpp is " +
-             std::to_string(schedule_.vpp));
+                 std::to_string(schedule_.vpp),
+             i);
       ok = false;
     } else if (job.microBatch >= schedule_.microBatches) {
       report("job " + job.name() + " names micro-batch " + std::to_string(job.microBatch) + " but there are " +
-             std::to_string(schedule_.microBatches));
+                 std::to_string(schedule_.microBatches),
+             i);
       ok = false;
     }
     if (!positions_.emplace(Key{job.kind, job.chunkIndex(), job.microBatch}, i).second) {
-      report("duplicate job " + job.name());
+      report("duplicate job " + job.name(), i);
       ok = false;
     }
   }
@@ -71,7 +82,7 @@ bool StageChecker::indexJobs() {
 
 void StageChecker::before(JobKind first, JobKind second, int chunk, int mb) {
   int a = position(first, chunk, mb), b = position(second, chunk, mb);
-  if (a >= 0 && b >= 0 && b < a) report(name(second, chunk, mb) + " comes before " + name(first, chunk, mb));
+  if (a >= 0 && b >= 0 && b < a) report(name(second, chunk, mb) + " comes before " + name(first, chunk, mb), b);
 }
 
 void StageChecker::checkPair(int chunk, int mb) {
@@ -107,11 +118,14 @@ void StageChecker::run() {
 
 std::vector<std::string> validateSchedule(const Schedule& schedule) {
   std::vector<std::string> errors;
-  if (schedule.stages < 1) errors.push_back("stages must be at least 1");
-  if (schedule.microBatches < 1) errors.push_back("micro_batches must be at least 1");
-  if (schedule.vpp < 1) errors.push_back("vpp must be at least 1");
+  // Whole-file problems stand at `stages:` (or the file's start).
+  const ScheduleSource& src = schedule.source;
+  const std::string at = src.read ? (src.stages.line ? src.stages : src.root).str() + ": " : "";
+  if (schedule.stages < 1) errors.push_back(at + "stages must be at least 1");
+  if (schedule.microBatches < 1) errors.push_back(at + "micro_batches must be at least 1");
+  if (schedule.vpp < 1) errors.push_back(at + "vpp must be at least 1");
   if (int(schedule.stageJobs.size()) != schedule.stages)
-    errors.push_back("stages is " + std::to_string(schedule.stages) + " but " +
+    errors.push_back(at + "stages is " + std::to_string(schedule.stages) + " but " +
                      std::to_string(schedule.stageJobs.size()) + " stage lists are given");
   if (!errors.empty()) return errors;
   for (int s = 0; s < schedule.stages; ++s) StageChecker(schedule, s, errors).run();

@@ -18,7 +18,9 @@
 
 namespace pir::passes::schedule {
 
-/// Every problem found, each "stage S: MESSAGE"; empty when the list is valid.
+/// Every problem found, each "stage S: MESSAGE" ("LINE:COL: stage S: MESSAGE"
+/// for a schedule read from YAML, at the job or list concerned); empty when
+/// the list is valid.
 std::vector<std::string> validateSchedule(const Schedule& schedule);
 
 /// Problems with job types that name no program in `dir` (a file TYPE.pir

@@ -49,52 +49,74 @@ std::string scheduleToYaml(const Schedule& schedule, const Simulation* sim) {
 
 namespace {
 
+SourcePos posOf(const YAML::Mark& mark) { return {mark.line + 1, mark.column + 1}; }
+SourcePos posOf(const YAML::Node& node) { return posOf(node.Mark()); }
+
+/// An error at `node`: "LINE:COL: message".
+core::Status errorAt(const SourcePos& pos, const std::string& message) {
+  return core::Status::error(pos.str() + ": " + message);
+}
+
+core::Status readJobs(const YAML::Node& entry, size_t i, size_t stageCount, int64_t& jobs, Schedule& schedule) {
+  const YAML::Node list = entry["jobs"];
+  if (!list || !list.IsSequence())
+    return errorAt(posOf(list ? list : entry), "stage " + std::to_string(i) + " has no jobs list");
+  schedule.source.stageEntries[i] = posOf(list);
+  jobs += static_cast<int64_t>(list.size());
+  if (jobs > kMaxScheduleJobs || jobs * static_cast<int64_t>(stageCount) > kMaxScheduleCells)
+    return errorAt(posOf(list), "stage_jobs lists too many jobs: at most " + std::to_string(kMaxScheduleJobs) +
+                                    ", and " + std::to_string(kMaxScheduleCells) + " stage-by-job cells, are checked");
+  for (const YAML::Node& text : list) {
+    auto job = parseJob(text.as<std::string>());
+    if (!job) return errorAt(posOf(text), "stage " + std::to_string(i) + ": " + job.status().message());
+    schedule.stageJobs[i].push_back(*job);
+    schedule.source.jobs[i].push_back(posOf(text));
+  }
+  return core::Status::ok();
+}
+
 core::Result<Schedule> fromNode(const YAML::Node& root) {
-  if (!root.IsMap()) return core::Status::error("a schedule file is a YAML map");
   Schedule schedule;
+  schedule.source.read = true;
+  schedule.source.root = posOf(root);
+  if (!root.IsMap()) return errorAt(posOf(root), "a schedule file is a YAML map");
   if (root["mode"]) schedule.mode = root["mode"].as<std::string>();
   if (!root["stages"] || !root["micro_batches"] || !root["stage_jobs"])
-    return core::Status::error("a schedule needs stages, micro_batches and stage_jobs");
+    return errorAt(posOf(root), "a schedule needs stages, micro_batches and stage_jobs");
   schedule.stages = root["stages"].as<int>();
+  schedule.source.stages = posOf(root["stages"]);
   schedule.microBatches = root["micro_batches"].as<int>();
   schedule.vpp = root["vpp"] ? root["vpp"].as<int>() : 1;
   const YAML::Node lists = root["stage_jobs"];
-  if (!lists.IsSequence()) return core::Status::error("stage_jobs is a list");
+  if (!lists.IsSequence()) return errorAt(posOf(lists), "stage_jobs is a list");
   if (static_cast<int64_t>(lists.size()) > kMaxScheduleStages)
-    return core::Status::error("stage_jobs lists " + std::to_string(lists.size()) + " stages; at most " +
-                               std::to_string(kMaxScheduleStages) + " are checked");
+    return errorAt(posOf(lists), "stage_jobs lists " + std::to_string(lists.size()) + " stages; at most " +
+                                     std::to_string(kMaxScheduleStages) + " are checked");
   schedule.stageJobs.resize(lists.size());
+  schedule.source.stageEntries.resize(lists.size());
+  schedule.source.jobs.resize(lists.size());
   int64_t jobs = 0;
   for (size_t i = 0; i < lists.size(); ++i) {
     const YAML::Node entry = lists[i];
     size_t stage = entry["stage"] ? entry["stage"].as<size_t>() : i;
     if (stage != i)
-      return core::Status::error("stage_jobs entry " + std::to_string(i) + " says stage " + std::to_string(stage) +
-                                 "; list the stages in order");
-    if (!entry["jobs"] || !entry["jobs"].IsSequence())
-      return core::Status::error("stage " + std::to_string(i) + " has no jobs list");
-    jobs += static_cast<int64_t>(entry["jobs"].size());
-    if (jobs > kMaxScheduleJobs || jobs * static_cast<int64_t>(lists.size()) > kMaxScheduleCells)
-      return core::Status::error("stage_jobs lists too many jobs: at most " + std::to_string(kMaxScheduleJobs) +
-                                 ", and " + std::to_string(kMaxScheduleCells) + " stage-by-job cells, are checked");
-    for (const YAML::Node& text : entry["jobs"]) {
-      auto job = parseJob(text.as<std::string>());
-      if (!job) return core::Status::error("stage " + std::to_string(i) + ": " + job.status().message());
-      schedule.stageJobs[i].push_back(*job);
-    }
+      return errorAt(posOf(entry["stage"]), "stage_jobs entry " + std::to_string(i) + " says stage " +
+                                                std::to_string(stage) + "; list the stages in order");
+    if (core::Status s = readJobs(entry, i, lists.size(), jobs, schedule); !s) return s;
   }
   return schedule;
 }
 
 }  // namespace
 
+// Every error names `what`, then the line and column in it: "FILE:LINE:COL: ...".
 core::Result<Schedule> scheduleFromYaml(const std::string& text, const std::string& what) {
   try {
     auto result = fromNode(loadYamlStrict(text));
-    if (!result) return core::Status::error(what + ": " + result.status().message());
+    if (!result) return core::Status::error(what + ":" + result.status().message());
     return result;
   } catch (const YAML::Exception& e) {
-    return core::Status::error(what + ": " + e.what());
+    return core::Status::error(what + ":" + posOf(e.mark).str() + ": " + e.msg);
   }
 }
 

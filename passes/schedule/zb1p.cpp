@@ -156,7 +156,7 @@ core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& c
       lastError = jobs.takeStatus();
       continue;
     }
-    Schedule schedule{"ZB1P", stages, microBatches, 1, std::move(*jobs)};
+    Schedule schedule{"ZB1P", stages, microBatches, 1, std::move(*jobs), {}};
     for (auto& list : schedule.stageJobs) list.push_back(Job{JobKind::Optimizer, -1, 0});
     auto sim = simulate(schedule, costs);
     if (!sim) continue;

@@ -302,7 +302,7 @@ Plan VScheduler::create(bool fwf, bool fwb, std::vector<int64_t> approved, int d
 }  // namespace
 
 core::Result<Schedule> zbvppSchedule(int stages, int microBatches, int vpp, const Costs& costs) {
-  Schedule schedule{"ZBVPP", stages, microBatches, vpp, {}};
+  Schedule schedule{"ZBVPP", stages, microBatches, vpp, {}, {}};
   try {
     VScheduler scheduler(stages, microBatches, vpp, costs);
     Plan best;

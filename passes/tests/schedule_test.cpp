@@ -112,8 +112,11 @@ TEST_CASE("every generated list is valid, and only Paddle's VPP remainder list d
       CHECK_FALSE(dryRun(s).deadlock);
     }
   for (int n : {4, 8, 12}) CHECK_FALSE(dryRun(make("VPP", 4, n, 2)).deadlock);
-  CHECK(validateSchedule(make("ZBVPP", 4, 8, 2)).empty());
-  CHECK_FALSE(dryRun(make("ZBVPP", 4, 8, 2)).deadlock);
+  for (int p : {2, 4, 8}) {
+    INFO("ZBVPP P=N=" << p);
+    CHECK(validateSchedule(make("ZBVPP", p, p, 2)).empty());
+    CHECK_FALSE(dryRun(make("ZBVPP", p, p, 2)).deadlock);
+  }
   // Paddle's PIR steady phase puts a blocking recv_forward before the
   // send_backward its peer waits for; with a remainder (N=6) the cycle closes.
   Schedule remainder = make("VPP", 4, 6, 2);
@@ -182,6 +185,12 @@ TEST_CASE("bad options give clear errors", "[schedule]") {
   CHECK_THAT(generateError("ZBVPP", 4, 4, 1), Catch::Contains("--vpp must be 2"));
   // Paddle's V places two chunks; 3 or 4 used to fail its own check, exit 2.
   CHECK_THAT(generateError("ZBVPP", 4, 8, 3), Catch::Contains("--vpp must be 2"));
+  // Paddle's ZBVPP pass asserts N % P == 0 and N <= P (pipeline_zero_bubble.py at 0ab6998c).
+  CHECK_THAT(generateError("ZBVPP", 4, 6), Catch::Contains("a multiple of stages (N=6, P=4)"));
+  CHECK_THAT(generateError("ZBVPP", 4, 8), Catch::Contains("at most as many micro-batches as stages (N=8 > P=4)"));
+  CHECK_THAT(generateError("ZBVPP", 4, 2), Catch::Contains("a multiple of stages (N=2, P=4)"));
+  CHECK_THAT(generateError("1F1B", 0, 8), Catch::Contains("--stages must be at least 1 (got 0)"));
+  CHECK_THAT(generateError("1F1B", 4, 0), Catch::Contains("--micro-batches must be at least 1 (got 0)"));
   // A few options must not ask for gigabytes.
   CHECK_THAT(generateError("1F1B", 1000000, 1000000), Catch::Contains("--stages must be at most 1024"));
   CHECK_THAT(generateError("FThenB", 1000, 100000), Catch::Contains("too large"));
