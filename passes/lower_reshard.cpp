@@ -54,8 +54,8 @@ class LowerReshardPass : public ProgramPass {
   }
 
  private:
-  bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, int64_t rank,
-                Operation& op, DiagnosticEngine& diag) {
+  bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, int64_t rank, Operation& op,
+                DiagnosticEngine& diag) {
     Value* in = op.numOperands() == 1 && op.numResults() == 1 ? op.operandValue(0) : nullptr;
     const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
     const TensorDistAttr* dst = in ? distAttrOf(op.result(0)->type()) : nullptr;

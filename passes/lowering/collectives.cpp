@@ -120,9 +120,8 @@ Value* Emitter::pToSPadded(const Step&, Value* x, const TensorDistAttr* in1, con
   padLocal[0] = pad;
   const Attribute* padResults[] = {in1};
   Value* zeros = fill(padLocal, padLocal, in1, opDist(mesh, {}, padResults, chunk()), 0.0f);
-  PartialEntry sum[] = {{0, ReduceType::Sum}};
-  int64_t minusOne[] = {-1};
-  const Attribute* axisAttr = ctx().tensorDistAttr(mesh, minusOne, sum);
+  // Paddle marks this axis operand partial; its value is replicated.
+  const Attribute* axisAttr = helperAttr(mesh);
   const Attribute* pair[] = {in1, in1};
   const Attribute* catOperands[] = {ctx().arrayAttr(pair), axisAttr};
   const Attribute* catResults[] = {in1};

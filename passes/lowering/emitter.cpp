@@ -57,13 +57,20 @@ Emitter::Emitter(Program& program, DistOpFactory& factory, const ProcessGroupTab
 
 Value* Emitter::emit(const Step& step, Value* cur) {
   switch (step.kind) {
-    case StepKind::PToR: return pToR(step, cur);
-    case StepKind::PToS: return pToS(step, cur);
-    case StepKind::SToR: return sToR(step, cur);
-    case StepKind::RToS: return rToS(step, cur);
-    case StepKind::RToP: return rToP(step, cur);
-    case StepKind::SameStatus: return sameStatus(step, cur);
-    case StepKind::Broadcast: return broadcast(step, cur);
+    case StepKind::PToR:
+      return pToR(step, cur);
+    case StepKind::PToS:
+      return pToS(step, cur);
+    case StepKind::SToR:
+      return sToR(step, cur);
+    case StepKind::RToS:
+      return rToS(step, cur);
+    case StepKind::RToP:
+      return rToP(step, cur);
+    case StepKind::SameStatus:
+      return sameStatus(step, cur);
+    case StepKind::Broadcast:
+      return broadcast(step, cur);
   }
   return cur;
 }
@@ -126,8 +133,8 @@ AttrListBuilder Emitter::attrs(const OpDistAttr* od, uint32_t numResults, bool c
   return a;
 }
 
-Operation* Emitter::create(std::string_view name, std::span<Value* const> operands, std::span<const Type* const> results,
-                           const AttrListBuilder& attrs) {
+Operation* Emitter::create(std::string_view name, std::span<Value* const> operands,
+                           std::span<const Type* const> results, const AttrListBuilder& attrs) {
   return builder_.create(name, operands, results, attrs.attrs());
 }
 
@@ -152,8 +159,8 @@ Value* Emitter::fullIntArray(std::span<const int64_t> values, const ProcessMesh*
   return create("pd_op.full_int_array", {}, t, a)->result(0);
 }
 
-Value* Emitter::fill(std::span<const int64_t> localDims, std::span<const int64_t> typeDims,
-                     const TensorDistAttr* attr, const OpDistAttr* od, float value) {
+Value* Emitter::fill(std::span<const int64_t> localDims, std::span<const int64_t> typeDims, const TensorDistAttr* attr,
+                     const OpDistAttr* od, float value) {
   AttrListBuilder a = attrs(od, 1, true);
   DataType dtype = dtypeOf(reshard_.operandValue(0));
   a.setDataType("dtype", dtype).setPlace("place", Place{"undefined", 0}).setIntArray("shape", localDims);

@@ -124,8 +124,8 @@ class Emitter {
   int64_t rank_;
   core::Operation& reshard_;
   core::Builder builder_;
-  int64_t chunk_ = -1;      // the source value's producer's chunk id
-  int64_t recvChunk_ = -1;  // the chunk of the reshard result's users
+  int64_t chunk_ = -1;                   // the source value's producer's chunk id
+  int64_t recvChunk_ = -1;               // the chunk of the reshard result's users
   const core::Attribute* sg_ = nullptr;  // the source value's stop_gradient, or null
 };
 

@@ -97,13 +97,20 @@ bool planOneMesh(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* 
 
 std::string_view stepName(StepKind k) {
   switch (k) {
-    case StepKind::PToR: return "PToR";
-    case StepKind::PToS: return "PToS";
-    case StepKind::SToR: return "SToR";
-    case StepKind::RToS: return "RToS";
-    case StepKind::RToP: return "RToP";
-    case StepKind::SameStatus: return "SameStatus";
-    case StepKind::Broadcast: return "general";
+    case StepKind::PToR:
+      return "PToR";
+    case StepKind::PToS:
+      return "PToS";
+    case StepKind::SToR:
+      return "SToR";
+    case StepKind::RToS:
+      return "RToS";
+    case StepKind::RToP:
+      return "RToP";
+    case StepKind::SameStatus:
+      return "SameStatus";
+    case StepKind::Broadcast:
+      return "general";
   }
   return "";
 }
@@ -179,7 +186,8 @@ int64_t broadcastSender(const ProcessMesh& src, size_t index) {
 void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit) {
   switch (step.kind) {
     case StepKind::RToS:
-    case StepKind::RToP: return;
+    case StepKind::RToP:
+      return;
     case StepKind::SameStatus: {
       auto s = step.from->mesh()->processIds();
       auto d = step.to->mesh()->processIds();
@@ -199,7 +207,8 @@ void forEachRing(const Step& step, const std::function<void(std::span<const int6
       }
       return;
     }
-    default: break;
+    default:
+      break;
   }
   // A collective along mesh dim m: every 1-D sub-mesh along it, by where its
   // first rank appears in the process ids.

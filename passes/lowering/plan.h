@@ -52,7 +52,7 @@ struct Step {
 /// none: the names `--pass-statistics` counts under.
 struct ReshardPlan {
   std::string function;     // "PToR", "SameStatus+SToR", "NdMesh", "general", ...
-  std::vector<Step> steps;    // empty: the two attrs lay the tensor out alike
+  std::vector<Step> steps;  // empty: the two attrs lay the tensor out alike
 };
 
 /// Plans the reshard of a tensor of `rank` dims from `src` to `dst`.

@@ -27,8 +27,8 @@ Value* Emitter::rToS(const Step& step, Value* cur) {
   bool oneD = step.from->mesh()->ndim() <= 1;
   const TensorDistAttr* in1 = oneD ? step.from : oneDim(mesh, dims.size(), -1, false);
   const TensorDistAttr* out1 = oneD ? step.to : oneDim(mesh, dims.size(), step.axis, false);
-  ShardPiece piece = shardPiece(dims[step.axis], static_cast<int64_t>(mesh->processIds().size()),
-                                static_cast<int64_t>(*idx));
+  ShardPiece piece =
+      shardPiece(dims[step.axis], static_cast<int64_t>(mesh->processIds().size()), static_cast<int64_t>(*idx));
   const ProcessMesh* vmesh = step.from->mesh();
   int64_t start[] = {piece.begin}, end[] = {piece.end};
   Value* s = fullIntArray(start, vmesh);

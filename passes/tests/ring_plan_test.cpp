@@ -62,12 +62,13 @@ TEST_CASE("planRings gives S to R on one mesh its sorted mesh as ring 12", "[rin
 }
 
 TEST_CASE("planRings orders the rings of a 2-D P,P to R,R by mesh dim, then sub-mesh", "[ring_plan]") {
-  std::string t = program(
-      {{distType("4x8", "2,2", "0,1,2,3", "-1,-1", "0,SUM"), distType("4x8", "2,2", "0,1,2,3", "-1,-1")}});
+  std::string t =
+      program({{distType("4x8", "2,2", "0,1,2,3", "-1,-1", "0,SUM"), distType("4x8", "2,2", "0,1,2,3", "-1,-1")}});
   CHECK(rings(t) == Rows{{12, {0, 2}}, {13, {1, 3}}});
   // Two partial dims: mesh dim 0's sub-meshes, then mesh dim 1's.
-  std::string both = "pd_dist.tensor<4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,-1], "
-                     "partial(0,SUM),partial(1,SUM)>";
+  std::string both =
+      "pd_dist.tensor<4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,-1], "
+      "partial(0,SUM),partial(1,SUM)>";
   CHECK(rings(program({{both, distType("4x8", "2,2", "0,1,2,3", "-1,-1")}})) ==
         Rows{{12, {0, 2}}, {13, {1, 3}}, {14, {0, 1}}, {15, {2, 3}}});
 }
