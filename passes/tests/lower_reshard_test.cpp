@@ -108,8 +108,8 @@ void checkAllRanks(const std::vector<int64_t>& dims, const Layout& src, const La
       if (op.name() == "pd_op.send_v2") {
         CHECK(ranks[0] == rank);
         CHECK(peer == 1);
-        auto local = localShape(tensorShape(op.operandValue(0)->type())->dims,
-                                *distAttrOf(op.operandValue(0)->type()), rank);
+        auto local =
+            localShape(tensorShape(op.operandValue(0)->type())->dims, *distAttrOf(op.operandValue(0)->type()), rank);
         REQUIRE(local);
         sends[*ring].push_back(join(*local));
       } else if (op.name() == "pd_op.recv_v2") {
