@@ -111,6 +111,10 @@ std::string_view stepName(StepKind k) {
       return "SameStatus";
     case StepKind::Broadcast:
       return "general";
+    case StepKind::GlobalToSub:
+      return "GlobalToSubMesh";
+    case StepKind::SubToGlobal:
+      return "SubToGlobalMesh";
   }
   return "";
 }
@@ -121,6 +125,53 @@ std::string oneMeshName(const ProcessMesh* mesh, const std::vector<Step>& steps,
   if (mesh->ndim() > 1) return "NdMesh";
   if (steps.size() - from == 1) return std::string(stepName(steps[from].kind));
   return "general";  // S->S, S->P: no 1-D function of Paddle's
+}
+
+/// The ranks of `mesh` as a set, sorted.
+std::vector<int64_t> idSet(const ProcessMesh* mesh) {
+  std::vector<int64_t> ids(mesh->processIds().begin(), mesh->processIds().end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+/// set(a) < set(b), a proper subset.
+bool properSubset(const ProcessMesh* a, const ProcessMesh* b) {
+  std::vector<int64_t> x = idSet(a), y = idSet(b);
+  return x.size() < y.size() && std::includes(y.begin(), y.end(), x.begin(), x.end());
+}
+
+/// Whether `sub` is one of `mesh`'s sub-meshes along dim 0 (Paddle's
+/// get_sub_meshes: mesh[i], of shape shape[1:]); dim names are not compared.
+bool isSubMesh(const ProcessMesh* sub, const ProcessMesh* mesh) {
+  if (mesh->ndim() != sub->ndim() + 1 || mesh->shape().empty() || mesh->shape()[0] < 1) return false;
+  if (!std::equal(sub->shape().begin(), sub->shape().end(), mesh->shape().begin() + 1, mesh->shape().end()))
+    return false;
+  auto ids = mesh->processIds();
+  size_t n = ids.size() / static_cast<size_t>(mesh->shape()[0]);
+  if (n == 0 || sub->processIds().size() != n) return false;
+  for (size_t start = 0; start + n <= ids.size(); start += n)
+    if (std::equal(ids.begin() + start, ids.begin() + start + n, sub->processIds().begin())) return true;
+  return false;
+}
+
+/// GlobaleToSubMeshFunction.is_suitable: a replicated destination on a
+/// sub-mesh of the source (a proper subset of its ranks at equal ndim).
+bool globalToSubSuitable(const ProcessMesh* sm, const ProcessMesh* dm, const TensorDistAttr* dst) {
+  if (!dst->isReplicated() || sm->ndim() > dm->ndim() + 1) return false;
+  if (sm->ndim() == dm->ndim()) return properSubset(dm, sm);
+  return isSubMesh(dm, sm);
+}
+
+/// SubToGlobalMeshFunction.is_suitable, with its else-branch the right way
+/// round (Paddle tests the destination among the source's sub-meshes, W6),
+/// and for replicated values only, the only ones a broadcast serves (Paddle
+/// checks mesh dim 0 alone).
+bool subToGlobalSuitable(const ProcessMesh* sm, const ProcessMesh* dm, const TensorDistAttr* src,
+                         const TensorDistAttr* dst) {
+  if (!src->isReplicated() || !dst->isReplicated() || dm->ndim() > sm->ndim() + 1) return false;
+  if (dm->ndim() == sm->ndim()) return properSubset(sm, dm);
+  return isSubMesh(sm, dm);
 }
 
 const TensorDistAttr* replicatedOn(Context& ctx, const ProcessMesh* mesh, size_t rank) {
@@ -159,11 +210,24 @@ Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const T
     }
     return plan;
   }
-  // Meshes of different shapes: replicated on the source mesh, a copy to
-  // each destination rank lacking it, then the destination's layout.
   size_t rank = src->dimsMapping().size();
   const TensorDistAttr* rs = replicatedOn(ctx, sm, rank);
   const TensorDistAttr* rd = replicatedOn(ctx, dm, rank);
+  if (globalToSubSuitable(sm, dm, dst)) {
+    // global_to_sub_mesh_func.py: replicated first (NdMesh), then onto the
+    // sub-mesh.
+    if (!sameLayout(src, rs)) planOneMesh(ctx, src, rs, plan.steps);
+    plan.steps.push_back(Step{StepKind::GlobalToSub, plan.steps.empty() ? src : rs, dst});
+    plan.function = "GlobalToSubMesh";
+    return plan;
+  }
+  if (subToGlobalSuitable(sm, dm, src, dst)) {
+    plan.steps.push_back(Step{StepKind::SubToGlobal, src, dst});
+    plan.function = "SubToGlobalMesh";
+    return plan;
+  }
+  // Anything else: replicated on the source mesh, a copy to each
+  // destination rank lacking it, then the destination's layout.
   if (!sameLayout(src, rs)) planOneMesh(ctx, src, rs, plan.steps);
   plan.steps.push_back(Step{StepKind::Broadcast, rs, rd});
   if (!sameLayout(rd, dst)) planOneMesh(ctx, rd, dst, plan.steps);
@@ -187,7 +251,13 @@ void forEachRing(const Step& step, const std::function<void(std::span<const int6
   switch (step.kind) {
     case StepKind::RToS:
     case StepKind::RToP:
+    case StepKind::GlobalToSub:
       return;
+    case StepKind::SubToGlobal: {
+      std::vector<int64_t> ids = idSet(step.to->mesh());
+      visit(ids);
+      return;
+    }
     case StepKind::SameStatus: {
       auto s = step.from->mesh()->processIds();
       auto d = step.to->mesh()->processIds();

@@ -152,6 +152,11 @@ TEST_CASE("lower-reshard rings agree across ranks between meshes", "[lower_resha
   checkAllRanks({8, 8}, {{2}, {0, 1}, {-1, -1}, "partial(0,SUM)"}, {{2}, {1, 0}, {-1, -1}, ""});
   checkAllRanks({9, 8}, {{2}, {0, 1}, {-1, 0}, ""}, {{3}, {2, 3, 4}, {0, -1}, ""});
   checkAllRanks({7, 4}, {{2}, {0, 1}, {0, -1}, ""}, {{2}, {2, 3}, {0, -1}, ""});
+  // GlobalToSubMesh and SubToGlobalMesh (broadcast on the destination).
+  checkAllRanks({8, 8}, {{2}, {0, 1}, {0, -1}, ""}, {{1}, {0}, {-1, -1}, ""});
+  checkAllRanks({4, 4}, {{1}, {2}, {-1, -1}, ""}, {{2}, {1, 2}, {-1, -1}, ""});
+  checkAllRanks({4, 4}, {{2}, {0, 1}, {-1, -1}, ""}, {{2, 2}, {0, 1, 2, 3}, {-1, -1}, ""});
+  checkAllRanks({4, 4}, {{2, 2}, {0, 1, 2, 3}, {1, -1}, ""}, {{2}, {2, 3}, {-1, -1}, ""});
 }
 
 TEST_CASE("lower-reshard rings agree across ranks on 2-D meshes", "[lower_reshard]") {
