@@ -175,3 +175,46 @@ TEST_CASE("lower-reshard rings agree across ranks on 2-D meshes", "[lower_reshar
   Layout far{{2, 2}, {4, 5, 6, 7}, {-1, -1, -1}, ""};
   checkAllRanks({2, 4, 8}, on({-1, -1, -1}, "partial(0,SUM),partial(1,SUM)"), far);
 }
+
+namespace {
+
+/// Every layout of a 2-D tensor on `shape`/`ids`: each tensor axis on a
+/// distinct mesh dim or none, and the free mesh dims partial (SUM) or not,
+/// plus one MAX partial.
+std::vector<Layout> layoutsOn(std::vector<int64_t> shape, std::vector<int64_t> ids) {
+  std::vector<Layout> out;
+  int64_t nd = static_cast<int64_t>(shape.size());
+  for (int64_t a = -1; a < nd; ++a)
+    for (int64_t b = -1; b < nd; ++b) {
+      if (a >= 0 && a == b) continue;
+      std::vector<int64_t> free;
+      for (int64_t m = 0; m < nd; ++m)
+        if (m != a && m != b) free.push_back(m);
+      for (uint32_t mask = 0; mask < (1u << free.size()); ++mask) {
+        std::string partial;
+        for (size_t i = 0; i < free.size(); ++i)
+          if (mask & (1u << i))
+            partial += (partial.empty() ? "" : ",") + std::string("partial(") + std::to_string(free[i]) + ",SUM)";
+        out.push_back({shape, ids, {a, b}, partial});
+        if (mask && free.size() == 1)
+          out.push_back({shape, ids, {a, b}, "partial(" + std::to_string(free[0]) + ",MAX)"});
+      }
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lower-reshard rings agree across ranks over a grid of layouts", "[lower_reshard]") {
+  std::vector<Layout> all;
+  for (auto [shape, ids] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
+           {{2}, {0, 1}}, {{2}, {1, 0}}, {{3}, {0, 1, 2}}, {{2, 2}, {0, 1, 2, 3}}, {{2, 2}, {4, 5, 6, 7}}}) {
+    std::vector<Layout> l = layoutsOn(shape, ids);
+    all.insert(all.end(), l.begin(), l.end());
+  }
+  // Every other pair of the grid (about 1500 reshards, each on every rank).
+  size_t n = 0;
+  for (const Layout& src : all)
+    for (const Layout& dst : all)
+      if (n++ % 2 == 0) checkAllRanks({5, 6}, src, dst);
+}
