@@ -67,6 +67,8 @@ Value* Emitter::emit(const Step& step, Value* cur) {
       return rToS(step, cur);
     case StepKind::RToP:
       return rToP(step, cur);
+    case StepKind::SToS:
+      return sToS(step, cur);
     case StepKind::SameStatus:
       return sameStatus(step, cur);
     case StepKind::Broadcast:

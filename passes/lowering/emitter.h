@@ -6,6 +6,7 @@
 //   collectives.cpp  PToR (all_reduce), PToS (reduce_scatter), SToR
 //                    (all_gather) and their pad / split / concat sequences;
 //   slicing.cpp      RToS (slice), RToP (assign / zeros);
+//   all_to_all.cpp   SToS (reshape / transpose around all_to_all);
 //   p2p.cpp          SameStatus (send_v2 / recv_v2), the general path's
 //                    copy to the ranks of another mesh, GlobalToSubMesh and
 //                    SubToGlobalMesh (broadcast).
@@ -52,6 +53,7 @@ class Emitter {
                           std::span<const int64_t> shortSizes);
   core::Value* rToS(const Step& step, core::Value* cur);
   core::Value* rToP(const Step& step, core::Value* cur);
+  core::Value* sToS(const Step& step, core::Value* cur);
   core::Value* sameStatus(const Step& step, core::Value* cur);
   core::Value* broadcast(const Step& step, core::Value* cur);
   core::Value* globalToSub(const Step& step, core::Value* cur);

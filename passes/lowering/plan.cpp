@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "core/mesh_math.h"
 
@@ -107,6 +108,8 @@ std::string_view stepName(StepKind k) {
       return "RToS";
     case StepKind::RToP:
       return "RToP";
+    case StepKind::SToS:
+      return "SToS";
     case StepKind::SameStatus:
       return "SameStatus";
     case StepKind::Broadcast:
@@ -181,7 +184,25 @@ const TensorDistAttr* replicatedOn(Context& ctx, const ProcessMesh* mesh, size_t
 
 }  // namespace
 
-Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst) {
+/// SToSReshardFunction on one 1-D mesh (registered last: suitable only when
+/// no earlier function is): S(a) -> S(b), which Paddle's reshapes get right
+/// only when one of a, b is 0 and both dims split evenly; other S->S take
+/// the general path. The step, or nothing when it does not apply.
+std::optional<Step> sToS(const TensorDistAttr* src, const TensorDistAttr* dst, std::span<const int64_t> dims) {
+  const ProcessMesh* mesh = src->mesh();
+  if (mesh != dst->mesh() || mesh->ndim() != 1 || src->isPartial() || dst->isPartial()) return std::nullopt;
+  auto sm = src->dimsMapping(), dm = dst->dimsMapping();
+  auto a = std::find(sm.begin(), sm.end(), 0), b = std::find(dm.begin(), dm.end(), 0);
+  if (a == sm.end() || b == dm.end() || dims.size() != sm.size()) return std::nullopt;
+  int64_t ia = a - sm.begin(), ib = b - dm.begin();
+  int64_t n = mesh->shape()[0];
+  if (ia == ib || (ia != 0 && ib != 0) || n < 1) return std::nullopt;
+  if (dims[ia] < 0 || dims[ib] < 0 || dims[ia] % n != 0 || dims[ib] % n != 0) return std::nullopt;
+  return Step{StepKind::SToS, src, dst, 0, ia, ReduceType::Sum, ib};
+}
+
+Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
+                                std::span<const int64_t> dims) {
   if (!src || !dst || !src->mesh() || !dst->mesh()) return Status::error("reshard without dist attrs");
   if (src->dimsMapping().size() != dst->dimsMapping().size())
     return Status::error("reshard between dims_mappings of different lengths");
@@ -193,6 +214,11 @@ Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const T
   const ProcessMesh* sm = src->mesh();
   const ProcessMesh* dm = dst->mesh();
   if (sm == dm) {
+    if (std::optional<Step> s = sToS(src, dst, dims)) {
+      plan.steps.push_back(*s);
+      plan.function = "SToS";
+      return plan;
+    }
     bool general = planOneMesh(ctx, src, dst, plan.steps);
     plan.function = oneMeshName(sm, plan.steps, 0, general);
     return plan;

@@ -31,6 +31,7 @@ enum class StepKind : uint8_t {
   SToR,         // all_gather (split_with_num, concat)
   RToS,         // slice
   RToP,         // assign on the mesh's first rank, zeros elsewhere
+  SToS,         // (reshape, transpose, reshape) all_to_all (reshape, transpose, reshape)
   SameStatus,   // send_v2 / recv_v2 between zipped ranks of two meshes
   Broadcast,    // general path: each rank of the destination lacking the value receives it
   GlobalToSub,  // replicated value onto a sub-mesh: retyped or share_data_
@@ -48,6 +49,7 @@ struct Step {
   int64_t meshDim = 0;
   int64_t axis = -1;
   core::ReduceType reduce = core::ReduceType::Sum;
+  int64_t toAxis = -1;
 };
 
 /// The function Paddle's registry picks, or the path taken where it has
@@ -57,9 +59,10 @@ struct ReshardPlan {
   std::vector<Step> steps;  // empty: the two attrs lay the tensor out alike
 };
 
-/// Plans the reshard of a tensor of `rank` dims from `src` to `dst`.
+/// Plans the reshard of a tensor of global `dims` from `src` to `dst`
+/// (dims decide only whether SToS's even split applies).
 core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDistAttr* src,
-                                      const core::TensorDistAttr* dst);
+                                      const core::TensorDistAttr* dst, std::span<const int64_t> dims = {});
 
 /// The ranks of every ring `step` talks on, over all ranks, in the one
 /// canonical order: collectives along mesh dim m visit the 1-D sub-meshes
