@@ -5,12 +5,14 @@ namespace pir::passes {
 
 void registerApplyPartitionPass();
 void registerFoldReshardPass();
+void registerLowerReshardPass();
 void registerPipelineSplitPass();
 void registerSplitMatmulGradPass();
 
 void registerAllPasses() {
   registerApplyPartitionPass();
   registerFoldReshardPass();
+  registerLowerReshardPass();
   registerPipelineSplitPass();
   registerSplitMatmulGradPass();
 }
