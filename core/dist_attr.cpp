@@ -70,16 +70,17 @@ std::optional<MeshFault> meshFault(std::span<const int64_t> shape, std::span<con
   for (size_t i = 1; i < sorted.size(); ++i)
     if (sorted[i].first == sorted[i - 1].first) at = std::min(at, sorted[i].second);
   if (at == ids.size()) return std::nullopt;
-  return MeshFault{false, at, "process id " + std::to_string(ids[at]) + " appears twice in the mesh; its ids must be unique"};
+  return MeshFault{false, at,
+                   "process id " + std::to_string(ids[at]) + " appears twice in the mesh; its ids must be unique"};
 }
 
 std::optional<PlacementFault> placementsFault(size_t meshRank, std::span<const int64_t> dimsMapping,
                                               std::span<const PartialEntry> partial,
                                               std::span<const Placement> placements) {
   if (placements.size() != meshRank)
-    return PlacementFault{PlacementFault::kWholeList,
-                          std::to_string(placements.size()) + " placement" + (placements.size() == 1 ? "" : "s") +
-                              " for a mesh of rank " + std::to_string(meshRank) + "; there is one per mesh dim"};
+    return PlacementFault{PlacementFault::kWholeList, std::to_string(placements.size()) + " placement" +
+                                                          (placements.size() == 1 ? "" : "s") + " for a mesh of rank " +
+                                                          std::to_string(meshRank) + "; there is one per mesh dim"};
   if (!soundMapping(meshRank, dimsMapping, partial)) return std::nullopt;
   for (size_t i = 0; i < meshRank; ++i) {
     const Placement& p = placements[i];
@@ -90,8 +91,8 @@ std::optional<PlacementFault> placementsFault(size_t meshRank, std::span<const i
     if (sharded != dimsMapping.end()) {
       int64_t d = sharded - dimsMapping.begin();
       if (p.kind != Placement::Kind::Shard || p.dim != d)
-        return fault(", but dims_mapping shards tensor dim " + std::to_string(d) + " on it (Shard(dim=" +
-                     std::to_string(d) + ") expected)");
+        return fault(", but dims_mapping shards tensor dim " + std::to_string(d) +
+                     " on it (Shard(dim=" + std::to_string(d) + ") expected)");
     } else if (part != partial.end()) {
       if (p.kind != Placement::Kind::Partial || p.reduce != part->reduce)
         return fault(", but the mesh dim is partial(" + std::to_string(i) + "," +
