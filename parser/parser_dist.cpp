@@ -275,7 +275,8 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
           return syntaxErrorAt(intListElement(shapeAt, fault->index), fault->message);
         int64_t n = 1;
         for (int64_t d : shape) {
-          if (n > kMaxMeshSize / d) return syntaxError(start, "mesh_shape has a too large size");
+          if (n > kMaxMeshSize / d)
+            return syntaxError(start, "mesh_shape holds more than " + std::to_string(kMaxMeshSize) + " processes");
           n *= d;
         }
         // The text spells none of these ids: a few bytes of input must not

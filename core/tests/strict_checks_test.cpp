@@ -7,7 +7,9 @@ using namespace pir::core;
 
 namespace {
 using K = TypeNameCheck::Kind;
-Placement shard(int64_t dim, int64_t splitFactor = 1) { return {Placement::Kind::Shard, ReduceType::Sum, dim, splitFactor}; }
+Placement shard(int64_t dim, int64_t splitFactor = 1) {
+  return {Placement::Kind::Shard, ReduceType::Sum, dim, splitFactor};
+}
 Placement partialOf(ReduceType r) { return {Placement::Kind::Partial, r, 0, 1}; }
 constexpr Placement kReplicate{};
 

@@ -26,16 +26,15 @@ TEST_CASE("a misspelled type is reported where it is written, each time", "[pars
 }
 
 TEST_CASE("registered types we do not model and far names print back", "[parser][strict]") {
-  for (std::string type : {"pd_op.selectedrows<10x4xf32>", "pd_op.sparsecootensor<4x4xf32>",
-                           "pd_op.tensor_array<f32>", "cf.stack<>", "my_dialect.tnesor_thing<3>"}) {
+  for (std::string type : {"pd_op.selectedrows<10x4xf32>", "pd_op.sparsecootensor<4x4xf32>", "pd_op.tensor_array<f32>",
+                           "cf.stack<>", "my_dialect.tnesor_thing<3>"}) {
     std::string text = "{\n    (%0) = \"a\" () {} : () -> " + type + "\n}\n";
     REQUIRE(roundTrip(text) == text);
   }
 }
 
 TEST_CASE("a refused mesh or placement in an op_dist_attr is reported each time", "[parser][strict]") {
-  const std::string op =
-      "    () = \"a\" () {op_dist_attr:{mesh:{shape:[2],process_ids:[1,1]},chunk_id:0}} : () -> \n";
+  const std::string op = "    () = \"a\" () {op_dist_attr:{mesh:{shape:[2],process_ids:[1,1]},chunk_id:0}} : () -> \n";
   std::string errors = errorsOf("{\n" + op + op + "}\n");
   REQUIRE(count(errors, "process id 1 appears twice in the mesh") == 2);
   REQUIRE(errors.find("input.pir:2:63: error:") == 0);  // at the repeated id
