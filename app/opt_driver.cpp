@@ -278,9 +278,16 @@ int process(const OptOptions& opts) {
   core::DiagnosticEngine diag(&source);
 
   auto parseStart = Clock::now();
-  auto parsed = parser::parseFile(session.ctx, source, diag);
+  parser::ParseOptions parseOptions;
+  parseOptions.staleOperandTypesWarn = opts.noVerify;
+  auto parsed = parser::parseFile(session.ctx, source, diag, parseOptions);
   double parseMs = msSince(parseStart);
   if (!parsed) return failWith(diag);
+  if (diag.size() > 0) {  // warnings only (stale operand types under --no-verify): shown now, in order
+    diag.sortByPosition();
+    std::fputs(diag.render().c_str(), stderr);
+    diag.clear();
+  }
   input.releaseResidentPages();  // the passes' peak memory is the IR's, not the IR's plus the text's
   spdlog::debug("parsed {} program(s) in {:.1f} ms", parsed->size(), parseMs);
   if (parsed->size() > 1 && !opts.splitInputFile) {

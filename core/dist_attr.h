@@ -10,6 +10,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "core/attributes.h"
 
 namespace pir::core {
@@ -124,5 +127,33 @@ class OpDistAttr : public Attribute {
   int64_t chunkId_;
   bool hasChunkId_;
 };
+
+/// A mesh Paddle's ProcessMesh refuses: a dimension of size 0 or below, a
+/// negative process id, or one that appears twice. `index` is the element
+/// of `shape` (`inShape`) or of the process ids at fault.
+struct MeshFault {
+  bool inShape;
+  size_t index;
+  std::string message;
+};
+std::optional<MeshFault> meshFault(std::span<const int64_t> shape, std::span<const int64_t> ids);
+
+/// Placements that contradict the rest of a tensor dist attr on a mesh of
+/// `meshRank` dims: a count other than the rank, a mesh dim that dims_mapping
+/// shards but whose placement is not that Shard, a partial mesh dim whose
+/// placement is not its Partial, a Partial on a mesh dim that is not partial,
+/// a Shard of a tensor dim that dims_mapping does not shard. What dims_mapping
+/// cannot express stays legal: a split_factor, and co-sharding (Shard(dim=d)
+/// on more mesh dims than the one dims_mapping names for d). `index` is the
+/// placement at fault, or kWholeList for the count. Nothing is said when
+/// dims_mapping or partial are themselves broken (the verifier reports those).
+struct PlacementFault {
+  static constexpr size_t kWholeList = static_cast<size_t>(-1);
+  size_t index;
+  std::string message;
+};
+std::optional<PlacementFault> placementsFault(size_t meshRank, std::span<const int64_t> dimsMapping,
+                                              std::span<const PartialEntry> partial,
+                                              std::span<const Placement> placements);
 
 }  // namespace pir::core

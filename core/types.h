@@ -135,4 +135,16 @@ struct TensorShape {
 };
 std::optional<TensorShape> tensorShape(const Type* t);
 
+/// What a dialect-prefixed type name is to the dialects Paddle registers
+/// (types.cpp lists their names): one of them; within two edits of one
+/// (`builtin.tenosr`: `likely` names it); a `pd_dist.*` name other than its
+/// one type (`likely` is that type); or a name of no concern (another
+/// dialect's, or one far from every registered name).
+struct TypeNameCheck {
+  enum class Kind : uint8_t { Registered, Misspelled, NotInDialect, Unknown };
+  Kind kind;
+  std::string_view likely;  // Misspelled, NotInDialect: the registered name meant
+};
+TypeNameCheck checkTypeName(std::string_view name);
+
 }  // namespace pir::core

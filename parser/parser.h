@@ -33,10 +33,19 @@ struct ParsedProgram {
   std::unique_ptr<core::Program> program;
 };
 
+/// How forgiving the reader is.
+struct ParseOptions {
+  /// An operand type that differs from its value's is a warning, not an
+  /// error (`--no-verify`): Paddle's own reader ignores operand types, and
+  /// some of its fixtures have stale ones. The value's type is kept, so it is
+  /// what gets printed.
+  bool staleOperandTypesWarn = false;
+};
+
 /// Parses every program in `source` (programs are separated by `// -----`
 /// lines, optionally `// ----- job: NAME`).
 core::Result<std::vector<ParsedProgram>> parseFile(core::Context& ctx, const core::SourceFile& source,
-                                                   core::DiagnosticEngine& diag);
+                                                   core::DiagnosticEngine& diag, const ParseOptions& options = {});
 
 /// Parses exactly one program.
 core::Result<std::unique_ptr<core::Program>> parseProgram(core::Context& ctx, const core::SourceFile& source,

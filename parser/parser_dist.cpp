@@ -18,6 +18,16 @@ constexpr int64_t kMaxMeshSize = int64_t{1} << 24;  // process ids in one mesh
 // Process ids made up for meshes given only by their shape, in one parse.
 constexpr int64_t kMaxSequentialIds = int64_t{1} << 22;
 
+/// Where element `k` of the integer list whose `[` is at `open` starts (the
+/// list was read, so it holds that many elements).
+const char* intListElement(const char* open, size_t k) {
+  const char* p = open + 1;
+  for (; k > 0; ++p)
+    if (*p == ',') --k;
+  while (*p == ' ' || *p == '\t') ++p;
+  return p;
+}
+
 bool sameShape(const ProcessMesh* m, const std::vector<int64_t>& shape) {
   return m && std::equal(m->shape().begin(), m->shape().end(), shape.begin(), shape.end());
 }
@@ -38,13 +48,16 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
   std::vector<std::string_view> names;
   if (!tok_.isIdent("shape")) return unexpected("'shape' in the mesh");
   consume();
-  if (!expect(TokenKind::Colon, "':' after 'shape'") || !parseIntList(shape, "the mesh shape", "mesh dimension"))
-    return false;
+  if (!expect(TokenKind::Colon, "':' after 'shape'")) return false;
+  const char* shapeAt = tok_.text.data();
+  if (!parseIntList(shape, "the mesh shape", "mesh dimension")) return false;
   if (!expect(TokenKind::Comma, "',' after the mesh shape")) return false;
   if (!tok_.isIdent("process_ids")) return unexpected("'process_ids' in the mesh");
   consume();
-  if (!expect(TokenKind::Colon, "':' after 'process_ids'") || !parseIntList(ids, "the process ids", "process id"))
-    return false;
+  if (!expect(TokenKind::Colon, "':' after 'process_ids'")) return false;
+  const char* idsAt = tok_.text.data();
+  if (!parseIntList(ids, "the process ids", "process id")) return false;
+  checkMesh(shape, shapeAt, ids, idsAt);
   if (consumeIf(TokenKind::Comma)) {
     if (!tok_.isIdent("dim_names")) return unexpected("'dim_names' or '}' in the mesh");
     consume();
@@ -63,6 +76,12 @@ bool Parser::parseMeshDict(const ProcessMesh*& out) {
   return true;
 }
 
+void Parser::checkMesh(std::span<const int64_t> shape, const char* shapeAt, std::span<const int64_t> ids,
+                       const char* idsAt) {
+  if (auto fault = meshFault(shape, ids))
+    diag_.error(offsetOf(intListElement(fault->inShape ? shapeAt : idsAt, fault->index)), fault->message);
+}
+
 // op-dist-attr ::= `{` `mesh` `:` mesh-dict (`,` entry)* `}`
 // entry ::= (`operand` | `result`) `(` integer `)` `:` `{` entry-value `}`
 //         | `chunk_id` `:` integer
@@ -78,8 +97,10 @@ bool Parser::parseOpDistAttr(const Attribute*& out, const ProcessMesh*& opMesh) 
     consume();
     return true;
   }
+  size_t diagsBefore = diag_.size();
   if (!parseOpDistAttrUncached(out, opMesh)) return false;
-  if (prevEnd_ == end) opDistCache_.emplace(key, std::make_pair(out, opMesh));
+  // An attr that drew a diagnostic (a refused mesh or placement) draws it each time.
+  if (prevEnd_ == end && diag_.size() == diagsBefore) opDistCache_.emplace(key, std::make_pair(out, opMesh));
   return true;
 }
 
@@ -185,6 +206,7 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
   const ProcessMesh* mesh = nullptr;
   std::vector<PartialEntry> partial;
   const PlacementsAttr* placements = nullptr;
+  const char *shapeAt = nullptr, *idsAt = nullptr;
   auto field = [&] {
     Token name = tok_;
     if (!name.is(TokenKind::Identifier)) return unexpected("a dist attribute field such as 'dims_mappings'");
@@ -209,9 +231,11 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
       if (!tok_.is(TokenKind::Colon)) return unexpected("':' after '" + std::string(f) + "'");
       consume();
       if (f == "mesh_shape" && !hasShape) {
+        shapeAt = tok_.text.data();
         if (!parseIntList(shape, "mesh_shape", "mesh dimension")) return false;
         hasShape = true;
       } else if (f == "process_ids" && !hasIds) {
+        idsAt = tok_.text.data();
         if (!parseIntList(ids, "process_ids", "process id")) return false;
         hasIds = true;
       } else if (f == "mesh" && !mesh) {
@@ -239,6 +263,7 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
 
   if (!mesh) {
     if (hasShape && hasIds) {
+      checkMesh(shape, shapeAt, ids, idsAt);
       mesh = ctx_.processMesh(shape, ids);
     } else if (hasShape) {
       if (sameShape(hint, shape)) {
@@ -246,10 +271,12 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
       } else if (auto it = sequentialMeshes_.find(shape); it != sequentialMeshes_.end()) {
         mesh = it->second;
       } else {
+        if (auto fault = meshFault(shape, {}))
+          return syntaxErrorAt(intListElement(shapeAt, fault->index), fault->message);
         int64_t n = 1;
         for (int64_t d : shape) {
-          if (d <= 0 || n > kMaxMeshSize / d)
-            return syntaxError(start, "mesh_shape has a non-positive or too large size");
+          if (n > kMaxMeshSize / d)
+            return syntaxError(start, "mesh_shape holds more than " + std::to_string(kMaxMeshSize) + " processes");
           n *= d;
         }
         // The text spells none of these ids: a few bytes of input must not
@@ -270,6 +297,11 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
     }
   }
   noteDistEra(oldSpelling || (inType && hasShape && !hasIds) ? DistEra::DimsMaping : DistEra::Full);
+  if (placements)
+    if (auto fault = placementsFault(mesh->ndim(), dims, partial, placements->placements()))
+      diag_.error(offsetOf(fault->index == PlacementFault::kWholeList ? placementsAt_.front()
+                                                                      : placementsAt_[fault->index + 1]),
+                  "placements contradict the dist attribute: " + fault->message);
   out = ctx_.tensorDistAttr(mesh, dims, partial, placements);
   return true;
 }
@@ -278,11 +310,13 @@ bool Parser::parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* 
 // placement  ::= `Shard` `(` `dim` `=` int (`,` `split_factor` `=` int)? `)`
 //              | `Replicate` `(` `)` | `Partial` `(` `reduce_type` `=` reduce-type `)`
 bool Parser::parsePlacements(const PlacementsAttr*& out) {
+  placementsAt_.assign(1, tok_.text.data());
   if (!expect(TokenKind::LBracket, "'[' to start the placements")) return false;
   std::vector<Placement> list;
   auto placement = [&] {
     Placement p;
     Token kind = tok_;
+    placementsAt_.push_back(kind.text.data());
     consume();
     if (!expect(TokenKind::LParen, "'(' after the placement kind")) return false;
     auto keyValue = [&](std::string_view key, int64_t& v) {

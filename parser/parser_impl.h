@@ -28,7 +28,7 @@ using namespace pir::core;
 
 class Parser {
  public:
-  Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag);
+  Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag, const ParseOptions& options = {});
 
   bool parseFile(std::vector<ParsedProgram>& out);
   bool parseTypeOnly(const Type*& out);
@@ -129,7 +129,9 @@ class Parser {
 
   //===--- types (parser_types.cpp) ---===//
   bool parseType(const Type*& out, const ProcessMesh* hint);
+  bool parseTensorType(const Type*& out, std::string_view spelling, const ProcessMesh* hint);
   bool parseTensorBody(std::vector<int64_t>& dims, DataType& dtype);
+  static std::string typeNameHint(const TypeNameCheck& check);
   bool parseOpaqueBalanced(char open, char close, std::string_view& text);
 
   //===--- attributes (parser_attrs.cpp) ---===//
@@ -147,12 +149,16 @@ class Parser {
   bool parseOpDistEntry(const Attribute*& out, const ProcessMesh* opMesh);
   bool parseTensorDistAttr(const TensorDistAttr*& out, const ProcessMesh* hint, bool inType);
   bool parsePlacements(const PlacementsAttr*& out);
+  /// Reports what Paddle's ProcessMesh refuses in a mesh read from the lists
+  /// whose `[` are at `shapeAt` and `idsAt`, at the element at fault.
+  void checkMesh(std::span<const int64_t> shape, const char* shapeAt, std::span<const int64_t> ids, const char* idsAt);
   void noteDistEra(DistEra era);
 
   Context& ctx_;
   std::string_view text_;
   Lexer lex_;
   DiagnosticEngine& diag_;
+  ParseOptions options_;
   Token tok_;
   int depth_ = 0;
   bool failed_ = false;  // a syntax error was reported
@@ -179,6 +185,8 @@ class Parser {
   std::vector<std::string_view> keywords_;
   std::vector<NamedAttr> attrs_;
   std::vector<const Type*> operandTypes_, resultTypes_;
+  // Where the placements list last read starts (`[`), then each placement.
+  std::vector<const char*> placementsAt_;
 
   // Real dumps repeat the same type and op_dist_attr text thousands of
   // times: equal text (and, for types, equal mesh hint) parses to the same

@@ -8,8 +8,8 @@
 
 namespace pir::parser {
 
-Parser::Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag)
-    : ctx_(ctx), text_(text), lex_(text), diag_(diag) {
+Parser::Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag, const ParseOptions& options)
+    : ctx_(ctx), text_(text), lex_(text), diag_(diag), options_(options) {
   // Dumps spend hundreds of bytes per value, so this holds every `%N`
   // without growing, which would copy (and fault in) the table again. Pages
   // past the values read are never touched.
@@ -527,11 +527,17 @@ void Parser::checkOperandTypes(Operation& op, const std::vector<const Type*>& ty
       v->setType(types[i]);  // a block argument or kwarg learns its type at its first use
       continue;
     }
-    if (!typesEqual(v->type(), types[i]))
-      diag_.error(offsetOf(operandNames[i]),
-                  "type of operand " + std::to_string(i) + " ('" + std::string(operandNames[i].text) +
-                      "') does not match its definition: defined as '" + typeToString(v->type(), program_->style()) +
-                      "', used as '" + typeToString(types[i], program_->style()) + "'");
+    if (!typesEqual(v->type(), types[i])) {
+      std::string message = "type of operand " + std::to_string(i) + " ('" + std::string(operandNames[i].text) +
+                            "') does not match its definition: defined as '" +
+                            typeToString(v->type(), program_->style()) + "', used as '" +
+                            typeToString(types[i], program_->style()) + "'";
+      if (options_.staleOperandTypesWarn)
+        diag_.add(
+            Diagnostic{Severity::Warning, offsetOf(operandNames[i]), message + " (the definition's is kept)", {}});
+      else
+        diag_.error(offsetOf(operandNames[i]), std::move(message));
+    }
   }
 }
 
@@ -549,8 +555,9 @@ Status summary(DiagnosticEngine& diag) {
 }
 }  // namespace
 
-Result<std::vector<ParsedProgram>> parseFile(Context& ctx, const SourceFile& source, DiagnosticEngine& diag) {
-  Parser p(ctx, source.text(), diag);
+Result<std::vector<ParsedProgram>> parseFile(Context& ctx, const SourceFile& source, DiagnosticEngine& diag,
+                                             const ParseOptions& options) {
+  Parser p(ctx, source.text(), diag, options);
   std::vector<ParsedProgram> programs;
   bool ok = p.parseFile(programs);
   if (!ok || diag.hasErrors()) return summary(diag);

@@ -26,8 +26,10 @@ bool Parser::parseType(const Type*& out, const ProcessMesh* hint) {
     consume();
     return true;
   }
+  size_t diagsBefore = diag_.size();
   if (!parseTypeUncached(out, hint)) return false;
-  if (prevEnd_ == end) typeCache_.emplace(key, out);
+  // A type that drew a diagnostic (a misspelled name) draws it each time.
+  if (prevEnd_ == end && diag_.size() == diagsBefore) typeCache_.emplace(key, out);
   return true;
 }
 
@@ -95,44 +97,74 @@ bool Parser::parseTypeUncached(const Type*& out, const ProcessMesh* hint) {
   }
   const char* afterName = name.text.data() + name.text.size();
   bool angle = afterName < text_.data() + text_.size() && *afterName == '<';
+  // The common spellings skip the name check (and its edit distances).
+  std::string_view spelling = name.text;
+  TypeNameCheck check{TypeNameCheck::Kind::Registered, spelling};
+  if (spelling != "pd_dist.tensor" && spelling != "builtin.tensor") check = checkTypeName(spelling);
   if (!angle) {
     if (auto dt = parseDataType(name.text)) {
       consume();
       out = ctx_.scalarType(*dt);
       return true;
     }
-    return syntaxError(name, "unknown type '" + std::string(name.text) + "'");
+    return syntaxError(name, "unknown type '" + std::string(name.text) + "'" + typeNameHint(check));
   }
-  if (name.text == "pd_dist.tensor" || endsWithTensor(name.text)) {
-    lex_.resetTo(afterName + 1);
-    std::vector<int64_t> dims;
-    DataType dtype;
-    if (!parseTensorBody(dims, dtype)) return false;
-    if (name.text == "pd_dist.tensor") {
-      consume();
-      if (!expect(TokenKind::Comma, "',' before the dist attribute of 'pd_dist.tensor'")) return false;
-      const TensorDistAttr* dist = nullptr;
-      if (!parseTensorDistAttr(dist, hint, /*inType=*/true)) return false;
-      if (!tok_.is(TokenKind::RAngle)) return unexpected("'>' to close 'pd_dist.tensor<'");
-      out = ctx_.distTensorType(dtype, dims, dist);
-    } else {
-      consume();
-      if (!tok_.is(TokenKind::RAngle)) return unexpected("'>' to close '" + std::string(name.text) + "<'");
-      if (!sawTensorSpelling_ && program_) {
-        sawTensorSpelling_ = true;
-        program_->style().tensorSpelling = ctx_.intern(name.text);
-      }
-      out = ctx_.denseTensorType(name.text, dtype, dims);
-    }
-    consume();
-    return true;
+  if (check.kind == TypeNameCheck::Kind::Misspelled || check.kind == TypeNameCheck::Kind::NotInDialect) {
+    // Reported here, at the definition or use that has it, and read as the
+    // type meant, so that the other spellings of the value do not mismatch.
+    diag_.error(offsetOf(name), "unknown type '" + std::string(name.text) + "'" + typeNameHint(check));
+    if (check.kind == TypeNameCheck::Kind::Misspelled) spelling = check.likely;
   }
+  bool tensor =
+      spelling == "pd_dist.tensor" || (check.kind != TypeNameCheck::Kind::NotInDialect && endsWithTensor(spelling));
+  if (tensor) return parseTensorType(out, spelling, hint);
   // A dialect type we do not model: kept verbatim, angle brackets balanced.
   std::string_view body;
   lex_.resetTo(afterName);
   if (!parseOpaqueBalanced('<', '>', body)) return false;
-  out = ctx_.opaqueType(
-      std::string_view(name.text.data(), static_cast<size_t>(body.data() + body.size() - name.text.data())));
+  if (spelling.data() != name.text.data()) {
+    out = ctx_.opaqueType(std::string(spelling) + std::string(body));
+  } else {
+    out = ctx_.opaqueType(
+        std::string_view(name.text.data(), static_cast<size_t>(body.data() + body.size() - name.text.data())));
+  }
+  consume();
+  return true;
+}
+
+std::string Parser::typeNameHint(const TypeNameCheck& check) {
+  switch (check.kind) {
+    case TypeNameCheck::Kind::Misspelled:
+      return "; did you mean '" + std::string(check.likely) + "'?";
+    case TypeNameCheck::Kind::NotInDialect:
+      return "; the pd_dist dialect has one type, '" + std::string(check.likely) + "'";
+    default:
+      return {};
+  }
+}
+
+// The rest of `spelling<tensor-body>` or `pd_dist.tensor<tensor-body, tensor-dist-attr>`,
+// the current token being the type's name.
+bool Parser::parseTensorType(const Type*& out, std::string_view spelling, const ProcessMesh* hint) {
+  lex_.resetTo(tok_.text.data() + tok_.text.size() + 1);
+  std::vector<int64_t> dims;
+  DataType dtype;
+  if (!parseTensorBody(dims, dtype)) return false;
+  consume();
+  if (spelling == "pd_dist.tensor") {
+    if (!expect(TokenKind::Comma, "',' before the dist attribute of 'pd_dist.tensor'")) return false;
+    const TensorDistAttr* dist = nullptr;
+    if (!parseTensorDistAttr(dist, hint, /*inType=*/true)) return false;
+    if (!tok_.is(TokenKind::RAngle)) return unexpected("'>' to close 'pd_dist.tensor<'");
+    out = ctx_.distTensorType(dtype, dims, dist);
+  } else {
+    if (!tok_.is(TokenKind::RAngle)) return unexpected("'>' to close '" + std::string(spelling) + "<'");
+    if (!sawTensorSpelling_ && program_) {
+      sawTensorSpelling_ = true;
+      program_->style().tensorSpelling = ctx_.intern(spelling);
+    }
+    out = ctx_.denseTensorType(spelling, dtype, dims);
+  }
   consume();
   return true;
 }

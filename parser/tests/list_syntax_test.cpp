@@ -122,7 +122,7 @@ TEST_CASE("dist attribute fields and placements", "[parser][lists]") {
        "input.pir:1:96: error: expected '>' to close 'pd_dist.tensor<', found 'partial'"},
       {kDist + ",dims_mappings:[0], placements:[Replicate() Replicate()]>",
        "input.pir:1:121: error: expected ']' after the placements, found 'Replicate'"},
-      {kDist + ",dims_mappings:[0], placements:[Replicate(),]>", ""},
+      {kDist + ",dims_mappings:[0], placements:[Shard(dim=0),]>", ""},  // Replicate() would contradict [0]
       {kDist + ",dims_mappings:[0], placements:[]>", "input.pir:1:110: error: placements must not be empty"},
   });
 }

@@ -1,0 +1,5 @@
+// RUN: pir-opt %s --verify-dist
+{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,0], partial(0,SUM), placements:[Partial(reduce_type=SUM)]},chunk_id:0},place:Place(undefined:0),shape:[4,16],stop_gradient:[true]} : () -> pd_dist.tensr<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM), placements:[Partial(reduce_type=SUM)]>
+    (%1) = "pd_op.relu" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], placements:[Replicate()]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], placements:[Replicate()]},chunk_id:0},stop_gradient:[true]} : (pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM), placements:[Partial(reduce_type=SUM)]>) -> pd_dist.tensor<4x16xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], placements:[Replicate()]>
+}
