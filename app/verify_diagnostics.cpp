@@ -62,9 +62,16 @@ void DiagnosticVerifier::readExpectations() {
       Expectation e;
       e.offset = static_cast<int64_t>(start + at);
       e.line = line;
-      if (!takeSeverity(rest, e.severity)) {
-        at = std::string_view::npos;  // `expected-` in other words: an ordinary comment
+      std::string_view after = rest;
+      bool known = takeSeverity(after, e.severity);
+      std::string_view spaced = after;
+      skipBlanks(spaced);
+      // `expected-error` in prose is an ordinary comment; followed by `@`
+      // or `{` it is an expectation, and a malformed one is reported.
+      if (!known || !(after.starts_with("@") || spaced.starts_with("{"))) {
+        at = std::string_view::npos;
       } else {
+        rest = after;
         designator = true;
         bool isBelow = false;
         if (rest.starts_with("@")) {
