@@ -155,18 +155,20 @@ struct Session {
   /// op a pass made (its location is the op it was made for, when the pass
   /// said so).
   void annotate(std::string& out, const core::Operation& op) const {
-    std::string_view by = current && current->manager ? current->manager->createdBy(op) : std::string_view();
+    passes::PassManager::Origin origin;
+    if (current && current->manager) origin = current->manager->createdBy(op);
+    int64_t loc = origin.pass.empty() ? op.location() : origin.from;
     out += " // loc: ";
-    if (!by.empty()) {
+    if (!origin.pass.empty()) {
       out += "made by ";
-      out += by;
-      if (op.location() >= 0) out += " from ";
+      out += origin.pass;
+      if (loc >= 0) out += " from ";
     }
-    if (op.location() >= 0 && current) {
+    if (loc >= 0 && current) {
       out += file->name();
       out += ':';
-      out += std::to_string(file->lineCol(current->chunk->begin + static_cast<uint64_t>(op.location())).line);
-    } else if (by.empty()) {
+      out += std::to_string(file->lineCol(current->chunk->begin + static_cast<uint64_t>(loc)).line);
+    } else if (origin.pass.empty()) {
       out += "unknown";
     }
   }

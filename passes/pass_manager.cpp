@@ -133,11 +133,31 @@ void PassManager::dumpAll(const std::string& pass, IrDumpPoint when, bool change
   for (const core::NamedProgram& p : programs.programs) dump_(pass, when, changed, *p.program);
 }
 
+// An op a pass made without a location is placed by the op of the input
+// next to it: the one it stands before in its block, else the last before it.
 void PassManager::noteCreatedOps(const core::ProgramSet& programs, uint32_t passIndex) {
+  struct Pending {
+    int64_t last = -1;  // the last op seen in the block that has a location
+    std::vector<Created*> waiting;
+  };
+  std::unordered_map<const core::Block*, Pending> blocks;
   for (const core::NamedProgram& p : programs.programs)
     core::walk(p.program->body(), [&](const core::Operation& op) {
-      if (!seen_.count(&op)) createdBy_[&op] = passIndex;
+      Pending& b = blocks[op.parentBlock()];
+      if (!seen_.count(&op)) {
+        Created& c = createdBy_[&op] = Created{passIndex, op.location()};
+        if (op.location() < 0) b.waiting.push_back(&c);
+        return;
+      }
+      auto it = createdBy_.find(&op);
+      int64_t loc = it != createdBy_.end() ? it->second.from : op.location();
+      if (loc < 0) return;
+      for (Created* c : b.waiting) c->from = loc;
+      b.waiting.clear();
+      b.last = loc;
     });
+  for (auto& [block, b] : blocks)
+    for (Created* c : b.waiting) c->from = b.last;
   seen_.clear();
 }
 

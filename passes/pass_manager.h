@@ -68,11 +68,18 @@ class PassManager {
   /// `--timing` lines filled by run(): "pass NAME" for each pass, then
   /// "verify after NAME" when it verifies.
   const std::vector<std::pair<std::string, double>>& timings() const { return timings_; }
-  /// The pass that made `op` (with trackCreatedOps), or empty when the op
-  /// was there before the pipeline ran.
-  std::string_view createdBy(const core::Operation& op) const {
+  /// Which pass made `op` (with trackCreatedOps), and the source offset it
+  /// was made from: its own location, else that of the op of the input it
+  /// stands before in its block (after, at a block's end), else -1. The
+  /// name is empty for an op that was there before the pipeline ran.
+  struct Origin {
+    std::string_view pass;
+    int64_t from = -1;
+  };
+  Origin createdBy(const core::Operation& op) const {
     auto it = createdBy_.find(&op);
-    return it == createdBy_.end() ? std::string_view() : passes_[it->second]->name();
+    if (it == createdBy_.end()) return {};
+    return {passes_[it->second.pass]->name(), it->second.from};
   }
 
  private:
@@ -85,7 +92,11 @@ class PassManager {
   PassManagerOptions options_;
   std::vector<std::unique_ptr<Pass>> passes_;
   IrDumpHook dump_;
-  std::unordered_map<const core::Operation*, uint32_t> createdBy_;  // op -> index in passes_
+  struct Created {
+    uint32_t pass;  // index in passes_
+    int64_t from;
+  };
+  std::unordered_map<const core::Operation*, Created> createdBy_;
   std::unordered_map<const core::Operation*, uint32_t> seen_;       // ops before the running pass
   std::vector<std::pair<std::string, double>> timings_;
 };
