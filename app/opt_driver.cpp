@@ -114,7 +114,7 @@ struct Chunk {
   core::SourceFile source;
   core::DiagnosticEngine diag;
   size_t begin;
-  size_t index;      // 1-based
+  size_t index;       // 1-based
   uint64_t line = 1;  // in the input, of its first byte
   bool ok = true;
   bool sortDiagnostics = false;  // a pass or the verifier failed: by position, as one list
@@ -129,9 +129,7 @@ struct Unit {
   bool ok = true;
 };
 
-const char* pointName(passes::IrDumpPoint when) {
-  return when == passes::IrDumpPoint::Before ? "Before" : "After";
-}
+const char* pointName(passes::IrDumpPoint when) { return when == passes::IrDumpPoint::Before ? "Before" : "After"; }
 
 struct Session {
   explicit Session(const OptOptions& o) : opts(o) {}
@@ -142,10 +140,10 @@ struct Session {
   int treeIndex = 0;
   size_t programIndex = 0;
   size_t programCount = 1;
-  double verifyMs = 0;        // verifying the input programs, for --timing
-  double checkPrintMs = 0;    // checking the output can be printed, timed as printing
-  std::string pipelineText;   // what --pass-pipeline or --config gave, for diagnostics
-  std::string internalError;  // the first internal error (a pass's bug), reported after the diagnostics
+  double verifyMs = 0;            // verifying the input programs, for --timing
+  double checkPrintMs = 0;        // checking the output can be printed, timed as printing
+  std::string pipelineText;       // what --pass-pipeline or --config gave, for diagnostics
+  std::string internalError;      // the first internal error (a pass's bug), reported after the diagnostics
   const Unit* current = nullptr;  // being run or printed, for dumps and --print-locations
   core::OpAnnotator annotator = [this](std::string& out, const core::Operation& op) { annotate(out, op); };
 
@@ -194,8 +192,8 @@ struct Session {
     }
     if (wanted) {
       std::string text = "// -----// IR Dump " + std::string(pointName(when)) + " " + pass +
-                         (when == passes::IrDumpPoint::AfterFailure ? " Failed" : "") + chunkLabel() +
-                         " //----- //\n" + core::printProgram(program, annotation());
+                         (when == passes::IrDumpPoint::AfterFailure ? " Failed" : "") + chunkLabel() + " //----- //\n" +
+                         core::printProgram(program, annotation());
       std::fputs(text.c_str(), stderr);
     }
     if (treeDir.isOpen() && when == passes::IrDumpPoint::After) writeTree(pass, program);
@@ -375,6 +373,14 @@ void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chu
     spdlog::debug("parsed chunk {} in {:.1f} ms", chunk.index, msSince(parseStart));
     if (!parsed) {
       chunk.ok = false;
+      // A marker with no program after it: said of the marker, as when the
+      // whole input is read at once.
+      const auto& d = chunk.diag.diagnostics();
+      if (chunk.index > 1 && d.size() == 1 && d[0].message.starts_with("empty input")) {
+        chunk.diag.clear();
+        chunk.diag.error(0, chunk.index == cuts.size() ? "'// -----' at the end of the input, with no program after it"
+                                                       : "'// -----' with no program after it, before the next one");
+      }
       continue;
     }
     if (parsed->size() > 1 && !opts.splitInputFile) {
@@ -565,8 +571,7 @@ int runOpt(int argc, char** argv) {
   app.add_flag("--print-ir-before-all", opts.printIrBeforeAll, "print the IR before every pass (on stderr)");
   app.add_flag("--print-ir-after-change", opts.printIrAfterChange,
                "print the IR after each pass that changed it (a structural fingerprint differs; on stderr)");
-  app.add_flag("--print-ir-after-failure", opts.printIrAfterFailure,
-               "print the IR a failing pass left (on stderr)");
+  app.add_flag("--print-ir-after-failure", opts.printIrAfterFailure, "print the IR a failing pass left (on stderr)");
   app.add_flag("--print-locations", opts.printLocations,
                "append '// loc: FILE:LINE' (or '// loc: made by PASS ...') to each op's line");
   app.add_flag("--dump-pass-pipeline", opts.dumpPassPipeline,

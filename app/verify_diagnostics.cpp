@@ -88,20 +88,25 @@ void DiagnosticVerifier::readExpectations() {
             long n = std::strtol(digits.c_str(), &stop, 10);
             size_t used = static_cast<size_t>(stop - digits.c_str());
             if (used < 2) {
-              problems_.push_back({core::Severity::Error, e.offset, "expected a line offset after '@" + digits.substr(0, 1) + "'", {}});
+              problems_.push_back(
+                  {core::Severity::Error, e.offset, "expected a line offset after '@" + digits.substr(0, 1) + "'", {}});
               designator = false;
             }
             e.line += n;
             rest.remove_prefix(used);
           } else {
-            problems_.push_back({core::Severity::Error, e.offset, "unknown designator after '@' (expected +N, -N, above, below or unknown)", {}});
+            problems_.push_back({core::Severity::Error,
+                                 e.offset,
+                                 "unknown designator after '@' (expected +N, -N, above, below or unknown)",
+                                 {}});
             designator = false;
           }
         }
         skipBlanks(rest);
         size_t close = rest.rfind("}}");
         if (designator && (!rest.starts_with("{{") || close == std::string_view::npos || close < 2)) {
-          problems_.push_back({core::Severity::Error, e.offset,
+          problems_.push_back({core::Severity::Error,
+                               e.offset,
                                std::string("expected '{{text}}' after 'expected-") + severityWord(e.severity) + "'",
                                {}});
           designator = false;
@@ -136,16 +141,20 @@ bool DiagnosticVerifier::verify(const std::vector<core::Diagnostic>& diagnostics
   auto check = [&](const core::Diagnostic& d, int64_t offset) {
     int64_t line = offset < 0 ? 0 : static_cast<int64_t>(source_.lineCol(static_cast<uint64_t>(offset)).line);
     if (!match(d, line))
-      problems.push_back(
-          {core::Severity::Error, offset, std::string("unexpected ") + severityWord(d.severity) + ": " + d.message, {}});
+      problems.push_back({core::Severity::Error,
+                          offset,
+                          std::string("unexpected ") + severityWord(d.severity) + ": " + d.message,
+                          {}});
   };
   for (const core::Diagnostic& d : diagnostics) {
     check(d, d.offset);
-    for (const core::Diagnostic& n : d.notes) check(n, n.offset >= 0 ? n.offset : d.offset);  // a note sits with its error
+    for (const core::Diagnostic& n : d.notes)
+      check(n, n.offset >= 0 ? n.offset : d.offset);  // a note sits with its error
   }
   for (const Expectation& e : expectations_)
     if (!e.met)
-      problems.push_back({core::Severity::Error, e.offset,
+      problems.push_back({core::Severity::Error,
+                          e.offset,
                           std::string("expected ") + severityWord(e.severity) + " \"" + e.text + "\" was not produced",
                           {}});
   std::stable_sort(problems.begin(), problems.end(), [](const core::Diagnostic& a, const core::Diagnostic& b) {

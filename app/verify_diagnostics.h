@@ -36,9 +36,9 @@ class DiagnosticVerifier {
 
   struct Expectation {
     core::Severity severity = core::Severity::Error;
-    int64_t line = 0;     // 1-based; 0 for @unknown
-    int64_t offset = 0;   // of `expected-` in the source
-    std::string text;     // to find in the message
+    int64_t line = 0;    // 1-based; 0 for @unknown
+    int64_t offset = 0;  // of `expected-` in the source
+    std::string text;    // to find in the message
     bool met = false;
   };
   const std::vector<Expectation>& expectations() const { return expectations_; }

@@ -104,7 +104,8 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
   for (uint32_t i = 0; i < passes_.size(); ++i) {
     Pass* pass = passes_[i].get();
     std::string name(pass->name());
-    if (options_.printBeforeAll || options_.printBefore.count(name)) dumpAll(name, IrDumpPoint::Before, false, programs);
+    if (options_.printBeforeAll || options_.printBefore.count(name))
+      dumpAll(name, IrDumpPoint::Before, false, programs);
     uint64_t fingerprint = options_.printAfterChange ? structuralFingerprint(programs) : 0;
     if (options_.trackCreatedOps) collectOps(programs, seen_);
     auto start = std::chrono::steady_clock::now();
@@ -127,8 +128,7 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
   return core::Status::ok();
 }
 
-void PassManager::dumpAll(const std::string& pass, IrDumpPoint when, bool changed,
-                          const core::ProgramSet& programs) {
+void PassManager::dumpAll(const std::string& pass, IrDumpPoint when, bool changed, const core::ProgramSet& programs) {
   if (!dump_) return;
   for (const core::NamedProgram& p : programs.programs) dump_(pass, when, changed, *p.program);
 }

@@ -42,8 +42,7 @@ enum class IrDumpPoint { Before, After, AfterFailure };
 /// Receives IR dumps (`--print-ir-*`): the pass name, where, whether the
 /// pass changed the programs (known only with printAfterChange; else
 /// false) and the program.
-using IrDumpHook =
-    std::function<void(const std::string& pass, IrDumpPoint when, bool changed, const core::Program&)>;
+using IrDumpHook = std::function<void(const std::string& pass, IrDumpPoint when, bool changed, const core::Program&)>;
 
 class PassManager {
  public:
@@ -97,7 +96,7 @@ class PassManager {
     int64_t from;
   };
   std::unordered_map<const core::Operation*, Created> createdBy_;
-  std::unordered_map<const core::Operation*, uint32_t> seen_;       // ops before the running pass
+  std::unordered_map<const core::Operation*, uint32_t> seen_;  // ops before the running pass
   std::vector<std::pair<std::string, double>> timings_;
 };
 

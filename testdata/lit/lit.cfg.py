@@ -44,9 +44,9 @@ config.substitutions.append((r"\bnot\b(?=\s)", tool("not")))
 config.substitutions.append((r"\bsplit-file\b(?!-)", tool("split-file")))
 config.substitutions.append(("%testdata", os.path.join(repo, "testdata")))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
-# Paddle's documentation dumps, when the shared corpus is there (tests that
-# need it say `REQUIRES: corpus`).
-corpus = os.path.join(os.path.dirname(repo), "shared", "corpus")
+# Paddle's documentation dumps, when the shared corpus is there
+# (../shared/corpus, or $PIR_CORPUS); tests that need it say `REQUIRES: corpus`.
+corpus = os.environ.get("PIR_CORPUS") or os.path.join(os.path.dirname(repo), "shared", "corpus")
 if os.path.isdir(corpus):
     config.available_features.add("corpus")
     config.substitutions.append(("%corpus", corpus))
