@@ -367,7 +367,7 @@ void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chu
   std::vector<TextChunk> cuts = opts.splitInputFile ? splitInputChunks(text) : std::vector<TextChunk>{{0, text.size()}};
   for (const TextChunk& cut : cuts) {
     Chunk& chunk = chunks.emplace_back(session.file->name(), text, cut, chunks.size() + 1);
-    chunk.line = session.file->lineCol(cut.begin).line;
+    if (cut.begin > 0) chunk.line = session.file->lineCol(cut.begin).line;  // (the first needs no line table)
     auto parseStart = Clock::now();
     auto parsed = parser::parseFile(session.ctx, chunk.source, chunk.diag);
     spdlog::debug("parsed chunk {} in {:.1f} ms", chunk.index, msSince(parseStart));
