@@ -60,4 +60,20 @@ void InputFile::releaseResidentPages() {
   if (map_) madvise(map_, mapSize_, MADV_DONTNEED);
 }
 
+std::vector<TextChunk> splitInputChunks(std::string_view text) {
+  std::vector<TextChunk> chunks;
+  size_t begin = 0;
+  for (size_t line = 0; line < text.size();) {
+    size_t first = text.find_first_not_of(" \t\r\v\f", line);
+    if (first != std::string_view::npos && line > 0 && text.compare(first, 8, "// -----") == 0) {
+      chunks.push_back({begin, line});
+      begin = line;
+    }
+    size_t nl = text.find('\n', line);
+    line = nl == std::string_view::npos ? text.size() : nl + 1;
+  }
+  chunks.push_back({begin, text.size()});
+  return chunks;
+}
+
 }  // namespace pir::app

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 
@@ -34,5 +35,16 @@ class InputFile {
   std::string buffer_;
   std::string_view text_;
 };
+
+/// A `--split-input-file` chunk: the bytes [begin, end) of the input, from
+/// a `// -----` line (or the start) to the next such line (or the end).
+struct TextChunk {
+  size_t begin = 0, end = 0;
+};
+
+/// Cuts `text` at each line that starts (after blanks) with `// -----`, as
+/// the lexer sees a split marker; a chunk keeps its marker line. Text with
+/// no marker is one chunk. A UTF-8 byte-order mark stays in the first chunk.
+std::vector<TextChunk> splitInputChunks(std::string_view text);
 
 }  // namespace pir::app

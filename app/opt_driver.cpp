@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <new>
 #include <set>
 #include <string>
@@ -23,6 +24,7 @@
 #include "app/opt_options.h"
 #include "app/output_file.h"
 #include "app/staged_directory.h"
+#include "app/verify_diagnostics.h"
 #include "core/context.h"
 #include "core/print_era.h"
 #include "core/printer.h"
@@ -102,32 +104,99 @@ bool buildPassManager(const OptOptions& opts, const std::string& text, const std
   return true;
 }
 
-std::string dumpHeader(const std::string& pass, const char* when) {
-  return "// -----// IR Dump " + std::string(when) + " " + pass + " //----- //\n";
-}
+/// One `--split-input-file` chunk (without the flag: the whole input),
+/// parsed on its own so that a bad chunk leaves the others. Its offsets
+/// (diagnostics, op locations) count from its first byte: `begin` in the
+/// input.
+struct Chunk {
+  Chunk(const std::string& name, std::string_view text, TextChunk cut, size_t n)
+      : source(name, text.substr(cut.begin, cut.end - cut.begin)), diag(&source), begin(cut.begin), index(n) {}
+  core::SourceFile source;
+  core::DiagnosticEngine diag;
+  size_t begin;
+  size_t index;       // 1-based
+  uint64_t line = 1;  // in the input, of its first byte
+  bool ok = true;
+  bool sortDiagnostics = false;  // a pass or the verifier failed: by position, as one list
+};
+
+/// One input program and what the pipeline made of it.
+struct Unit {
+  std::string marker;  // the `// -----` line it had in the input, or empty
+  core::ProgramSet set;
+  Chunk* chunk = nullptr;
+  const passes::PassManager* manager = nullptr;  // what ran on it
+  bool ok = true;
+};
+
+const char* pointName(passes::IrDumpPoint when) { return when == passes::IrDumpPoint::Before ? "Before" : "After"; }
 
 struct Session {
   explicit Session(const OptOptions& o) : opts(o) {}
   const OptOptions& opts;
   core::Context ctx;
+  const core::SourceFile* file = nullptr;  // the whole input
   StagedDirectory treeDir;
   int treeIndex = 0;
   size_t programIndex = 0;
   size_t programCount = 1;
-  double verifyMs = 0;        // verifying the input programs, for --timing
-  double checkPrintMs = 0;    // checking the output can be printed, timed as printing
-  std::string pipelineText;   // what --pass-pipeline or --config gave, for diagnostics
-  std::string internalError;  // the first internal error (a pass's bug), reported after the diagnostics
+  double verifyMs = 0;            // verifying the input programs, for --timing
+  double checkPrintMs = 0;        // checking the output can be printed, timed as printing
+  std::string pipelineText;       // what --pass-pipeline or --config gave, for diagnostics
+  std::string internalError;      // the first internal error (a pass's bug), reported after the diagnostics
+  const Unit* current = nullptr;  // being run or printed, for dumps and --print-locations
+  core::OpAnnotator annotator = [this](std::string& out, const core::Operation& op) { annotate(out, op); };
 
-  void dump(const std::string& pass, const char* when, const core::Program& program) {
-    if (opts.printIrAfterAll || !opts.printIrBefore.empty() || !opts.printIrAfter.empty()) {
-      if ((std::string(when) == "Before" && contains(opts.printIrBefore, pass)) ||
-          (std::string(when) == "After" && (opts.printIrAfterAll || contains(opts.printIrAfter, pass)))) {
-        std::string text = dumpHeader(pass, when) + core::printProgram(program);
-        std::fputs(text.c_str(), stderr);
-      }
+  const core::OpAnnotator* annotation() const { return opts.printLocations ? &annotator : nullptr; }
+
+  /// ` // loc: FILE:LINE`, or ` // loc: made by PASS from FILE:LINE` for an
+  /// op a pass made (its location is the op it was made for, when the pass
+  /// said so).
+  void annotate(std::string& out, const core::Operation& op) const {
+    passes::PassManager::Origin origin;
+    if (current && current->manager) origin = current->manager->createdBy(op);
+    int64_t loc = origin.pass.empty() ? op.location() : origin.from;
+    out += " // loc: ";
+    if (!origin.pass.empty()) {
+      out += "made by ";
+      out += origin.pass;
+      if (loc >= 0) out += " from ";
     }
-    if (treeDir.isOpen() && std::string(when) == "After") writeTree(pass, program);
+    if (loc >= 0 && current) {
+      out += file->name();
+      out += ':';
+      out += std::to_string(file->lineCol(current->chunk->begin + static_cast<uint64_t>(loc)).line);
+    } else if (origin.pass.empty()) {
+      out += "unknown";
+    }
+  }
+
+  /// ` (chunk N, line L)` under --split-input-file, else empty.
+  std::string chunkLabel() const {
+    if (!opts.splitInputFile || !current) return {};
+    return " (chunk " + std::to_string(current->chunk->index) + ", line " + std::to_string(current->chunk->line) + ")";
+  }
+
+  void dump(const std::string& pass, passes::IrDumpPoint when, bool changed, const core::Program& program) {
+    bool wanted = false;
+    switch (when) {
+      case passes::IrDumpPoint::Before:
+        wanted = opts.printIrBeforeAll || contains(opts.printIrBefore, pass);
+        break;
+      case passes::IrDumpPoint::After:
+        wanted = opts.printIrAfterAll || contains(opts.printIrAfter, pass) || changed;
+        break;
+      case passes::IrDumpPoint::AfterFailure:
+        wanted = opts.printIrAfterFailure;
+        break;
+    }
+    if (wanted) {
+      std::string text = "// -----// IR Dump " + std::string(pointName(when)) + " " + pass +
+                         (when == passes::IrDumpPoint::AfterFailure ? " Failed" : "") + chunkLabel() + " //----- //\n" +
+                         core::printProgram(program, annotation());
+      std::fputs(text.c_str(), stderr);
+    }
+    if (treeDir.isOpen() && when == passes::IrDumpPoint::After) writeTree(pass, program);
   }
 
   void writeTree(const std::string& label, const core::Program& program) {
@@ -150,10 +219,12 @@ struct Session {
 
 /// Runs the pipeline on one input program (which a splitting pass may turn
 /// into several named ones); false after reporting errors.
-bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs, core::ProgramSet& set,
-                    core::DiagnosticEngine& diag, std::vector<std::pair<std::string, double>>& timings,
+bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs, Unit& unit,
+                    std::vector<std::pair<std::string, double>>& timings,
                     std::vector<std::unique_ptr<passes::PassManager>>& managers) {
   const OptOptions& opts = session.opts;
+  core::DiagnosticEngine& diag = unit.chunk->diag;
+  core::ProgramSet& set = unit.set;
   core::Program& program = *set.programs[0].program;
   if (!opts.noVerify) {
     core::VerifyOptions v;
@@ -176,10 +247,17 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   // The tree dir is fed by the "After" dump hook, which the pass manager
   // calls only for passes it is told to print after.
   pmOpts.printAfterAll = opts.printIrAfterAll || session.treeDir.isOpen();
+  pmOpts.printBeforeAll = opts.printIrBeforeAll;
+  pmOpts.printAfterChange = opts.printIrAfterChange;
+  pmOpts.printAfterFailure = opts.printIrAfterFailure;
+  pmOpts.trackCreatedOps = opts.printLocations;
   auto pm = std::make_unique<passes::PassManager>(pmOpts);
   if (!buildPassManager(opts, session.pipelineText, specs, *pm)) return false;
-  pm->setIrDumpHook(
-      [&](const std::string& pass, const char* when, const core::Program& p) { session.dump(pass, when, p); });
+  pm->setIrDumpHook([&](const std::string& pass, passes::IrDumpPoint when, bool changed, const core::Program& p) {
+    session.dump(pass, when, changed, p);
+  });
+  unit.manager = pm.get();
+  session.current = &unit;
   core::Status s = pm->run(set, diag);
   for (const auto& t : pm->timings()) timings.push_back(t);
   managers.push_back(std::move(pm));
@@ -201,42 +279,44 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   return true;
 }
 
-void printStatistics(const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+void printStatistics(const Session& session, const std::vector<Unit>& units) {
   std::fputs(
       "===-------------------------------------------------------------------------===\n"
       "                         ... Pass statistics report ...\n"
       "===-------------------------------------------------------------------------===\n",
       stderr);
-  for (const auto& pm : managers)
-    for (const auto& pass : pm->passes()) {
+  for (const Unit& u : units) {
+    if (!u.ok || !u.manager) continue;
+    if (session.opts.splitInputFile)
+      std::fprintf(stderr, "chunk %zu (line %llu):\n", u.chunk->index, static_cast<unsigned long long>(u.chunk->line));
+    for (const auto& pass : u.manager->passes()) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(pass->name().size()), pass->name().data());
       if (pass->statistics().entries().empty()) std::fputs("  (no changes)\n", stderr);
       for (const auto& [name, value] : pass->statistics().entries())
         std::fprintf(stderr, "  (S) %lld %s\n", static_cast<long long>(value), name.c_str());
     }
+  }
 }
 
-/// One input program and what the pipeline made of it.
-struct Unit {
-  std::string marker;  // the `// -----` line it had in the input, or empty
-  core::ProgramSet set;
-};
-
-/// Prints every program: named ones (what a split made) each after a
-/// `// ----- job: NAME` line, others after their input marker line.
-core::Status writeOutput(const std::string& path, const std::vector<Unit>& units) {
+/// Prints every program of the units that succeeded: named ones (what a
+/// split made) each after a `// ----- job: NAME` line, others after their
+/// input marker line.
+core::Status writeOutput(const std::string& path, Session& session, const std::vector<Unit>& units) {
   OutputFile out;
   if (core::Status s = out.open(path); !s) return s;
   core::OutputSink sink = [&](std::string_view chunk) { return out.write(chunk); };
-  for (const Unit& u : units)
+  for (const Unit& u : units) {
+    if (!u.ok) continue;
+    session.current = &u;
     for (const core::NamedProgram& p : u.set.programs) {
       std::string header = !p.name.empty() ? "// ----- job: " + p.name : u.marker;
       if (!header.empty()) {
         out.write(header);
         out.write("\n");
       }
-      (void)core::printProgram(*p.program, sink);
+      (void)core::printProgram(*p.program, sink, session.annotation());
     }
+  }
   return out.commit();
 }
 
@@ -261,6 +341,97 @@ core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& uni
   return staged.commit();
 }
 
+/// `--dump-pass-pipeline`: the pipeline as --pass-pipeline reads it, every
+/// option spelled out (given or default).
+void dumpPassPipeline(const std::vector<passes::PassSpec>& specs, const passes::PassManager& pm) {
+  std::string text;
+  for (size_t i = 0; i < pm.passes().size(); ++i) {
+    const passes::Pass& pass = *pm.passes()[i];
+    if (i) text += ',';
+    text += pass.name();
+    std::string options;
+    for (const passes::PassOption* o : pass.options()) {
+      auto given = specs[i].options.values.find(std::string(o->name()));
+      options += (options.empty() ? "" : " ") + std::string(o->name()) + "=" +
+                 (given != specs[i].options.values.end() ? given->second : o->defaultText());
+    }
+    if (!options.empty()) text += "{" + options + "}";
+  }
+  std::fprintf(stderr, "%s\n", text.c_str());
+}
+
+/// Parses each chunk of the input into units; a chunk that does not parse
+/// keeps its diagnostics and makes none.
+void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chunks, std::vector<Unit>& units) {
+  const OptOptions& opts = session.opts;
+  std::vector<TextChunk> cuts = opts.splitInputFile ? splitInputChunks(text) : std::vector<TextChunk>{{0, text.size()}};
+  for (const TextChunk& cut : cuts) {
+    Chunk& chunk = chunks.emplace_back(session.file->name(), text, cut, chunks.size() + 1);
+    if (cut.begin > 0) chunk.line = session.file->lineCol(cut.begin).line;  // (the first needs no line table)
+    auto parseStart = Clock::now();
+    parser::ParseOptions parseOptions;
+    parseOptions.staleOperandTypesWarn = opts.noVerify;  // warnings stay in chunk.diag, reported with the rest
+    auto parsed = parser::parseFile(session.ctx, chunk.source, chunk.diag, parseOptions);
+    spdlog::debug("parsed chunk {} in {:.1f} ms", chunk.index, msSince(parseStart));
+    if (!parsed) {
+      chunk.ok = false;
+      // A marker with no program after it: said of the marker, as when the
+      // whole input is read at once.
+      const auto& d = chunk.diag.diagnostics();
+      if (chunk.index > 1 && d.size() == 1 && d[0].message.starts_with("empty input")) {
+        chunk.diag.clear();
+        chunk.diag.error(0, chunk.index == cuts.size() ? "'// -----' at the end of the input, with no program after it"
+                                                       : "'// -----' with no program after it, before the next one");
+      }
+      continue;
+    }
+    if (parsed->size() > 1 && !opts.splitInputFile) {
+      chunk.diag.error((*parsed)[1].offset, "multiple programs; use --split-input-file");
+      chunk.ok = false;
+      continue;
+    }
+    for (parser::ParsedProgram& p : *parsed) {
+      Unit& u = units.emplace_back();
+      u.marker = std::move(p.marker);
+      u.set.programs.push_back({std::string(), std::move(p.program)});
+      u.chunk = &chunk;
+    }
+  }
+}
+
+/// Every chunk's diagnostics, at their place in the whole input.
+std::vector<core::Diagnostic> collectDiagnostics(std::deque<Chunk>& chunks) {
+  std::vector<core::Diagnostic> all;
+  auto shift = [](core::Diagnostic& d, int64_t by, auto& self) -> void {
+    if (d.offset >= 0) d.offset += by;
+    for (core::Diagnostic& n : d.notes) self(n, by, self);
+  };
+  for (Chunk& c : chunks) {
+    if (c.sortDiagnostics) c.diag.sortByPosition();
+    for (core::Diagnostic d : c.diag.diagnostics()) {
+      shift(d, static_cast<int64_t>(c.begin), shift);
+      all.push_back(std::move(d));
+    }
+  }
+  return all;
+}
+
+/// Reports the diagnostics (or, with --verify-diagnostics, what they and
+/// the expectations disagree on); true when the run may exit 0 on their
+/// account.
+bool reportDiagnostics(const Session& session, const std::vector<core::Diagnostic>& diags, bool allOk) {
+  std::string text;
+  if (session.opts.verifyDiagnostics) {
+    DiagnosticVerifier verifier(*session.file);
+    bool verified = verifier.verify(diags, text);
+    std::fputs(text.c_str(), stderr);
+    return verified;
+  }
+  for (const core::Diagnostic& d : diags) text += core::renderDiagnostic(session.file, d);
+  std::fputs(text.c_str(), stderr);
+  return allOk;
+}
+
 int process(const OptOptions& opts) {
   std::vector<passes::PassSpec> specs;
   std::string pipelineText;
@@ -268,76 +439,68 @@ int process(const OptOptions& opts) {
   {  // Unknown passes fail before any input is read.
     passes::PassManager probe;
     if (!buildPassManager(opts, pipelineText, specs, probe)) return 1;
+    if (opts.dumpPassPipeline) dumpPassPipeline(specs, probe);
   }
 
   Session session(opts);
   session.pipelineText = std::move(pipelineText);
   InputFile input;
   if (core::Status s = input.open(opts.input); !s) return fail(s.message());
-  core::SourceFile source(opts.input == "-" ? "<stdin>" : opts.input, input.text());
-  core::DiagnosticEngine diag(&source);
+  core::SourceFile file(opts.input == "-" ? "<stdin>" : opts.input, input.text());
+  session.file = &file;
 
   auto parseStart = Clock::now();
-  parser::ParseOptions parseOptions;
-  parseOptions.staleOperandTypesWarn = opts.noVerify;
-  auto parsed = parser::parseFile(session.ctx, source, diag, parseOptions);
+  std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them
+  std::vector<Unit> units;
+  parseChunks(session, input.text(), chunks, units);
   double parseMs = msSince(parseStart);
-  if (!parsed) return failWith(diag);
-  if (diag.size() > 0) {  // warnings only (stale operand types under --no-verify): shown now, in order
-    diag.sortByPosition();
-    std::fputs(diag.render().c_str(), stderr);
-    diag.clear();
-  }
   input.releaseResidentPages();  // the passes' peak memory is the IR's, not the IR's plus the text's
-  spdlog::debug("parsed {} program(s) in {:.1f} ms", parsed->size(), parseMs);
-  if (parsed->size() > 1 && !opts.splitInputFile) {
-    diag.error((*parsed)[1].offset, "multiple programs; use --split-input-file");
-    return failWith(diag);
-  }
-  if (!opts.printIrTreeDir.empty())
+  if (!opts.printIrTreeDir.empty() && !units.empty())
     if (core::Status s = session.treeDir.open(opts.printIrTreeDir); !s) return fail(s.message());
 
   std::vector<std::pair<std::string, double>> timings;
   std::vector<std::unique_ptr<passes::PassManager>> managers;
-  session.programCount = parsed->size();
-  std::vector<Unit> units(parsed->size());
-  bool ok = true;
-  for (size_t i = 0; i < parsed->size(); ++i) {
+  session.programCount = units.size();
+  for (size_t i = 0; i < units.size(); ++i) {
     session.programIndex = i;
     session.treeIndex = 0;  // p1_00_input.pir, not p1_02_input.pir
-    units[i].marker = (*parsed)[i].marker;
-    units[i].set.programs.push_back({std::string(), std::move((*parsed)[i].program)});
-    ok = processProgram(session, specs, units[i].set, diag, timings, managers) && ok;
+    units[i].ok = processProgram(session, specs, units[i], timings, managers);
+    if (!units[i].ok) units[i].chunk->ok = false, units[i].chunk->sortDiagnostics = true;
   }
-  if (!ok) {
-    diag.sortByPosition();
-    if (session.internalError.empty()) return failWith(diag);
-    std::fputs(diag.render().c_str(), stderr);
+  bool allOk = true;
+  for (const Chunk& c : chunks) allOk = allOk && c.ok;
+  for (Unit& u : units) u.ok = u.chunk->ok;  // a chunk prints whole or not at all
+  bool diagnosticsOk = reportDiagnostics(session, collectDiagnostics(chunks), allOk);
+  if (!session.internalError.empty()) {
     std::fprintf(stderr, "pir-opt: internal error: %s (a bug in pir-opt, not in the input)\n",
                  session.internalError.c_str());
     return 2;
   }
   if (!session.treeStatus) return fail(session.treeStatus.message());
 
+  // A file (or directory) is all or nothing; stdout gets the chunks that succeeded.
   auto printStart = Clock::now();
   if (!opts.outputDir.empty()) {
-    if (core::Status s = writeOutputDir(opts.outputDir, units); !s) return fail(s.message());
-  } else if (core::Status s = writeOutput(opts.output, units); !s) {
-    return fail(s.message());
+    if (allOk)
+      if (core::Status s = writeOutputDir(opts.outputDir, units); !s) return fail(s.message());
+  } else if (allOk || opts.output == "-") {
+    if (core::Status s = writeOutput(opts.output, session, units); !s) return fail(s.message());
   }
   double printMs = session.checkPrintMs + msSince(printStart);
-  if (session.treeDir.isOpen())
+  if (session.treeDir.isOpen() && allOk)
     if (core::Status s = session.treeDir.commit(); !s) return fail(s.message());
 
-  if (opts.passStatistics) printStatistics(managers);
-  if (opts.timing) {
+  bool anyOk = false;
+  for (const Unit& u : units) anyOk = anyOk || u.ok;
+  if (opts.passStatistics && anyOk) printStatistics(session, units);
+  if (opts.timing && allOk) {
     std::fprintf(stderr, "timing: parse %.3f ms\n", parseMs);
     if (!opts.noVerify) std::fprintf(stderr, "timing: verify %.3f ms\n", session.verifyMs);
     for (const auto& [label, seconds] : timings)
       std::fprintf(stderr, "timing: %s %.3f ms\n", label.c_str(), seconds * 1e3);
     std::fprintf(stderr, "timing: print %.3f ms\n", printMs);
   }
-  return 0;
+  return diagnosticsOk ? 0 : 1;
 }
 
 void listPasses() {
@@ -407,9 +570,20 @@ int runOpt(int argc, char** argv) {
   app.add_option("--print-ir-before", opts.printIrBefore, "print the IR before this pass (on stderr)")->delimiter(',');
   app.add_option("--print-ir-after", opts.printIrAfter, "print the IR after this pass (on stderr)")->delimiter(',');
   app.add_flag("--print-ir-after-all", opts.printIrAfterAll, "print the IR after every pass (on stderr)");
+  app.add_flag("--print-ir-before-all", opts.printIrBeforeAll, "print the IR before every pass (on stderr)");
+  app.add_flag("--print-ir-after-change", opts.printIrAfterChange,
+               "print the IR after each pass that changed it (a structural fingerprint differs; on stderr)");
+  app.add_flag("--print-ir-after-failure", opts.printIrAfterFailure, "print the IR a failing pass left (on stderr)");
+  app.add_flag("--print-locations", opts.printLocations,
+               "append '// loc: FILE:LINE' (or '// loc: made by PASS ...') to each op's line");
+  app.add_flag("--dump-pass-pipeline", opts.dumpPassPipeline,
+               "print the pipeline with every option's value, as --pass-pipeline reads it (on stderr)");
+  app.add_flag("--verify-diagnostics", opts.verifyDiagnostics,
+               "check the diagnostics against '// expected-error {{text}}' comments in the input (mlir-opt's)");
   app.add_option("--print-ir-tree-dir", opts.printIrTreeDir, "write the IR after each pass to numbered files in DIR")
       ->check(path);
-  app.add_flag("--split-input-file", opts.splitInputFile, "handle programs separated by '// -----' lines one by one");
+  app.add_flag("--split-input-file", opts.splitInputFile,
+               "handle programs separated by '// -----' lines one by one (a failing one prints nothing)");
   app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
   app.add_flag("--timing", opts.timing,
                "report the time of parsing, verifying the input, each pass and printing (on stderr)");

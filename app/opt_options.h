@@ -17,6 +17,12 @@ struct OptOptions {
   bool verifyDist = false;
   std::vector<std::string> printIrBefore, printIrAfter;
   bool printIrAfterAll = false;
+  bool printIrBeforeAll = false;
+  bool printIrAfterChange = false;   // only passes whose structural fingerprint changed
+  bool printIrAfterFailure = false;  // what a failing pass left
+  bool printLocations = false;       // `// loc: FILE:LINE` after each op line
+  bool dumpPassPipeline = false;     // the pipeline with every option's value, on stderr
+  bool verifyDiagnostics = false;    // check diagnostics against `// expected-error {{..}}`
   std::string printIrTreeDir;
   bool splitInputFile = false;
   bool passStatistics = false;

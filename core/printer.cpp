@@ -168,8 +168,8 @@ class ProgramPrinter {
  public:
   // A value is numbered anew once per print: when its printGen is not `gen`
   // (the program's Context hands out a fresh one each time).
-  ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen)
-      : style_(style), sink_(sink), gen_(gen) {
+  ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen, const OpAnnotator* annotate)
+      : style_(style), sink_(sink), annotate_(annotate), gen_(gen) {
     out_.reserve(sink ? kFlushThreshold + 4096 : 4096);
   }
 
@@ -415,6 +415,7 @@ class ProgramPrinter {
     }
     out_ += ") -> ";
     printResultTypes(op);
+    annotate(op);
     if (op.numRegions() == 0) return;
     // A generic region op: its blocks follow on their own lines, and the
     // enclosing block's newline leaves an empty line after the last `}`.
@@ -431,7 +432,9 @@ class ProgramPrinter {
     printAttrDict(op);
     out_ += " -> ";
     printResultTypes(op);
-    out_ += " {\n";
+    out_ += " {";
+    annotate(op);
+    out_ += '\n';
     std::string inner = indent + "    ";
     printBody(*op.region(0).front(), inner);
     out_ += indent;
@@ -452,7 +455,9 @@ class ProgramPrinter {
       if (i > 1) out_ += ", ";
       printValue(op.operandValue(i));
     }
-    out_ += ") { \n";
+    out_ += ") { ";
+    annotate(op);
+    out_ += '\n';
     const Block& body = *op.region(0).front();
     printHeader(body, indent, true);
     printOps(body, indent + "    ");
@@ -460,8 +465,13 @@ class ProgramPrinter {
     out_ += '}';
   }
 
+  void annotate(const Operation& op) {
+    if (annotate_) (*annotate_)(out_, op);
+  }
+
   const PrintStyle& style_;
   const OutputSink* sink_;
+  const OpAnnotator* annotate_;
   std::string out_;
   TextCache texts_{8 << 20};
   uint32_t gen_;
@@ -658,16 +668,16 @@ Status checkPrintable(const Program& program) {
   return checkBlockPrintable(program.body());
 }
 
-Status printProgram(const Program& program, const OutputSink& sink) {
-  ProgramPrinter p(program.style(), &sink, program.context().newWalkEpoch());
+Status printProgram(const Program& program, const OutputSink& sink, const OpAnnotator* annotate) {
+  ProgramPrinter p(program.style(), &sink, program.context().newWalkEpoch(), annotate);
   p.printBlock(program.body(), "");
   p.flush();
   if (p.failed()) return Status::error("write error");
   return Status::ok();
 }
 
-std::string printProgram(const Program& program) {
-  ProgramPrinter p(program.style(), nullptr, program.context().newWalkEpoch());
+std::string printProgram(const Program& program, const OpAnnotator* annotate) {
+  ProgramPrinter p(program.style(), nullptr, program.context().newWalkEpoch(), annotate);
   p.printBlock(program.body(), "");
   return std::move(p.buffer());
 }

@@ -28,9 +28,13 @@ using OutputSink = std::function<bool(std::string_view)>;
 /// its op's). Returns a located error naming the first op that cannot.
 Status checkPrintable(const Program& program);
 
+/// Appends to an op's first line (after its text, before the newline),
+/// for `--print-locations`; the printer itself never calls one.
+using OpAnnotator = std::function<void(std::string& line, const Operation& op)>;
+
 /// Prints `program` into `sink`. Fails only when the sink fails.
-Status printProgram(const Program& program, const OutputSink& sink);
-std::string printProgram(const Program& program);
+Status printProgram(const Program& program, const OutputSink& sink, const OpAnnotator* annotate = nullptr);
+std::string printProgram(const Program& program, const OpAnnotator* annotate = nullptr);
 
 void printType(std::string& out, const Type* type, const PrintStyle& style);
 void printAttribute(std::string& out, const Attribute* attr, const PrintStyle& style);

@@ -3,6 +3,8 @@
 
 #include <chrono>
 
+#include "core/hash.h"
+
 #include "core/verifier.h"
 #include "passes/pass_registry.h"
 
@@ -43,6 +45,42 @@ core::Status splitEach(SplittingPass& pass, core::ProgramSet& programs, core::Di
   return core::Status::ok();
 }
 
+/// What --print-ir-after-change compares: every op by identity, in order,
+/// with its name, attribute list, operands and result types (all uniqued or
+/// stable pointers), and each block's arguments. A pass that rebuilds an op
+/// as it was counts as a change; one that changes nothing never does.
+uint64_t structuralFingerprint(const core::ProgramSet& programs) {
+  uint64_t h = core::hashMix(0, programs.programs.size());
+  auto block = [&](const core::Block& b) {
+    for (const core::BlockArgument* a : b.arguments()) h = core::hashMix(h, reinterpret_cast<uintptr_t>(a));
+    for (const core::BlockArgument* a : b.kwargs()) h = core::hashMix(h, reinterpret_cast<uintptr_t>(a));
+  };
+  for (const core::NamedProgram& p : programs.programs) {
+    const core::PrintStyle& st = p.program->style();
+    h = core::hashMix(h, reinterpret_cast<uintptr_t>(p.program.get()));
+    h = core::hashMix(h, static_cast<uint64_t>(st.distEra) | st.taggedNumbers << 8 | st.opDistChunkId << 9);
+    block(p.program->body());
+    core::walk(p.program->body(), [&](const core::Operation& op) {
+      h = core::hashMix(h, reinterpret_cast<uintptr_t>(&op));
+      h = core::hashMix(h, reinterpret_cast<uintptr_t>(op.name().data()));
+      h = core::hashMix(h, reinterpret_cast<uintptr_t>(op.attributes().data()));
+      for (uint32_t i = 0; i < op.numOperands(); ++i)
+        h = core::hashMix(h, reinterpret_cast<uintptr_t>(op.operandValue(i)));
+      for (uint32_t i = 0; i < op.numResults(); ++i)
+        h = core::hashMix(h, reinterpret_cast<uintptr_t>(op.result(i)->type()));
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const core::Block* b : op.region(r).blocks()) block(*b);
+    });
+  }
+  return h;
+}
+
+void collectOps(const core::ProgramSet& programs, std::unordered_map<const core::Operation*, uint32_t>& ops) {
+  ops.clear();
+  for (const core::NamedProgram& p : programs.programs)
+    core::walk(p.program->body(), [&](const core::Operation& op) { ops.emplace(&op, 0); });
+}
+
 }  // namespace
 
 bool PassManager::addPipeline(const std::vector<PassSpec>& specs, core::DiagnosticEngine& diag) {
@@ -63,20 +101,64 @@ bool PassManager::addPipeline(const std::vector<PassSpec>& specs, core::Diagnost
 }
 
 core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine& diag) {
-  for (auto& pass : passes_) {
+  for (uint32_t i = 0; i < passes_.size(); ++i) {
+    Pass* pass = passes_[i].get();
     std::string name(pass->name());
-    for (const core::NamedProgram& p : programs.programs)
-      if (dump_ && options_.printBefore.count(name)) dump_(name, "Before", *p.program);
+    if (options_.printBeforeAll || options_.printBefore.count(name))
+      dumpAll(name, IrDumpPoint::Before, false, programs);
+    uint64_t fingerprint = options_.printAfterChange ? structuralFingerprint(programs) : 0;
+    if (options_.trackCreatedOps) collectOps(programs, seen_);
     auto start = std::chrono::steady_clock::now();
     core::Status s = runOne(*pass, programs, diag);
     timings_.emplace_back("pass " + name, secondsSince(start));
-    if (!s) return s.withMessage("pass '" + name + "' failed: " + s.message());
-    for (const core::NamedProgram& p : programs.programs)
-      if (dump_ && (options_.printAfterAll || options_.printAfter.count(name))) dump_(name, "After", *p.program);
+    if (options_.trackCreatedOps) noteCreatedOps(programs, i);
+    if (!s) {
+      if (options_.printAfterFailure) dumpAll(name, IrDumpPoint::AfterFailure, false, programs);
+      return s.withMessage("pass '" + name + "' failed: " + s.message());
+    }
+    bool changed = options_.printAfterChange && structuralFingerprint(programs) != fingerprint;
+    if (options_.printAfterAll || options_.printAfter.count(name) || changed)
+      dumpAll(name, IrDumpPoint::After, changed, programs);
     if (options_.verifyEach || options_.verifyDist)
-      if (core::Status v = verifyAfter(*pass, programs, diag); !v) return v;
+      if (core::Status v = verifyAfter(*pass, programs, diag); !v) {
+        if (options_.printAfterFailure) dumpAll(name, IrDumpPoint::AfterFailure, false, programs);
+        return v;
+      }
   }
   return core::Status::ok();
+}
+
+void PassManager::dumpAll(const std::string& pass, IrDumpPoint when, bool changed, const core::ProgramSet& programs) {
+  if (!dump_) return;
+  for (const core::NamedProgram& p : programs.programs) dump_(pass, when, changed, *p.program);
+}
+
+// An op a pass made without a location is placed by the op of the input
+// next to it: the one it stands before in its block, else the last before it.
+void PassManager::noteCreatedOps(const core::ProgramSet& programs, uint32_t passIndex) {
+  struct Pending {
+    int64_t last = -1;  // the last op seen in the block that has a location
+    std::vector<Created*> waiting;
+  };
+  std::unordered_map<const core::Block*, Pending> blocks;
+  for (const core::NamedProgram& p : programs.programs)
+    core::walk(p.program->body(), [&](const core::Operation& op) {
+      Pending& b = blocks[op.parentBlock()];
+      if (!seen_.count(&op)) {
+        Created& c = createdBy_[&op] = Created{passIndex, op.location()};
+        if (op.location() < 0) b.waiting.push_back(&c);
+        return;
+      }
+      auto it = createdBy_.find(&op);
+      int64_t loc = it != createdBy_.end() ? it->second.from : op.location();
+      if (loc < 0) return;
+      for (Created* c : b.waiting) c->from = loc;
+      b.waiting.clear();
+      b.last = loc;
+    });
+  for (auto& [block, b] : blocks)
+    for (Created* c : b.waiting) c->from = b.last;
+  seen_.clear();
 }
 
 core::Status PassManager::runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag) {

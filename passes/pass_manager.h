@@ -5,6 +5,8 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/diagnostics.h"
@@ -23,12 +25,24 @@ struct PassManagerOptions {
   bool verifyDist = false;  // also the dist-consistency check after every pass
   std::set<std::string> printBefore, printAfter;
   bool printAfterAll = false;
+  bool printBeforeAll = false;
+  // Dump after a pass only when it changed the programs: their structural
+  // fingerprint (see run()) differs before and after it.
+  bool printAfterChange = false;
+  bool printAfterFailure = false;  // dump what a failing pass left
+  // Remember which pass made each op that was not there before it
+  // (--print-locations): two walks of the programs a pass.
+  bool trackCreatedOps = false;
   bool timing = false;
 };
 
-/// Receives IR dumps (`--print-ir-*`): the pass name, "before" or "after",
-/// and the program.
-using IrDumpHook = std::function<void(const std::string& pass, const char* when, const core::Program&)>;
+/// Where in the pipeline an IR dump is taken.
+enum class IrDumpPoint { Before, After, AfterFailure };
+
+/// Receives IR dumps (`--print-ir-*`): the pass name, where, whether the
+/// pass changed the programs (known only with printAfterChange; else
+/// false) and the program.
+using IrDumpHook = std::function<void(const std::string& pass, IrDumpPoint when, bool changed, const core::Program&)>;
 
 class PassManager {
  public:
@@ -53,14 +67,36 @@ class PassManager {
   /// `--timing` lines filled by run(): "pass NAME" for each pass, then
   /// "verify after NAME" when it verifies.
   const std::vector<std::pair<std::string, double>>& timings() const { return timings_; }
+  /// Which pass made `op` (with trackCreatedOps), and the source offset it
+  /// was made from: its own location, else that of the op of the input it
+  /// stands before in its block (after, at a block's end), else -1. The
+  /// name is empty for an op that was there before the pipeline ran.
+  struct Origin {
+    std::string_view pass;
+    int64_t from = -1;
+  };
+  Origin createdBy(const core::Operation& op) const {
+    auto it = createdBy_.find(&op);
+    if (it == createdBy_.end()) return {};
+    return {passes_[it->second.pass]->name(), it->second.from};
+  }
 
  private:
+  void dumpAll(const std::string& pass, IrDumpPoint when, bool changed, const core::ProgramSet& programs);
+  void noteCreatedOps(const core::ProgramSet& programs, uint32_t passIndex);
+
   core::Status runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag);
   core::Status verifyAfter(const Pass& pass, const core::ProgramSet& programs, core::DiagnosticEngine& diag);
 
   PassManagerOptions options_;
   std::vector<std::unique_ptr<Pass>> passes_;
   IrDumpHook dump_;
+  struct Created {
+    uint32_t pass;  // index in passes_
+    int64_t from;
+  };
+  std::unordered_map<const core::Operation*, Created> createdBy_;
+  std::unordered_map<const core::Operation*, uint32_t> seen_;  // ops before the running pass
   std::vector<std::pair<std::string, double>> timings_;
 };
 
