@@ -4,14 +4,20 @@
 namespace pir::passes {
 
 void registerApplyPartitionPass();
+void registerDistToDensePass();
 void registerFoldReshardPass();
+void registerPartitionRankPass();
 void registerPipelineSplitPass();
+void registerRemoveUnusefulCommPass();
 void registerSplitMatmulGradPass();
 
 void registerAllPasses() {
   registerApplyPartitionPass();
+  registerDistToDensePass();
   registerFoldReshardPass();
+  registerPartitionRankPass();
   registerPipelineSplitPass();
+  registerRemoveUnusefulCommPass();
   registerSplitMatmulGradPass();
 }
 
