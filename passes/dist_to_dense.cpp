@@ -39,8 +39,7 @@ using namespace pir::core;
 bool isDistType(const Type* t) {
   if (!t) return false;
   if (t->isa<DistTensorType>()) return true;
-  if (auto* v = t->dynCast<VectorType>())
-    return std::any_of(v->elements().begin(), v->elements().end(), isDistType);
+  if (auto* v = t->dynCast<VectorType>()) return std::any_of(v->elements().begin(), v->elements().end(), isDistType);
   return false;
 }
 
@@ -156,8 +155,7 @@ class DistToDensePass : public ProgramPass {
   /// one it replaces.
   AttrSpeller spellerLike(const Attribute* old) {
     PrintStyle style = program_->style();
-    if (auto* arr = old ? old->dynCast<ArrayAttr>() : nullptr; arr && arr->size())
-      old = arr->elements()[0];
+    if (auto* arr = old ? old->dynCast<ArrayAttr>() : nullptr; arr && arr->size()) old = arr->elements()[0];
     if (old && old->isa<TaggedAttr>()) style.taggedNumbers = true;
     if (auto* n = old ? old->dynCast<NumberAttr>() : nullptr) style.taggedNumbers = !n->tag().empty();
     if (old && old->isa<ArrayAttr>()) style.taggedNumbers = false;  // an empty array: `[]` either way
@@ -187,8 +185,8 @@ class DistToDensePass : public ProgramPass {
     const Attribute* local = spellerLike(full->attr(value_)).int64Array(shape->dims);
     if (!target->hasOneUse()) {  // others read the global value: this reshape gets its own copy
       const Type* type = target->type();
-      Operation* copy = Operation::create(ctx(), full->name(), {}, std::span<const Type* const>(&type, 1),
-                                          full->attributes());
+      Operation* copy =
+          Operation::create(ctx(), full->name(), {}, std::span<const Type* const>(&type, 1), full->attributes());
       reshape.parentBlock()->insertBefore(&reshape, copy);
       reshape.operand(1).set(copy->result(0));
       full = copy;

@@ -80,8 +80,8 @@ Status checkKeys(const YAML::Node& node, std::initializer_list<const char*> keys
     bool known = false;
     for (const char* k : keys) known = known || (kv.first.IsScalar() && kv.first.Scalar() == k);
     if (!known)
-      return errorAt(kv.first, "unknown key '" + (kv.first.IsScalar() ? kv.first.Scalar() : std::string()) +
-                                   "' in " + what + " (expected " + expected + ")");
+      return errorAt(kv.first, "unknown key '" + (kv.first.IsScalar() ? kv.first.Scalar() : std::string()) + "' in " +
+                                   what + " (expected " + expected + ")");
   }
   for (const char* k : keys)
     if (!node[k]) return errorAt(node, what + " lacks '" + k + "'");
@@ -92,7 +92,8 @@ Status checkKeys(const YAML::Node& node, std::initializer_list<const char*> keys
 Status readInt(const YAML::Node& node, const std::string& what, int64_t min, int64_t max, int64_t& out) {
   const std::string& s = node.IsScalar() && node.Tag() == "?" ? node.Scalar() : std::string();
   bool ok = !s.empty() && s.size() <= 19;
-  for (size_t i = 0; i < s.size(); ++i) ok = ok && ((s[i] >= '0' && s[i] <= '9') || (i == 0 && s[i] == '-' && s.size() > 1));
+  for (size_t i = 0; i < s.size(); ++i)
+    ok = ok && ((s[i] >= '0' && s[i] <= '9') || (i == 0 && s[i] == '-' && s.size() > 1));
   if (ok) {
     out = std::stoll(s);
     ok = out >= min && out <= max;
@@ -192,10 +193,9 @@ Status readPiece(const YAML::Node& node, LayoutValue& v, int64_t worldSize) {
 }
 
 Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
-  if (Status s = checkKeys(node,
-                           {"name", "kind", "dtype", "shape", "mesh", "dims_mapping", "partial", "persistable",
-                            "pieces"},
-                           "a value entry");
+  if (Status s = checkKeys(
+          node, {"name", "kind", "dtype", "shape", "mesh", "dims_mapping", "partial", "persistable", "pieces"},
+          "a value entry");
       !s)
     return s;
   if (!node["name"].IsScalar() || node["name"].Scalar().empty())

@@ -27,8 +27,9 @@ class RankOption {
   core::Result<int64_t> resolve(const core::NamedProgram& program, std::string_view pass) const {
     if (int r = option_; r >= 0) return int64_t{r};
     if (program.rank >= 0) return int64_t{program.rank};
-    return core::Status::error(std::string(pass) + " needs a rank: give rank=R, or run it on a program that has one "
-                                                   "(split-ranks makes them)");
+    return core::Status::error(std::string(pass) +
+                               " needs a rank: give rank=R, or run it on a program that has one "
+                               "(split-ranks makes them)");
   }
 
  private:
