@@ -6,6 +6,7 @@ namespace pir::passes {
 void registerApplyPartitionPass();
 void registerDistToDensePass();
 void registerFoldReshardPass();
+void registerLowerReshardPass();
 void registerPartitionRankPass();
 void registerPipelineSplitPass();
 void registerRemoveUnusefulCommPass();
@@ -15,6 +16,7 @@ void registerAllPasses() {
   registerApplyPartitionPass();
   registerDistToDensePass();
   registerFoldReshardPass();
+  registerLowerReshardPass();
   registerPartitionRankPass();
   registerPipelineSplitPass();
   registerRemoveUnusefulCommPass();
