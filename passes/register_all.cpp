@@ -11,6 +11,7 @@ void registerPartitionRankPass();
 void registerPipelineSplitPass();
 void registerRemoveUnusefulCommPass();
 void registerSplitMatmulGradPass();
+void registerSplitRanksPass();
 
 void registerAllPasses() {
   registerApplyPartitionPass();
@@ -21,6 +22,7 @@ void registerAllPasses() {
   registerPipelineSplitPass();
   registerRemoveUnusefulCommPass();
   registerSplitMatmulGradPass();
+  registerSplitRanksPass();
 }
 
 }  // namespace pir::passes

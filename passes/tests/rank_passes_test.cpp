@@ -87,9 +87,8 @@ std::string edited(std::string program, const std::string& from, const std::stri
 TEST_CASE("partition-rank keeps the ops of rank 0 and drops fake reshards and unused combines") {
   Run r(kProgram, "partition-rank{rank=0}");
   REQUIRE(r.status.isOk());
-  CHECK(r.opNames() ==
-        std::vector<std::string>{"pd_op.data", "pd_op.relu", "pd_op.full_int_array", "pd_op.reshape",
-                                 "builtin.shadow_output"});
+  CHECK(r.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.relu", "pd_op.full_int_array", "pd_op.reshape",
+                                                "builtin.shadow_output"});
 }
 
 TEST_CASE("partition-rank takes the program's rank when none is given, and refuses a program without one") {
@@ -106,8 +105,10 @@ TEST_CASE("partition-rank refuses an op off its rank whose result an op on it re
 }
 
 TEST_CASE("partition-rank refuses a dist_op.reshard still in use") {
-  std::string program = edited(kProgram, R"(() = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>))",
-                               R"(() = "builtin.shadow_output" (%5) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]>))");
+  std::string program = edited(
+      kProgram,
+      R"(() = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>))",
+      R"(() = "builtin.shadow_output" (%5) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]>))");
   Run r(program, "partition-rank{rank=1}");
   REQUIRE(!r.status.isOk());
   CHECK(r.errors().find("t.pir:8:5: error: dist_op.reshard is still in use on rank 1; run lower-reshard{rank=1} "
@@ -118,15 +119,18 @@ TEST_CASE("dist-to-dense gives the last rank its short piece of an uneven shard"
   // 5 rows on 2 ranks: rank 0 holds 3 (ceil), rank 1 the other 2.
   for (int rank : {0, 1}) {
     std::string rows = rank == 0 ? "3" : "2";
-    Run r(kProgram, "partition-rank{rank=" + std::to_string(rank) + "},dist-to-dense{rank=" + std::to_string(rank) + "}");
+    Run r(kProgram,
+          "partition-rank{rank=" + std::to_string(rank) + "},dist-to-dense{rank=" + std::to_string(rank) + "}");
     REQUIRE(r.status.isOk());
     std::string out = r.printed();
     CHECK(lineWith(out, "pd_op.data") ==
           "    (%0) = \"pd_op.data\" () {chunk_id:0,dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place("
           "undefined:0),shape:(pd_op.IntArray)[" +
               rows + ",8],stop_gradient:[true]} : () -> builtin.tensor<" + rows + "x8xf32>");
-    CHECK(lineWith(out, "pd_op.full_int_array").find("value:[(Int64)" + rows + ",(Int64)2,(Int64)4]} : () -> "
-                                                     "builtin.tensor<3xi64>") != std::string::npos);
+    CHECK(lineWith(out, "pd_op.full_int_array")
+              .find("value:[(Int64)" + rows +
+                    ",(Int64)2,(Int64)4]} : () -> "
+                    "builtin.tensor<3xi64>") != std::string::npos);
     CHECK(lineWith(out, "pd_op.reshape").find("-> builtin.tensor<" + rows + "x2x4xf32>") != std::string::npos);
     CHECK(out.find("pd_dist") == std::string::npos);
     CHECK(out.find("op_dist_attr") == std::string::npos);
@@ -140,8 +144,9 @@ TEST_CASE("dist-to-dense keeps -1 dims and converts vec elements one by one") {
   program.erase(reshard, program.find('\n', reshard) + 1 - reshard);  // no partition-rank: the combine stays
   Run r(program, "dist-to-dense{rank=1}");
   REQUIRE(r.status.isOk());
-  CHECK(lineWith(r.printed(), "pd_op.data").find("shape:(pd_op.IntArray)[-1,8],stop_gradient:[true]} : () -> "
-                                                 "builtin.tensor<-1x8xf32>") != std::string::npos);
+  CHECK(lineWith(r.printed(), "pd_op.data")
+            .find("shape:(pd_op.IntArray)[-1,8],stop_gradient:[true]} : () -> "
+                  "builtin.tensor<-1x8xf32>") != std::string::npos);
   CHECK(lineWith(r.printed(), "builtin.combine").find("-> vec[builtin.tensor<2x2x4xf32>,builtin.tensor<2x2x4xf32>]") !=
         std::string::npos);
 }
@@ -153,8 +158,10 @@ TEST_CASE("dist-to-dense refuses a reshard that was never lowered") {
 }
 
 TEST_CASE("dist-to-dense copies a full_int_array another op reads before making it local") {
-  std::string program = edited(kProgram, R"(() = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>))",
-                               R"(() = "builtin.shadow_output" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>))");
+  std::string program = edited(
+      kProgram,
+      R"(() = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>))",
+      R"(() = "builtin.shadow_output" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>))");
   Run r(program, "partition-rank{rank=1},dist-to-dense{rank=1}");
   REQUIRE(r.status.isOk());
   std::string out = r.printed();
@@ -170,10 +177,14 @@ TEST_CASE("dist-to-dense copies a full_int_array another op reads before making 
 
 TEST_CASE("dist-to-dense refuses a distributed reshape whose shape is computed") {
   std::string program = edited(kProgram, R"("pd_op.reshape" (%1, %2))", R"("pd_op.reshape" (%1, %0))");
-  program = edited(program, R"(operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]})",
-                   R"(operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]})");
-  program = edited(program, R"(pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>) -> pd_dist.tensor<5x2x4xf32)",
-                   R"(pd_dist.tensor<5x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> pd_dist.tensor<5x2x4xf32)");
+  program = edited(
+      program,
+      R"(operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]})",
+      R"(operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]})");
+  program = edited(
+      program,
+      R"(pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>) -> pd_dist.tensor<5x2x4xf32)",
+      R"(pd_dist.tensor<5x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> pd_dist.tensor<5x2x4xf32)");
   Run r(program, "partition-rank{rank=0},dist-to-dense{rank=0}");
   REQUIRE(!r.status.isOk());
   CHECK(r.errors().find("t.pir:5:5: error: the shape operand of a distributed pd_op.reshape must come from "
