@@ -9,13 +9,13 @@
 // corrupt the runner).
 //
 //===----------------------------------------------------------------------===//
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
-#include <tuple>
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/attr_access.h"
@@ -38,8 +38,8 @@ struct Mesh {
 };
 
 const std::vector<Mesh>& meshes() {
-  static const std::vector<Mesh> list = {{{2}, {0, 1}},       {{2}, {1, 0}},       {{3}, {0, 1, 2}},
-                                         {{4}, {0, 1, 2, 3}}, {{2}, {2, 3}},       {{2, 2}, {0, 1, 2, 3}},
+  static const std::vector<Mesh> list = {{{2}, {0, 1}},          {{2}, {1, 0}},    {{3}, {0, 1, 2}},
+                                         {{4}, {0, 1, 2, 3}},    {{2}, {2, 3}},    {{2, 2}, {0, 1, 2, 3}},
                                          {{2, 2}, {4, 5, 6, 7}}, {{1, 2}, {0, 1}}, {{2, 3}, {0, 1, 2, 3, 4, 5}}};
   return list;
 }
@@ -62,8 +62,8 @@ struct Layout {
   std::string type(const std::vector<int64_t>& shape) const {
     std::string s = "pd_dist.tensor<";
     for (int64_t d : shape) s += std::to_string(d) + "x";
-    return s + "f32, mesh_shape:" + list(mesh.shape) + ",process_ids:" + list(mesh.ids) + ",dims_mappings:" +
-           list(dims) + partial + ">";
+    return s + "f32, mesh_shape:" + list(mesh.shape) + ",process_ids:" + list(mesh.ids) +
+           ",dims_mappings:" + list(dims) + partial + ">";
   }
   std::string meshAttr() const { return "{shape:" + list(mesh.shape) + ",process_ids:" + list(mesh.ids) + "}"; }
 };
@@ -148,7 +148,8 @@ std::string recordTraffic(const Program& program, int64_t rank, const RingTable&
     const ProcessGroup* group = rings.find(*ring);
     if (!group) return void(problem = "ring " + std::to_string(*ring) + " is not in the ring table");
     std::optional<int64_t> me = group->localRank(rank);
-    if (!me) return void(problem = std::string(op.name()) + " on ring " + std::to_string(*ring) + " runs on a non-member");
+    if (!me)
+      return void(problem = std::string(op.name()) + " on ring " + std::to_string(*ring) + " runs on a non-member");
     if (op.name() == "pd_op.send_v2" || op.name() == "pd_op.recv_v2") {
       std::optional<int64_t> peer = getInt64(op, "peer");
       if (!peer || *peer < 0 || *peer >= static_cast<int64_t>(group->ranks.size()))
