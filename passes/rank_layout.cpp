@@ -256,29 +256,37 @@ bool persistableOf(const core::Operation& op) {
   return core::getBool(a).value_or(false);
 }
 
-void addMeshRanks(const core::ProcessMesh* mesh, std::set<int64_t>& out) {
-  if (mesh) out.insert(mesh->processIds().begin(), mesh->processIds().end());
-}
+/// The ranks of the meshes it is shown, each distinct mesh once (meshes
+/// are interned: most ops of a program share a few).
+struct RankCollector {
+  std::set<int64_t> ranks;
+  std::set<const core::ProcessMesh*> seen;
+  const core::ProcessMesh* last = nullptr;
 
-void addTypeRanks(const core::Type* t, std::set<int64_t>& out) {
-  if (const core::TensorDistAttr* d = core::distAttrOf(t)) addMeshRanks(d->mesh(), out);
-  if (auto* v = t ? t->dynCast<core::VectorType>() : nullptr)
-    for (const core::Type* e : v->elements()) addTypeRanks(e, out);
-}
-
-void addBlockRanks(const core::Block& block, std::set<int64_t>& out) {
-  for (const core::BlockArgument* a : block.arguments()) addTypeRanks(a->type(), out);
-  for (const core::BlockArgument* k : block.kwargs()) addTypeRanks(k->type(), out);
-  core::walk(block, [&](const core::Operation& op) {
-    if (const core::OpDistAttr* od = op.distAttr()) addMeshRanks(od->mesh(), out);
-    for (uint32_t i = 0; i < op.numResults(); ++i) addTypeRanks(op.result(i)->type(), out);
-    for (uint32_t r = 0; r < op.numRegions(); ++r)
-      for (const core::Block* b : op.region(r).blocks()) {
-        for (const core::BlockArgument* a : b->arguments()) addTypeRanks(a->type(), out);
-        for (const core::BlockArgument* k : b->kwargs()) addTypeRanks(k->type(), out);
-      }
-  });
-}
+  void mesh(const core::ProcessMesh* m) {
+    if (!m || m == last) return;
+    last = m;
+    if (seen.insert(m).second) ranks.insert(m->processIds().begin(), m->processIds().end());
+  }
+  void type(const core::Type* t) {
+    if (const core::TensorDistAttr* d = core::distAttrOf(t)) mesh(d->mesh());
+    if (auto* v = t ? t->dynCast<core::VectorType>() : nullptr)
+      for (const core::Type* e : v->elements()) type(e);
+  }
+  void arguments(const core::Block& block) {
+    for (const core::BlockArgument* a : block.arguments()) type(a->type());
+    for (const core::BlockArgument* k : block.kwargs()) type(k->type());
+  }
+  void block(const core::Block& b) {
+    arguments(b);
+    core::walk(b, [&](const core::Operation& op) {
+      if (const core::OpDistAttr* od = op.distAttr()) mesh(od->mesh());
+      for (uint32_t i = 0; i < op.numResults(); ++i) type(op.result(i)->type());
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const core::Block* inner : op.region(r).blocks()) arguments(*inner);
+    });
+  }
+};
 
 /// The layout entry of a named value of type `type`.
 LayoutValue describeValue(std::string name, LayoutValueKind kind, const core::Type* type, bool persistable) {
@@ -363,9 +371,9 @@ std::string_view layoutValueKindName(LayoutValueKind kind) { return kKindNames[s
 // ---- the layout ------------------------------------------------------------
 
 std::vector<int64_t> programRanks(const core::Program& program) {
-  std::set<int64_t> ranks;
-  addBlockRanks(program.body(), ranks);
-  return {ranks.begin(), ranks.end()};
+  RankCollector collector;
+  collector.block(program.body());
+  return {collector.ranks.begin(), collector.ranks.end()};
 }
 
 core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTable rings) {
