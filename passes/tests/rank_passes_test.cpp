@@ -1,5 +1,7 @@
 //===- rank_passes_test.cpp - partition-rank, dist-to-dense, remove-unuseful-comm -===//
 #include <catch2/catch.hpp>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -239,4 +241,43 @@ TEST_CASE("the ring table refuses an id given to two rank lists") {
   CHECK(!rings.add(14, {2, 2}).isOk());
   REQUIRE(rings.add(3, {2}).isOk());
   CHECK(rings.rings().front().ringId == 3);
+}
+
+TEST_CASE("a pass manager streams the last splitting pass's pieces to its sink, verified and named") {
+  registerAllPasses();
+  Context ctx;
+  std::string text = R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[3],process_ids:[4,0,2]},result(0):{mesh_shape:[3],process_ids:[4,0,2],dims_mappings:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[7],stop_gradient:[true]} : () -> pd_dist.tensor<7xf32, mesh_shape:[3],process_ids:[4,0,2],dims_mappings:[0]>
+}
+)";
+  SourceFile src("t.pir", text);
+  DiagnosticEngine diag(&src);
+  auto p = parser::parseProgram(ctx, src, diag);
+  REQUIRE(p.isOk());
+  ProgramSet set;
+  set.programs.emplace_back("net", std::move(*p));
+  std::vector<PassSpec> specs;
+  REQUIRE(parsePassPipeline("split-ranks", specs, diag));
+  PassManager pm;
+  REQUIRE(pm.addPipeline(specs, diag));
+  std::mutex mutex;
+  std::map<size_t, std::string> seen;  // index -> "name rank: data's type"
+  pm.setFinalSink([&](size_t index, NamedProgram piece) {
+    std::string line =
+        piece.name + " " + std::to_string(piece.rank) + ": " + lineWith(printProgram(*piece.program), "->");
+    std::lock_guard<std::mutex> lock(mutex);
+    seen[index] = line;
+    return Status::ok();
+  });
+  REQUIRE(pm.run(set, diag).isOk());
+  CHECK(set.programs.empty());
+  // Ranks ascending; 7 on 3 gives 3,3,1 by mesh position: rank 4 first, 0, then 2.
+  auto end = [](const std::string& s) { return s.substr(s.rfind("->")); };
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0].rfind("net.rank0 0: ", 0) == 0);
+  CHECK(end(seen[0]) == "-> builtin.tensor<3xf32>");
+  CHECK(seen[1].rfind("net.rank2 2: ", 0) == 0);
+  CHECK(end(seen[1]) == "-> builtin.tensor<1xf32>");
+  CHECK(seen[2].rfind("net.rank4 4: ", 0) == 0);
+  CHECK(end(seen[2]) == "-> builtin.tensor<3xf32>");
 }
