@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <new>
+#include <string>
 
 namespace pir::runtime {
 
@@ -71,6 +72,12 @@ Tensor Tensor::clone() const {
   Tensor t = allocate(dtype_, shape_);
   if (bytes() != 0) std::memcpy(t.data_, data_, bytes());
   return t;
+}
+
+std::string typeText(DataType dtype, std::span<const int64_t> shape) {
+  std::string s = "tensor<";
+  for (int64_t d : shape) s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+  return s + std::string(core::dataTypeName(dtype)) + ">";
 }
 
 size_t Tensor::storageBytes() const { return storage_ ? storage_->bytes : 0; }
