@@ -1,6 +1,7 @@
 //===- in_process.cpp - every rank a thread of this process ---------------===//
 #include "runtime/comm/in_process.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace pir::runtime {
