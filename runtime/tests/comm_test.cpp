@@ -178,3 +178,30 @@ TEST_CASE("collective errors: shapes, membership, rings", "[comm]") {
   REQUIRE(outcome.kind == WorldOutcome::Kind::Failed);
   CHECK(outcome.perRank[outcome.failedRank].message().find("all_gather on ring 12: rank ") == 0);
 }
+
+#include "runtime/tests/run_helpers.h"
+
+TEST_CASE("two ranks run programs that all_reduce_ in place and send", "[comm]") {
+  using pir::runtime::testing::block;
+  using pir::runtime::testing::runText;
+  std::string text[2];
+  std::string head =
+      R"x((%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>)x";
+  std::string reduce =
+      R"x((%1) = "pd_op.all_reduce_" (%0) {reduce_type:(Int32)4,ring_id:(Int32)12} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)x";
+  text[0] = block({head, reduce, R"x(() = "pd_op.send_v2" (%1) {dynamic_shape:false,peer:(Int32)1,ring_id:(Int32)12,use_calc_stream:true} : (builtin.tensor<2xf32>) -> )x"});
+  text[1] = block({head, reduce,
+                   R"x((%2) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>)x",
+                   R"x(() = "builtin.shadow_output" (%2) {output_name:"got"} : (builtin.tensor<2xf32>) -> )x"});
+  InProcessWorld world(2, {{12, {0, 1}}}, kTimeout);
+  TensorMap feeds[2] = {{{"x", testing::f32({2}, {1, 2})}}, {{"x", testing::f32({2}, {3, 8})}}};
+  TensorMap fetches[2];
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    std::string err;
+    fetches[r] = runText(text[r], feeds[r], &err, &c);
+    return err.empty() ? Status::ok() : Status::error(err);
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  CHECK(testing::values(feeds[0]["x"]) == std::vector<float>{2, 5});  // in place: the fed tensor is the result
+  CHECK(testing::values(fetches[1]["got"]) == std::vector<float>{2, 5});
+}

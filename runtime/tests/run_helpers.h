@@ -50,3 +50,27 @@ inline std::vector<float> values(const Tensor& t) { return {t.data<float>(), t.d
 inline std::vector<int64_t> dims(const Tensor& t) { return {t.shape().begin(), t.shape().end()}; }
 
 }  // namespace pir::runtime::testing
+
+namespace pir::runtime::testing {
+
+/// Runs `text` once with `feeds` (the real kernel registry); the fetches, or
+/// the failure's message in "error".
+inline TensorMap runText(const std::string& text, const TensorMap& feeds, std::string* error = nullptr,
+                         Communicator* comm = nullptr) {
+  auto p = parse(text);
+  TensorMap fetches;
+  if (!p->program) {
+    if (error) *error = p->error;
+    return fetches;
+  }
+  auto ex = Executor::compile(*p->program);
+  if (!ex) {
+    if (error) *error = ex.status().message();
+    return fetches;
+  }
+  core::Status s = (*ex)->run(feeds, fetches, comm);
+  if (!s && error) *error = s.message();
+  return fetches;
+}
+
+}  // namespace pir::runtime::testing
