@@ -105,6 +105,14 @@ class Tensor {
   DataType dtype_ = DataType::Undefined;
 };
 
+/// Tensor bytes allocated by the calling thread (a rank) and not yet freed,
+/// and their high-water mark (summary.yaml's peak tensor bytes).
+struct MemoryStats {
+  int64_t live = 0;
+  int64_t peak = 0;
+};
+MemoryStats& threadMemory();
+
 /// Calls `f(T*)` with the tensor's data typed by its dtype (bf16 as
 /// BFloat16, bool as bool); for generic kernels over all runnable dtypes.
 template <class F>
