@@ -40,14 +40,16 @@ class InProcessComm final : public Communicator {
     auto parts = exchange(g, x, "all_reduce");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "all_reduce"); !s) return s;
-    // Into a fresh buffer: `out` may be x's, which the others read until the acks.
-    Tensor result = Tensor::allocate(x.dtype(), x.shape());
+    // Into `out` when it is a buffer of its own; else (in place: x's buffer,
+    // which the others read until the acks) into a fresh one.
+    bool direct = out.defined() && !out.sharesStorageWith(x) && sameType(out, x);
+    Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
     std::vector<const Tensor*> ptrs;
     for (auto& p : *parts) ptrs.push_back(&p);
     reduceInto(ptrs, result, op);
     parts->clear();
     if (Status s = finish(g, "all_reduce"); !s) return s;
-    return place(std::move(result), out);
+    return direct ? Status::ok() : place(std::move(result), out);
   }
 
   Status allGather(int64_t ring, const Tensor& x, Tensor& out) override {
