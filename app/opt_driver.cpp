@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <new>
 #include <set>
 #include <string>
@@ -151,7 +152,8 @@ struct Session {
 /// into several named ones); false after reporting errors.
 bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs, core::ProgramSet& set,
                     core::DiagnosticEngine& diag, std::vector<std::pair<std::string, double>>& timings,
-                    std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+                    std::vector<std::unique_ptr<passes::PassManager>>& managers,
+                    const passes::SplittingPass::PieceSink& sink) {
   const OptOptions& opts = session.opts;
   core::Program& program = *set.programs[0].program;
   if (!opts.noVerify) {
@@ -175,6 +177,7 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   if (!buildPassManager(opts, session.pipelineText, specs, *pm)) return false;
   pm->setIrDumpHook(
       [&](const std::string& pass, const char* when, const core::Program& p) { session.dump(pass, when, p); });
+  if (sink) pm->setFinalSink(sink);
   core::Status s = pm->run(set, diag);
   for (const auto& t : pm->timings()) timings.push_back(t);
   managers.push_back(std::move(pm));
@@ -235,9 +238,62 @@ core::Status writeOutput(const std::string& path, const std::vector<Unit>& units
   return out.commit();
 }
 
+/// The files the passes made (split-ranks' ranks.yaml) into `staged`; a name
+/// taken already in `files` is an error.
+core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::unique_ptr<passes::PassManager>>& managers,
+                            std::set<std::string>& files) {
+  for (const auto& pm : managers)
+    for (const auto& pass : pm->passes())
+      for (const auto& [name, content] : pass->outputFiles()) {
+        if (!files.insert(name).second) return core::Status::error("two outputs would be written to '" + name + "'");
+        if (core::Status s = staged.writeFile(name, content); !s) return s;
+      }
+  return core::Status::ok();
+}
+
+/// `--output-dir` when the last pass streams its pieces (a splitting pass):
+/// each piece is printed and written into the staging folder as it comes,
+/// from whichever thread made it, and freed; the manifest lists them in
+/// their order once all are in.
+struct StreamedOutputDir {
+  StagedDirectory staged;
+  std::mutex mutex;
+  std::vector<passes::ManifestProgram> entries;  // by piece index
+  std::vector<bool> present;
+  std::set<std::string> names, files;
+
+  core::Status take(size_t index, core::NamedProgram piece) {
+    if (core::Status ps = core::checkPrintable(*piece.program); !ps) return ps;
+    std::string name = !piece.name.empty() ? piece.name : "program";
+    std::string file = passes::manifestFilePath(piece.rank, piece.job, name);
+    std::string text = core::printProgram(*piece.program);
+    passes::ManifestProgram entry = passes::describeProgram(piece, name, file);
+    piece = core::NamedProgram();  // freed before the write: the text is all that is left of it
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
+    if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
+    if (core::Status s = staged.writeFile(file, text); !s) return s;
+    if (entries.size() <= index) entries.resize(index + 1), present.resize(index + 1);
+    entries[index] = std::move(entry);
+    present[index] = true;
+    return core::Status::ok();
+  }
+
+  core::Status finish(const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+    passes::Manifest manifest;
+    for (size_t i = 0; i < entries.size(); ++i)
+      if (present[i]) manifest.programs.push_back(std::move(entries[i]));
+    if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
+    if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
+      return s;
+    return staged.commit();
+  }
+};
+
 /// `--output-dir`: each program to its file (passes/manifest.h: rankN/JOB.pir
-/// or NAME.pir) and DIR/programs.yaml listing them in order.
-core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& units) {
+/// or NAME.pir), the passes' files, and DIR/programs.yaml listing the programs in order.
+core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& units,
+                            const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
   StagedDirectory staged;
   if (core::Status s = staged.open(dir); !s) return s;
   passes::Manifest manifest;
@@ -251,6 +307,7 @@ core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& uni
       if (core::Status s = staged.writeFile(file, core::printProgram(*p.program)); !s) return s;
       manifest.programs.push_back(passes::describeProgram(p, name, file));
     }
+  if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
   if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
     return s;
   return staged.commit();
@@ -289,13 +346,23 @@ int process(const OptOptions& opts) {
   std::vector<std::unique_ptr<passes::PassManager>> managers;
   session.programCount = parsed->size();
   std::vector<Unit> units(parsed->size());
+  // One program into --output-dir with nothing dumped along the way: the
+  // last pass's pieces, if it splits, are written as they are made.
+  std::unique_ptr<StreamedOutputDir> streamed;
+  passes::SplittingPass::PieceSink sink;
+  if (!opts.outputDir.empty() && parsed->size() == 1 && !session.treeDir.isOpen() && !opts.printIrAfterAll &&
+      opts.printIrAfter.empty() && opts.printIrBefore.empty()) {
+    streamed = std::make_unique<StreamedOutputDir>();
+    if (core::Status s = streamed->staged.open(opts.outputDir); !s) return fail(s.message());
+    sink = [&](size_t index, core::NamedProgram piece) { return streamed->take(index, std::move(piece)); };
+  }
   bool ok = true;
   for (size_t i = 0; i < parsed->size(); ++i) {
     session.programIndex = i;
     session.treeIndex = 0;  // p1_00_input.pir, not p1_02_input.pir
     units[i].marker = (*parsed)[i].marker;
     units[i].set.programs.push_back({std::string(), std::move((*parsed)[i].program)});
-    ok = processProgram(session, specs, units[i].set, diag, timings, managers) && ok;
+    ok = processProgram(session, specs, units[i].set, diag, timings, managers, sink) && ok;
   }
   if (!ok) {
     diag.sortByPosition();
@@ -308,8 +375,14 @@ int process(const OptOptions& opts) {
   if (!session.treeStatus) return fail(session.treeStatus.message());
 
   auto printStart = Clock::now();
-  if (!opts.outputDir.empty()) {
-    if (core::Status s = writeOutputDir(opts.outputDir, units); !s) return fail(s.message());
+  if (streamed) {
+    // What the last pass did not stream (no splitting pass last) goes in as before.
+    for (Unit& u : units)
+      for (core::NamedProgram& p : u.set.programs)
+        if (core::Status s = streamed->take(streamed->entries.size(), std::move(p)); !s) return fail(s.message());
+    if (core::Status s = streamed->finish(managers); !s) return fail(s.message());
+  } else if (!opts.outputDir.empty()) {
+    if (core::Status s = writeOutputDir(opts.outputDir, units, managers); !s) return fail(s.message());
   } else if (core::Status s = writeOutput(opts.output, units); !s) {
     return fail(s.message());
   }

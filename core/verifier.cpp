@@ -1,6 +1,7 @@
 //===- verifier.cpp -------------------------------------------------------===//
 #include "core/verifier.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "core/context.h"
@@ -208,12 +209,25 @@ class Verifier {
     }
   }
 
+  /// An op lower-reshard made for one 1-D function of an N-D reshard: it
+  /// reads a value of the N-D mesh through a 1-D sub-mesh of it (Paddle's
+  /// get_1D_sub_process_mesh), which --verify-dist does not hold against it.
+  static bool loweredOnSubMesh(const TensorDistAttr* want, const TensorDistAttr* have) {
+    const ProcessMesh* sub = want->mesh();
+    const ProcessMesh* mesh = have->mesh();
+    if (!sub || !mesh || sub == mesh || sub->ndim() != 1 || mesh->ndim() < 2) return false;
+    auto ids = mesh->processIds();
+    for (int64_t r : sub->processIds())
+      if (std::find(ids.begin(), ids.end(), r) == ids.end()) return false;
+    return true;
+  }
+
   /// --verify-dist: the operand's value carries the attr its consumer
   /// expects (element by element for a tensor list, named `[element]`).
   void checkConsistency(const Operation& op, const Attribute* entry, const Type* type, size_t i, long element = -1) {
     auto* want = entry->dynCast<TensorDistAttr>();
     const TensorDistAttr* have = distAttrOf(type);
-    if (want && have && !sameDistAttr(want, have)) {
+    if (want && have && !sameDistAttr(want, have) && !loweredOnSubMesh(want, have)) {
       PrintStyle full;  // meshes may differ: print them whatever the era
       std::string what = "operand " + std::to_string(i) + (element >= 0 ? "[" + std::to_string(element) + "]" : "");
       error(op, what + " of " + opLabel(op) + " is distributed as {" + attributeToString(have, full) +

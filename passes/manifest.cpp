@@ -22,8 +22,8 @@ namespace {
 constexpr int kVersion = 1;
 constexpr int kMaxIndex = 1 << 20;  // a rank or stage past this is a typo, not a machine
 
-/// A YAML scalar for `s`: plain when it plainly is a string, else
-/// double-quoted with `"`, `\` and control bytes escaped.
+}  // namespace
+
 std::string yamlString(std::string_view s) {
   bool plain = !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && s[0] != '-' && s[0] != '.';
   for (char c : s)
@@ -48,6 +48,8 @@ std::string yamlString(std::string_view s) {
   }
   return q + "\"";
 }
+
+namespace {
 
 std::string yamlList(const std::vector<std::string>& items) {
   std::string out = "[";

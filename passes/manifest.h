@@ -54,6 +54,10 @@ struct Manifest {
   bool operator==(const Manifest&) const = default;
 };
 
+/// A YAML scalar for `s`: plain when it plainly is a string, else
+/// double-quoted with `"`, `\` and control bytes escaped (also for ranks.yaml).
+std::string yamlString(std::string_view s);
+
 /// Where a program goes in an output folder: `rankN/JOB.pir` when it has a
 /// rank and a job, `NAME.pir` otherwise.
 std::string manifestFilePath(int rank, std::string_view job, std::string_view name);

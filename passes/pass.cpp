@@ -80,4 +80,13 @@ core::Status Pass::setOptions(const PassOptionValues& values) {
   return checkOptions(values);
 }
 
+core::Status SplittingPass::splitInto(core::NamedProgram& program, const PieceSink& sink,
+                                      core::DiagnosticEngine& diag) {
+  core::ProgramSet pieces;
+  if (core::Status s = split(program, pieces, diag); !s) return s;
+  for (size_t i = 0; i < pieces.programs.size(); ++i)
+    if (core::Status s = sink(i, std::move(pieces.programs[i])); !s) return s;
+  return core::Status::ok();
+}
+
 }  // namespace pir::passes

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -193,6 +194,11 @@ class Pass {
 
   PassStatistics& statistics() { return stats_; }
 
+  /// Files the pass made beside its programs (split-ranks' `ranks.yaml`),
+  /// as name and contents: `--output-dir` writes them into the folder;
+  /// without one they are not written.
+  const std::vector<std::pair<std::string, std::string>>& outputFiles() const { return outputFiles_; }
+
  protected:
   /// Checks that involve several options, once every value is set; errors
   /// are located through `values` (e.g. `vpp` needs `mode=VPP`).
@@ -202,6 +208,7 @@ class Pass {
   }
 
   PassStatistics stats_;
+  std::vector<std::pair<std::string, std::string>> outputFiles_;
 
  private:
   friend class PassOption;
@@ -231,6 +238,15 @@ class SplittingPass : public Pass {
   /// stage and job the pass knows; the pass manager names it `PARENT.NAME`
   /// when the parent has a name and fills what is unset from the parent.
   virtual core::Status split(core::NamedProgram& program, core::ProgramSet& pieces, core::DiagnosticEngine& diag) = 0;
+
+  /// Takes a piece as soon as it is made: its index among the pieces of
+  /// `program`, and the piece (as split() makes it). May be called from
+  /// several threads at once; an error stops the split.
+  using PieceSink = std::function<core::Status(size_t index, core::NamedProgram piece)>;
+  /// As split(), handing each piece to `sink` instead of keeping it, so a
+  /// pass that makes its pieces one at a time (split-ranks) holds only the
+  /// few being made. The default hands over split()'s pieces in order.
+  virtual core::Status splitInto(core::NamedProgram& program, const PieceSink& sink, core::DiagnosticEngine& diag);
 
  protected:
   SplittingPass() = default;

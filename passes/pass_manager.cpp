@@ -1,7 +1,9 @@
 //===- pass_manager.cpp ---------------------------------------------------===//
 #include "passes/pass_manager.h"
 
+#include <algorithm>
 #include <chrono>
+#include <mutex>
 
 #include "core/verifier.h"
 #include "passes/pass_registry.h"
@@ -68,6 +70,13 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
     for (const core::NamedProgram& p : programs.programs)
       if (dump_ && options_.printBefore.count(name)) dump_(name, "Before", *p.program);
     auto start = std::chrono::steady_clock::now();
+    auto* splitting = dynamic_cast<SplittingPass*>(pass.get());
+    if (finalSink_ && splitting && pass == passes_.back()) {
+      core::Status s = streamPieces(*splitting, programs, diag);
+      timings_.emplace_back("pass " + name, secondsSince(start));
+      if (!s) return s.withMessage("pass '" + name + "' failed: " + s.message());
+      return s;
+    }
     core::Status s = runOne(*pass, programs, diag);
     timings_.emplace_back("pass " + name, secondsSince(start));
     if (!s) return s.withMessage("pass '" + name + "' failed: " + s.message());
@@ -89,13 +98,21 @@ core::Status PassManager::runOne(Pass& pass, core::ProgramSet& programs, core::D
 
 core::Status PassManager::verifyAfter(const Pass& pass, const core::ProgramSet& programs,
                                       core::DiagnosticEngine& diag) {
+  std::vector<const core::Program*> list;
+  for (const core::NamedProgram& p : programs.programs) list.push_back(p.program.get());
+  auto start = std::chrono::steady_clock::now();
+  core::Status s = verifyPrograms(pass, list, diag);
+  timings_.emplace_back("verify after " + std::string(pass.name()), secondsSince(start));
+  return s;
+}
+
+core::Status PassManager::verifyPrograms(const Pass& pass, std::span<const core::Program* const> programs,
+                                         core::DiagnosticEngine& diag) const {
   std::string name(pass.name());
   core::VerifyOptions v;
   v.distConsistency = options_.verifyDist || pass.verifiesDistAfter();
   size_t errors = 0;
-  auto start = std::chrono::steady_clock::now();
-  for (const core::NamedProgram& p : programs.programs) errors += core::verifyProgram(*p.program, diag, v);
-  timings_.emplace_back("verify after " + name, secondsSince(start));
+  for (const core::Program* p : programs) errors += core::verifyProgram(*p, diag, v);
   if (!errors) return core::Status::ok();
   // The input verified, so failing the structural checks is the pass's bug;
   // only the dist-consistency check may fail on what the user gave. Which
@@ -103,11 +120,47 @@ core::Status PassManager::verifyAfter(const Pass& pass, const core::ProgramSet& 
   bool structural = !v.distConsistency;
   if (v.distConsistency) {
     core::DiagnosticEngine scratch(diag.source());
-    for (const core::NamedProgram& p : programs.programs) structural |= core::verifyProgram(*p.program, scratch) != 0;
+    for (const core::Program* p : programs) structural |= core::verifyProgram(*p, scratch) != 0;
   }
   if (structural && options_.verifyEach)
     return core::Status::internal("pass '" + name + "' broke the IR: its output fails the verifier");
   return core::Status::error("verification failed after pass '" + name + "'");
+}
+
+core::Status PassManager::streamPieces(SplittingPass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag) {
+  std::mutex mutex;
+  std::vector<core::Diagnostic> found;  // the verifier's, from any thread: into `diag` once the split is over
+  size_t base = 0;
+  core::Status status;
+  for (core::NamedProgram& parent : programs.programs) {
+    size_t count = 0;
+    auto sink = [&](size_t index, core::NamedProgram piece) -> core::Status {
+      if (!piece.program)
+        return core::Status::internal("'" + std::string(pass.name()) + "' made a piece without a program");
+      inheritFrom(parent, piece);
+      if (options_.verifyEach || options_.verifyDist) {
+        core::DiagnosticEngine local(diag.source());
+        const core::Program* one = piece.program.get();
+        if (core::Status v = verifyPrograms(pass, std::span<const core::Program* const>(&one, 1), local); !v) {
+          std::lock_guard<std::mutex> lock(mutex);
+          for (const core::Diagnostic& d : local.diagnostics()) found.push_back(d);
+          return v;
+        }
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        count = std::max(count, index + 1);
+      }
+      return finalSink_(base + index, std::move(piece));
+    };
+    status = pass.splitInto(parent, sink, diag);
+    if (!status) break;
+    base += count;
+  }
+  for (core::Diagnostic& d : found) diag.add(std::move(d));
+  if (!status) return status;
+  programs.programs.clear();
+  return core::Status::ok();
 }
 
 }  // namespace pir::passes

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,14 @@ class PassManager {
 
   void setIrDumpHook(IrDumpHook hook) { dump_ = std::move(hook); }
 
+  /// Where the last pass's pieces go when it is a splitting pass: each
+  /// piece, verified (as configured) and named, is handed to `sink` as soon
+  /// as it is made, with its index in the output, and is not kept (run()
+  /// leaves the set empty). `--output-dir` writes them this way, so memory
+  /// holds only the pieces being made. `sink` may be called from several
+  /// threads at once. No IR dumps are made of streamed pieces.
+  void setFinalSink(SplittingPass::PieceSink sink) { finalSink_ = std::move(sink); }
+
   /// Runs every pass on every program of `programs`, verifying after each
   /// (as configured). A splitting pass replaces each program by its pieces,
   /// in order (see SplittingPass::split for their names). A pass whose
@@ -57,10 +66,14 @@ class PassManager {
  private:
   core::Status runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag);
   core::Status verifyAfter(const Pass& pass, const core::ProgramSet& programs, core::DiagnosticEngine& diag);
+  core::Status verifyPrograms(const Pass& pass, std::span<const core::Program* const> programs,
+                              core::DiagnosticEngine& diag) const;
+  core::Status streamPieces(SplittingPass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag);
 
   PassManagerOptions options_;
   std::vector<std::unique_ptr<Pass>> passes_;
   IrDumpHook dump_;
+  SplittingPass::PieceSink finalSink_;
   std::vector<std::pair<std::string, double>> timings_;
 };
 

@@ -4,15 +4,25 @@
 namespace pir::passes {
 
 void registerApplyPartitionPass();
+void registerDistToDensePass();
 void registerFoldReshardPass();
+void registerLowerReshardPass();
+void registerPartitionRankPass();
 void registerPipelineSplitPass();
+void registerRemoveUnusefulCommPass();
 void registerSplitMatmulGradPass();
+void registerSplitRanksPass();
 
 void registerAllPasses() {
   registerApplyPartitionPass();
+  registerDistToDensePass();
   registerFoldReshardPass();
+  registerLowerReshardPass();
+  registerPartitionRankPass();
   registerPipelineSplitPass();
+  registerRemoveUnusefulCommPass();
   registerSplitMatmulGradPass();
+  registerSplitRanksPass();
 }
 
 }  // namespace pir::passes

@@ -13,7 +13,14 @@
 #   pipeline-split 1F1B pir-opt S.pir --pass-pipeline=pipeline-split{mode=1F1B} -o /dev/null
 #                       (S.pir: the same size with --stages 4)
 #   mlir-opt-14         mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic F.mlir -o /dev/null
-# and prints a markdown table (ops/s, MB/s, peak RSS, pir-opt ops/s over
+# Then split-ranks (BENCH_SPLIT_SIZES, default 100k and 1M; --quick: 10k):
+#   parse+print         pir-opt M.pir -o /dev/null
+#   split-ranks         pir-opt M.pir --pass-pipeline=apply-partition,split-ranks --output-dir D
+#                       (M.pir: gen-program --mesh 2x4, 8 ranks)
+# with its own table: time per rank (wall time / ranks) against parse+print,
+# the 1M/100k ratio, and peak RSS against parse+print's plus 1.5x the input
+# per core (the issue's bounds: 1.5x, 11x, that sum).
+# It also prints a markdown table (ops/s, MB/s, peak RSS, pir-opt ops/s over
 # mlir-opt's from the same run), the core count, the 1M/100k time ratio (with
 # the probe: how fast the machine was around each 1M run) and peak RSS /
 # input size at 1M. Nothing is asserted about times.
@@ -55,6 +62,10 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pir-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+
+if [ -n "${BENCH_SPLIT_SIZES+x}" ]; then split_sizes=($BENCH_SPLIT_SIZES)
+elif [ $quick = 1 ]; then split_sizes=(10000)
+else split_sizes=(100000 1000000); fi
 
 if [ -n "${BENCH_SIZES:-}" ]; then sizes=($BENCH_SIZES)
 elif [ $quick = 1 ]; then sizes=(10000)
@@ -168,6 +179,28 @@ if [ -d "$tmp/100000" ] && [ -n "${T[1000000/parse+print]:-}" ]; then
 fi
 rm -rf "${tmp:?}/100000"
 
+# split-ranks on an 8-rank program (mesh 2x4), against parse+print of it.
+declare -A ST SR SB
+for n in "${split_sizes[@]}"; do
+  echo "bench.sh: generating $n ops on mesh 2x4" >&2
+  mkdir -p "$tmp/split$n"
+  m=$tmp/split$n/m.pir
+  "$root/scripts/gen-program" --ops "$n" --mesh 2x4 -o "$m"
+  runs=$runs_each
+  [ "$n" -ge 1000000 ] && runs=$runs_1m
+  echo "bench.sh: $n ops (mesh 2x4): parse+print, split-ranks ($runs run(s))" >&2
+  warm "$m"
+  measure "$runs" "$pir_opt" "$m" -o /dev/null
+  ST[$n/parse]=$best SR[$n/parse]=$rss SB[$n]=$(stat -c %s "$m")
+  warm "$m"
+  measure "$runs" bash -c 'rm -rf "$1" && exec "$2" "$3" --pass-pipeline=apply-partition,split-ranks --output-dir "$1"' \
+    _ "$tmp/split$n/out" "$pir_opt" "$m"
+  ST[$n/split]=$best SR[$n/split]=$rss
+  ranks=$(grep -c '^  - name: rank' "$tmp/split$n/out/programs.yaml")
+  ST[$n/ranks]=$ranks
+  rm -rf "${tmp:?}/split$n"
+done
+
 cores=$(nproc)
 echo
 echo "Cores: $cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))."
@@ -203,3 +236,22 @@ echo "Peak RSS / input size at $big ops:"
 for w in "${workloads[@]}"; do
   awk -v w="$w" -v r="${R[$big/$w]}" -v b="${B[$big/$w]}" 'BEGIN { printf "- %s: %.2f\n", w, r * 1024 / b }'
 done
+
+if [ ${#split_sizes[@]} -gt 0 ]; then
+  echo
+  echo "split-ranks (\`apply-partition,split-ranks --output-dir\`, gen-program --mesh 2x4; $cores cores):"
+  echo
+  echo "| ops | ranks | parse+print (s) | split-ranks (s) | per rank (s) | per rank / parse+print | peak RSS (MB) | RSS bound (MB) |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for n in "${split_sizes[@]}"; do
+    awk -v n="$n" -v k="${ST[$n/ranks]}" -v p="${ST[$n/parse]}" -v t="${ST[$n/split]}" -v pr="${SR[$n/parse]}" \
+      -v r="${SR[$n/split]}" -v b="${SB[$n]}" -v c="$cores" 'BEGIN {
+      printf "| %d | %d | %.3f | %.3f | %.3f | %.2fx | %.1f | %.1f |\n",
+             n, k, p, t, t / k, t / k / p, r / 1024, (pr * 1024 + 1.5 * b * c) / 1048576
+    }'
+  done
+  if [ -n "${ST[100000/split]:-}" ] && [ -n "${ST[1000000/split]:-}" ]; then
+    awk -v a="${ST[1000000/split]}" -v b="${ST[100000/split]}" \
+      'BEGIN { printf "\nsplit-ranks at 1M / at 100k: %.2f (the bound: 11)\n", a / b }'
+  fi
+fi

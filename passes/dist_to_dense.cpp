@@ -1,0 +1,234 @@
+//===- dist_to_dense.cpp - one rank's dense types --------------------------===//
+//
+// `dist-to-dense{rank=R}` (Paddle's dist_to_dense_pass, dist_to_dense_pass.cc),
+// in every block, not only the top one:
+//   - every dist type (of a result, block argument or kwarg; a vec's
+//     elements one by one) becomes the dense type of rank R's piece. The
+//     shape is the rank's real one (core::localShape: an uneven last piece is
+//     shorter, where Paddle prints ceil(D/n) on every rank and trusts the
+//     runtime); -1 stays -1. A value on a mesh without R (none is left after
+//     partition-rank) gets Paddle's uniform ceil shape;
+//   - `pd_op.data`'s `shape` becomes the local dims, and the
+//     `pd_op.full_int_array` feeding a dist `pd_op.reshape` its `value` (as
+//     Int64s), copied first when another op reads it too (Paddle rewrites
+//     the shared op, changing its other readers);
+//   - `op_dist_attr` goes; its chunk id, when it printed one, stays as a
+//     separate `chunk_id:(Int64)N` (the pipeline split reads it).
+// Then no dist type or dist attribute may remain: an internal error if one
+// does. A `dist_op.reshard` left over (never lowered) is a located error.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/attr_list_builder.h"
+#include "core/context.h"
+#include "core/mesh_math.h"
+#include "core/verifier.h"
+#include "passes/pass_registry.h"
+#include "passes/rank_option.h"
+
+namespace pir::passes {
+
+namespace {
+
+using namespace pir::core;
+
+bool isDistType(const Type* t) {
+  if (!t) return false;
+  if (t->isa<DistTensorType>()) return true;
+  if (auto* v = t->dynCast<VectorType>()) return std::any_of(v->elements().begin(), v->elements().end(), isDistType);
+  return false;
+}
+
+bool isDistAttrKind(const Attribute* a) {
+  if (!a) return false;
+  return a->isa<OpDistAttr>() || a->isa<TensorDistAttr>() || a->isa<ProcessMesh>() || a->isa<PlacementsAttr>();
+}
+
+/// Where a dist type is left under `block`, or nothing: the first value or op found.
+std::string findDistLeft(const Block& block) {
+  for (const BlockArgument* a : block.arguments())
+    if (isDistType(a->type())) return "a block argument";
+  for (const BlockArgument* k : block.kwargs())
+    if (isDistType(k->type())) return "kwarg '" + std::string(k->name()) + "'";
+  std::string found;
+  walk(block, [&](const Operation& op) {
+    if (!found.empty()) return;
+    for (uint32_t i = 0; i < op.numResults(); ++i)
+      if (isDistType(op.result(i)->type())) found = "a result of '" + std::string(op.name()) + "'";
+    for (const NamedAttr& a : op.attributes())
+      if (isDistAttrKind(a.value)) found = "attribute '" + std::string(a.key) + "' of '" + std::string(op.name()) + "'";
+    for (uint32_t r = 0; r < op.numRegions() && found.empty(); ++r)
+      for (const Block* b : op.region(r).blocks())
+        for (const BlockArgument* a : b->arguments())
+          if (isDistType(a->type())) found = "a block argument";
+  });
+  return found;
+}
+
+class DistToDensePass : public ProgramPass {
+ public:
+  std::string_view name() const override { return "dist-to-dense"; }
+  std::string_view description() const override {
+    return "give every value rank R's dense local type, localize data shapes and reshape targets, drop "
+           "op_dist_attr keeping its chunk_id (Paddle's dist_to_dense_pass, with real uneven shapes)";
+  }
+
+  Status runOnProgram(NamedProgram& named, DiagnosticEngine& diag) override {
+    Result<int64_t> rank = rank_.resolve(named, name());
+    if (!rank) return rank.takeStatus();
+    rank_value_ = *rank;
+    program_ = named.program.get();
+    diag_ = &diag;
+    failed_ = false;
+    types_.clear();
+    lists_.clear();
+    dataShape_ = program_->context().intern("shape");
+    value_ = program_->context().intern("value");
+    chunkId_ = program_->context().intern("chunk_id");
+    opDistAttr_ = program_->context().intern("op_dist_attr");
+    convertBlock(program_->body());
+    if (failed_) return Status::error("dist-to-dense could not complete");
+    if (std::string left = findDistLeft(program_->body()); !left.empty())
+      return Status::internal("dist-to-dense left a dist type or attribute: " + left);
+    return Status::ok();
+  }
+
+ private:
+  Context& ctx() { return program_->context(); }
+
+  void convertBlock(Block& block) {
+    for (BlockArgument* a : block.arguments()) a->setType(local(a->type()));
+    for (BlockArgument* k : block.kwargs()) k->setType(local(k->type()));
+    for (Operation* op = block.front(); op && !failed_;) {
+      Operation* next = op->nextOp();  // a copied full_int_array goes before `op`, never after
+      convertOp(*op);
+      for (uint32_t r = 0; r < op->numRegions(); ++r)
+        for (Block* b : op->region(r).blocks()) convertBlock(*b);
+      op = next;
+    }
+  }
+
+  void convertOp(Operation& op) {
+    if (op.name() == "dist_op.reshard") {
+      diag_->error(reportLocation(&op), "dist_op.reshard on rank " + std::to_string(rank_value_) +
+                                            " has no dense form; run lower-reshard and partition-rank first");
+      failed_ = true;
+      return;
+    }
+    bool wasDist = op.numResults() > 0 && op.result(0)->type() && op.result(0)->type()->isa<DistTensorType>();
+    for (uint32_t i = 0; i < op.numResults(); ++i) op.result(i)->setType(local(op.result(i)->type()));
+    if (wasDist && op.name() == "pd_op.data") {
+      if (auto shape = tensorShape(op.result(0)->type()))
+        op.setAttr(ctx(), dataShape_, spellerLike(op.attr(dataShape_)).intArray(shape->dims));
+    } else if (wasDist && op.name() == "pd_op.reshape" && op.numOperands() >= 2) {
+      localizeReshape(op);
+    }
+    if (op.distAttr()) dropDistAttr(op);
+  }
+
+  /// The dense type of rank R's piece of `t` (`t` itself when it holds no dist type).
+  const Type* local(const Type* t) {
+    if (!isDistType(t)) return t;
+    auto [it, fresh] = types_.try_emplace(t, nullptr);
+    if (!fresh) return it->second;
+    const Type* out = t;
+    if (auto* d = t->dynCast<DistTensorType>()) {
+      auto dims = localShape(d->dims(), *d->distAttr(), rank_value_);
+      if (!dims) dims = uniformLocalShape(d->dims(), *d->distAttr());
+      if (!dims) dims.emplace(d->dims().begin(), d->dims().end());  // the verifier rejects such a mapping
+      out = ctx().denseTensorType(program_->style().tensorSpelling, d->dtype(), *dims);
+    } else if (auto* v = t->dynCast<VectorType>()) {
+      std::vector<const Type*> elems;
+      for (const Type* e : v->elements()) elems.push_back(local(e));
+      out = ctx().vectorType(elems);
+    }
+    types_[t] = out;
+    return out;
+  }
+
+  /// A speller that spells as `old` does (tagged or bare), or as the
+  /// program does when there is no `old`: a rewritten value reads like the
+  /// one it replaces.
+  AttrSpeller spellerLike(const Attribute* old) {
+    PrintStyle style = program_->style();
+    if (auto* arr = old ? old->dynCast<ArrayAttr>() : nullptr; arr && arr->size()) old = arr->elements()[0];
+    if (old && old->isa<TaggedAttr>()) style.taggedNumbers = true;
+    if (auto* n = old ? old->dynCast<NumberAttr>() : nullptr) style.taggedNumbers = !n->tag().empty();
+    if (old && old->isa<ArrayAttr>()) style.taggedNumbers = false;  // an empty array: `[]` either way
+    return AttrSpeller(ctx(), style);
+  }
+
+  void localizeReshape(Operation& reshape) {
+    auto shape = tensorShape(reshape.result(0)->type());
+    Value* target = reshape.operandValue(1);
+    Operation* full = target ? target->definingOp() : nullptr;
+    if (!shape) return;
+    if (!full || full->name() != "pd_op.full_int_array") {
+      diag_->error(reportLocation(&reshape),
+                   "the shape operand of a distributed pd_op.reshape must come from pd_op.full_int_array to be "
+                   "made local");
+      failed_ = true;
+      return;
+    }
+    auto old = getInt64Array(*full, value_);
+    if (!old || old->size() != shape->dims.size()) {
+      diag_->error(reportLocation(full), "pd_op.full_int_array gives pd_op.reshape " +
+                                             std::to_string(old ? old->size() : 0) + " dims for a result of " +
+                                             std::to_string(shape->dims.size()));
+      failed_ = true;
+      return;
+    }
+    const Attribute* local = spellerLike(full->attr(value_)).int64Array(shape->dims);
+    if (!target->hasOneUse()) {  // others read the global value: this reshape gets its own copy
+      const Type* type = target->type();
+      Operation* copy =
+          Operation::create(ctx(), full->name(), {}, std::span<const Type* const>(&type, 1), full->attributes());
+      reshape.parentBlock()->insertBefore(&reshape, copy);
+      reshape.operand(1).set(copy->result(0));
+      full = copy;
+      stats_.add("full_int_array ops copied");
+    }
+    full->setAttr(ctx(), value_, local);
+    stats_.add("reshape shapes localized");
+  }
+
+  void dropDistAttr(Operation& op) {
+    const NamedAttr* key = op.attributes().data();
+    auto [it, fresh] = lists_.try_emplace(key);
+    if (fresh) {
+      std::vector<NamedAttr> attrs;
+      const OpDistAttr* od = op.distAttr();
+      bool keepChunk = od->hasChunkId() && !op.attr(chunkId_);
+      for (const NamedAttr& a : op.attributes())
+        if (a.key != opDistAttr_) attrs.push_back(a);
+      if (keepChunk) {  // at its bytewise-sorted position among the keys read, as Operation::setAttr puts it
+        auto pos = std::find_if(attrs.begin(), attrs.end(), [&](const NamedAttr& a) { return !(a.key < chunkId_); });
+        attrs.insert(pos, NamedAttr{chunkId_, AttrSpeller(*program_).int64(od->chunkId())});
+      }
+      it->second = ctx().attrList(attrs);
+    }
+    op.setAttributes(ctx(), it->second);
+    stats_.add("op_dist_attr removed");
+  }
+
+  RankOption rank_{this, "rank", "the global rank whose local types are taken (-1: the program's own rank)"};
+  int64_t rank_value_ = 0;
+  Program* program_ = nullptr;
+  DiagnosticEngine* diag_ = nullptr;
+  bool failed_ = false;
+  std::string_view dataShape_, value_, chunkId_, opDistAttr_;
+  std::unordered_map<const Type*, const Type*> types_;
+  // An op's attribute list is shared with every op of the same list: each
+  // list is rewritten once.
+  std::unordered_map<const NamedAttr*, std::span<const NamedAttr>> lists_;
+};
+
+}  // namespace
+
+void registerDistToDensePass() { registerPass<DistToDensePass>(); }
+
+}  // namespace pir::passes

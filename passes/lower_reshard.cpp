@@ -1,0 +1,87 @@
+//===- lower_reshard.cpp - the ops a rank runs for each reshard -----------===//
+//
+// `lower-reshard{rank=R}` (Paddle's reshard pass, pir_pass.py, after
+// decompose_reshard_pass): every `dist_op.reshard` is replaced by the ops
+// rank R runs for it. The plan (lowering/plan.h) picks Paddle's function in
+// registry order, or the general path where Paddle has none; the emitter
+// (lowering/emitter.h) builds each step's ops for R. Ring ids come from
+// planRings over the whole program, so every rank's lowering agrees on them.
+// Ops for other ranks' sub-meshes and fake reshards stay, as in Paddle, for
+// partition-rank to remove.
+//
+//===----------------------------------------------------------------------===//
+#include <vector>
+
+#include "core/operation.h"
+#include "core/verifier.h"
+#include "passes/lowering/emitter.h"
+#include "passes/pass_registry.h"
+#include "passes/reshard_builder.h"
+#include "passes/ring_plan.h"
+
+namespace pir::passes {
+
+namespace {
+
+using namespace pir::core;
+
+class LowerReshardPass : public ProgramPass {
+ public:
+  std::string_view name() const override { return "lower-reshard"; }
+  std::string_view description() const override {
+    return "replace every dist_op.reshard by the ops rank R runs for it (Paddle's reshard functions, in "
+           "registry order; a general path where Paddle has none)";
+  }
+
+  core::Status runOnProgram(NamedProgram& named, DiagnosticEngine& diag) override {
+    int64_t rank = rank_ >= 0 ? static_cast<int64_t>(rank_) : named.rank;
+    if (rank < 0) return Status::error("lower-reshard needs a rank: lower-reshard{rank=R}");
+    Program& program = *named.program;
+    Result<ProcessGroupTable> rings = planRings(program);
+    if (!rings) {
+      diag.error(-1, rings.status().message());
+      return Status::error("lower-reshard could not plan the rings");
+    }
+    std::vector<Operation*> reshards;
+    walk(program.body(), [&](Operation& op) {
+      if (op.name() == "dist_op.reshard") reshards.push_back(&op);
+    });
+    DistOpFactory factory(program);
+    bool failed = false;
+    for (Operation* op : reshards) failed = !lowerOne(program, factory, *rings, rank, *op, diag) || failed;
+    if (failed) return Status::error("lower-reshard could not complete");
+    return Status::ok();
+  }
+
+ private:
+  bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, int64_t rank, Operation& op,
+                DiagnosticEngine& diag) {
+    Value* in = op.numOperands() == 1 && op.numResults() == 1 ? op.operandValue(0) : nullptr;
+    const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
+    const TensorDistAttr* dst = in ? distAttrOf(op.result(0)->type()) : nullptr;
+    if (!src || !dst) {
+      diag.error(reportLocation(&op), "dist_op.reshard needs one operand and one result, both of dist types");
+      return false;
+    }
+    Result<lowering::ReshardPlan> plan = lowering::planReshard(program.context(), src, dst);
+    if (!plan) {
+      diag.error(reportLocation(&op), "cannot lower dist_op.reshard: " + plan.status().message());
+      return false;
+    }
+    lowering::Emitter emitter(program, factory, rings, rank, op);
+    Value* v = in;
+    for (const lowering::Step& step : plan->steps) v = emitter.emit(step, v);
+    op.result(0)->replaceAllUsesWith(v);
+    op.erase();
+    stats_.add("reshards lowered: " + plan->function);
+    return true;
+  }
+
+  Option<int> rank_{this, "rank", "the global rank to lower for (-1: the program's own rank)", -1, -1, 1 << 24};
+};
+
+}  // namespace
+
+void registerLowerReshardPass() { registerPass<LowerReshardPass>(); }
+
+}  // namespace pir::passes

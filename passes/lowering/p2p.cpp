@@ -1,0 +1,89 @@
+//===- p2p.cpp - SameStatus and the general path's copy -------------------===//
+//
+// Paddle's same_status_reshard_func.py: the i-th rank of the source mesh
+// sends to the i-th of the destination (`send_v2` on ring [s,d], peer 1;
+// `recv_v2` on the same ring, peer 0, with the receiver's local shape). A
+// rank in both meshes runs its send and its receive (Paddle stops at the
+// first pair naming the rank, W1: `[0,1] -> [1,0]` left rank 0 with a fake
+// reshard); a rank paired with itself keeps its value (share_data_); a rank
+// in neither gets a fake reshard.
+//
+// The general path's copy moves a replicated value to the ranks of another
+// mesh that lack it, each from a source rank, round robin.
+//
+//===----------------------------------------------------------------------===//
+#include "core/context.h"
+#include "core/mesh_math.h"
+#include "core/operation.h"
+#include "passes/lowering/emitter.h"
+
+namespace pir::passes::lowering {
+
+using namespace pir::core;
+
+namespace {
+
+void send(Emitter& e, Value* x, const TensorDistAttr* from, const ProcessGroup& g, int64_t dst) {
+  const Attribute* operands[] = {from};
+  AttrListBuilder a = e.attrs(e.opDist(from->mesh(), operands, {}, e.chunk()), 0);
+  a.setBool("dynamic_shape", false);
+  a.setInt32("peer", static_cast<int32_t>(g.localRank(dst).value_or(1)));
+  a.setInt32("ring_id", static_cast<int32_t>(g.ringId));
+  a.setBool("use_calc_stream", true);
+  Value* in[] = {x};
+  e.create("pd_op.send_v2", in, {}, a);
+}
+
+Value* recv(Emitter& e, Value* x, const TensorDistAttr* to, const ProcessGroup& g, int64_t src) {
+  std::vector<int64_t> dims = Emitter::dimsOf(x);
+  std::vector<int64_t> local = e.localDims(dims, to);
+  std::vector<int32_t> shape(local.begin(), local.end());
+  const Attribute* results[] = {to};
+  AttrListBuilder a = e.attrs(e.opDist(to->mesh(), {}, results, e.recvChunk()), 1);
+  a.setDataType("dtype", Emitter::dtypeOf(x));
+  a.setBool("dynamic_shape", false);
+  a.setInt32Array("out_shape", shape);
+  a.setInt32("peer", static_cast<int32_t>(g.localRank(src).value_or(0)));
+  a.setInt32("ring_id", static_cast<int32_t>(g.ringId));
+  a.setBool("use_calc_stream", true);
+  const Type* t[] = {e.distType(dims, to)};
+  return e.create("pd_op.recv_v2", {}, t, a)->result(0);
+}
+
+}  // namespace
+
+Value* Emitter::sameStatus(const Step& step, Value* cur) {
+  auto s = step.from->mesh()->processIds();
+  auto d = step.to->mesh()->processIds();
+  size_t n = std::min(s.size(), d.size());
+  for (size_t i = 0; i < n; ++i)
+    if (s[i] == rank() && d[i] != rank()) {
+      int64_t pair[] = {s[i], d[i]};
+      send(*this, cur, step.from, ring(pair), d[i]);
+    }
+  for (size_t i = 0; i < n; ++i) {
+    if (d[i] != rank()) continue;
+    if (s[i] == rank()) return share(cur, step.to);
+    int64_t pair[] = {s[i], d[i]};
+    return recv(*this, cur, step.to, ring(pair), s[i]);
+  }
+  return fake(cur, step.to);
+}
+
+Value* Emitter::broadcast(const Step& step, Value* cur) {
+  const ProcessMesh& src = *step.from->mesh();
+  const ProcessMesh& dst = *step.to->mesh();
+  std::vector<int64_t> receivers = broadcastReceivers(src, dst);
+  bool inSrc = meshIndexOf(src, rank()).has_value();
+  bool inDst = meshIndexOf(dst, rank()).has_value();
+  for (size_t i = 0; i < receivers.size(); ++i) {
+    int64_t sender = broadcastSender(src, i);
+    int64_t pair[] = {sender, receivers[i]};
+    if (sender == rank()) send(*this, cur, step.from, ring(pair), receivers[i]);
+    if (receivers[i] == rank()) return recv(*this, cur, step.to, ring(pair), sender);
+  }
+  if (inSrc && inDst) return share(cur, step.to);
+  return fake(cur, step.to);
+}
+
+}  // namespace pir::passes::lowering

@@ -1,0 +1,231 @@
+//===- plan.cpp - how a reshard decomposes, the same on every rank --------===//
+#include "passes/lowering/plan.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/mesh_math.h"
+
+namespace pir::passes::lowering {
+
+namespace {
+
+using namespace pir::core;
+
+std::vector<PartialEntry> sortedPartial(const TensorDistAttr* a) {
+  std::vector<PartialEntry> p(a->partial().begin(), a->partial().end());
+  std::sort(p.begin(), p.end(), [](const PartialEntry& x, const PartialEntry& y) { return x.meshDim < y.meshDim; });
+  return p;
+}
+
+/// Whether two attrs lay the tensor out alike (mesh, dims_mapping, partial
+/// dims with their types): placements spelled or not do not move data.
+bool sameLayout(const TensorDistAttr* a, const TensorDistAttr* b) {
+  if (a->mesh() != b->mesh()) return false;
+  if (!std::equal(a->dimsMapping().begin(), a->dimsMapping().end(), b->dimsMapping().begin(), b->dimsMapping().end()))
+    return false;
+  return sortedPartial(a) == sortedPartial(b);
+}
+
+const PartialEntry* findPartial(std::span<const PartialEntry> p, int64_t meshDim) {
+  for (const PartialEntry& e : p)
+    if (e.meshDim == meshDim) return &e;
+  return nullptr;
+}
+
+/// Builds the steps of a reshard within one mesh, Paddle's NdMesh order
+/// (nd_mesh_reshard_func.py): shards to replicated from the highest
+/// differing axis down, pending partials (P->S where the destination shards
+/// a tensor axis on that mesh dim and the type is SUM), R->P, then slices
+/// from the highest axis down. On a 1-D mesh this is the one function the
+/// registry picks (PToR, PToS, RToS, RToP, SToR). Returns whether it had to
+/// leave Paddle's functions (a partial changing its reduce type, P->S with
+/// another type: through replicated).
+bool planOneMesh(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst, std::vector<Step>& steps) {
+  const ProcessMesh* mesh = src->mesh();
+  std::vector<int64_t> map(src->dimsMapping().begin(), src->dimsMapping().end());
+  std::vector<PartialEntry> partial = sortedPartial(src);
+  std::span<const int64_t> want = dst->dimsMapping();
+  const TensorDistAttr* cur = src;
+  bool general = false;
+  auto advance = [&](StepKind kind, int64_t meshDim, int64_t axis, ReduceType reduce) {
+    const TensorDistAttr* next = ctx.tensorDistAttr(mesh, map, partial);
+    steps.push_back(Step{kind, cur, next, meshDim, axis, reduce});
+    cur = next;
+  };
+  int64_t first = -1;  // the highest axis whose mapping differs
+  for (int64_t i = static_cast<int64_t>(map.size()) - 1; i >= 0; --i)
+    if (i < static_cast<int64_t>(want.size()) && map[i] != want[i]) {
+      first = i;
+      break;
+    }
+  for (int64_t i = first; i >= 0; --i) {
+    int64_t in = map[i];
+    if (in == -1 || in == want[i]) continue;
+    map[i] = -1;
+    advance(StepKind::SToR, in, i, ReduceType::Sum);
+  }
+  std::vector<PartialEntry> dstPartial = sortedPartial(dst);
+  for (const PartialEntry& p : std::vector<PartialEntry>(partial)) {
+    const PartialEntry* kept = findPartial(dstPartial, p.meshDim);
+    if (kept && kept->reduce == p.reduce) continue;
+    general = general || kept;
+    auto pos = std::find(want.begin(), want.end(), p.meshDim);
+    partial.erase(std::find(partial.begin(), partial.end(), p));
+    if (!kept && pos != want.end() && p.reduce == ReduceType::Sum && map[pos - want.begin()] == -1) {
+      map[pos - want.begin()] = p.meshDim;
+      advance(StepKind::PToS, p.meshDim, pos - want.begin(), p.reduce);
+    } else {
+      general = general || pos != want.end();
+      advance(StepKind::PToR, p.meshDim, -1, p.reduce);
+    }
+  }
+  for (const PartialEntry& p : dstPartial) {
+    if (findPartial(partial, p.meshDim)) continue;
+    partial.push_back(p);
+    std::sort(partial.begin(), partial.end(),
+              [](const PartialEntry& x, const PartialEntry& y) { return x.meshDim < y.meshDim; });
+    advance(StepKind::RToP, p.meshDim, -1, p.reduce);
+  }
+  for (int64_t i = static_cast<int64_t>(map.size()) - 1; i >= 0; --i) {
+    if (i >= static_cast<int64_t>(want.size()) || map[i] == want[i]) continue;
+    map[i] = want[i];
+    advance(StepKind::RToS, want[i], i, ReduceType::Sum);
+  }
+  return general;
+}
+
+std::string_view stepName(StepKind k) {
+  switch (k) {
+    case StepKind::PToR:
+      return "PToR";
+    case StepKind::PToS:
+      return "PToS";
+    case StepKind::SToR:
+      return "SToR";
+    case StepKind::RToS:
+      return "RToS";
+    case StepKind::RToP:
+      return "RToP";
+    case StepKind::SameStatus:
+      return "SameStatus";
+    case StepKind::Broadcast:
+      return "general";
+  }
+  return "";
+}
+
+/// The registry's name for a plan within one mesh.
+std::string oneMeshName(const ProcessMesh* mesh, const std::vector<Step>& steps, size_t from, bool general) {
+  if (general) return "general";
+  if (mesh->ndim() > 1) return "NdMesh";
+  if (steps.size() - from == 1) return std::string(stepName(steps[from].kind));
+  return "general";  // S->S, S->P: no 1-D function of Paddle's
+}
+
+const TensorDistAttr* replicatedOn(Context& ctx, const ProcessMesh* mesh, size_t rank) {
+  std::vector<int64_t> map(rank, -1);
+  return ctx.tensorDistAttr(mesh, map);
+}
+
+}  // namespace
+
+Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst) {
+  if (!src || !dst || !src->mesh() || !dst->mesh()) return Status::error("reshard without dist attrs");
+  if (src->dimsMapping().size() != dst->dimsMapping().size())
+    return Status::error("reshard between dims_mappings of different lengths");
+  ReshardPlan plan;
+  if (sameLayout(src, dst)) {
+    plan.function = "identity";
+    return plan;
+  }
+  const ProcessMesh* sm = src->mesh();
+  const ProcessMesh* dm = dst->mesh();
+  if (sm == dm) {
+    bool general = planOneMesh(ctx, src, dst, plan.steps);
+    plan.function = oneMeshName(sm, plan.steps, 0, general);
+    return plan;
+  }
+  bool sameShape = std::equal(sm->shape().begin(), sm->shape().end(), dm->shape().begin(), dm->shape().end());
+  if (sameShape) {
+    // decompose_reshard_pass: SameStatus to the destination mesh, then the
+    // reshard within it.
+    const TensorDistAttr* mid = ctx.tensorDistAttr(dm, src->dimsMapping(), src->partial());
+    plan.steps.push_back(Step{StepKind::SameStatus, src, mid});
+    plan.function = "SameStatus";
+    if (!sameLayout(mid, dst)) {
+      bool general = planOneMesh(ctx, mid, dst, plan.steps);
+      plan.function += "+" + oneMeshName(dm, plan.steps, 1, general);
+    }
+    return plan;
+  }
+  // Meshes of different shapes: replicated on the source mesh, a copy to
+  // each destination rank lacking it, then the destination's layout.
+  size_t rank = src->dimsMapping().size();
+  const TensorDistAttr* rs = replicatedOn(ctx, sm, rank);
+  const TensorDistAttr* rd = replicatedOn(ctx, dm, rank);
+  if (!sameLayout(src, rs)) planOneMesh(ctx, src, rs, plan.steps);
+  plan.steps.push_back(Step{StepKind::Broadcast, rs, rd});
+  if (!sameLayout(rd, dst)) planOneMesh(ctx, rd, dst, plan.steps);
+  plan.function = "general";
+  return plan;
+}
+
+std::vector<int64_t> broadcastReceivers(const ProcessMesh& src, const ProcessMesh& dst) {
+  std::vector<int64_t> out;
+  for (int64_t d : dst.processIds())
+    if (!meshIndexOf(src, d)) out.push_back(d);
+  return out;
+}
+
+int64_t broadcastSender(const ProcessMesh& src, size_t index) {
+  auto ids = src.processIds();
+  return ids.empty() ? -1 : ids[index % ids.size()];
+}
+
+void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit) {
+  switch (step.kind) {
+    case StepKind::RToS:
+    case StepKind::RToP:
+      return;
+    case StepKind::SameStatus: {
+      auto s = step.from->mesh()->processIds();
+      auto d = step.to->mesh()->processIds();
+      for (size_t i = 0; i < s.size() && i < d.size(); ++i) {
+        if (s[i] == d[i]) continue;
+        int64_t fwd[] = {s[i], d[i]}, back[] = {d[i], s[i]};
+        visit(fwd);
+        visit(back);
+      }
+      return;
+    }
+    case StepKind::Broadcast: {
+      std::vector<int64_t> receivers = broadcastReceivers(*step.from->mesh(), *step.to->mesh());
+      for (size_t i = 0; i < receivers.size(); ++i) {
+        int64_t pair[] = {broadcastSender(*step.from->mesh(), i), receivers[i]};
+        visit(pair);
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  // A collective along mesh dim m: every 1-D sub-mesh along it, by where its
+  // first rank appears in the process ids.
+  const ProcessMesh& mesh = *step.from->mesh();
+  auto ids = mesh.processIds();
+  std::vector<std::vector<int64_t>> seen;
+  for (int64_t r : ids) {
+    std::vector<int64_t> sub = subMeshRanks(mesh, static_cast<size_t>(step.meshDim), r);
+    if (sub.empty()) continue;
+    std::sort(sub.begin(), sub.end());
+    if (std::find(seen.begin(), seen.end(), sub) != seen.end()) continue;
+    // SToR on a one-rank mesh is share_data_: no ring (Paddle returns
+    // before asking for its group).
+    if (step.kind == StepKind::SToR && sub.size() == 1) continue;
+    seen.push_back(sub);
+    visit(sub);
+  }
+}
+
+}  // namespace pir::passes::lowering

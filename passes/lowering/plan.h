@@ -1,0 +1,80 @@
+//===- plan.h - how a reshard decomposes, the same on every rank -*- C++ -*-===//
+//
+// The rank-independent half of lowering one `dist_op.reshard`: which of
+// Paddle's reshard functions handles it (`choose_reshard_func`, the first
+// suitable in reshard_func_register.py's order), and the 1-D steps it
+// decomposes into (decompose_reshard_pass's SameStatus split of a cross-mesh
+// reshard, NdMesh's shards / partials / R->P / slices order). Each step
+// names the rings it talks on, so the ring plan (ring_plan.h) and the
+// per-rank emission (lower_reshard.cpp) walk one decomposition.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/context.h"
+#include "core/dist_attr.h"
+#include "core/status.h"
+
+namespace pir::passes::lowering {
+
+/// What one step runs: a 1-D reshard function of Paddle's, along one mesh
+/// dim, or a point-to-point copy between two meshes of the same shape.
+enum class StepKind : uint8_t {
+  PToR,        // all_reduce
+  PToS,        // (transpose) reduce_scatter (transpose), SUM only
+  SToR,        // all_gather (split_with_num, concat)
+  RToS,        // slice
+  RToP,        // assign on the mesh's first rank, zeros elsewhere
+  SameStatus,  // send_v2 / recv_v2 between zipped ranks of two meshes
+  Broadcast,   // general path: each rank of the destination lacking the value receives it
+};
+
+/// One step: the value goes from `from` to `to` (both whole-mesh attrs;
+/// for SameStatus and Broadcast on different meshes). For collective and
+/// slicing steps `meshDim` is the mesh dim the 1-D function runs along and
+/// `axis` the tensor axis it cuts or gathers (-1: none).
+struct Step {
+  StepKind kind;
+  const core::TensorDistAttr* from;
+  const core::TensorDistAttr* to;
+  int64_t meshDim = 0;
+  int64_t axis = -1;
+  core::ReduceType reduce = core::ReduceType::Sum;
+};
+
+/// The function Paddle's registry picks, or the path taken where it has
+/// none: the names `--pass-statistics` counts under.
+struct ReshardPlan {
+  std::string function;     // "PToR", "SameStatus+SToR", "NdMesh", "general", ...
+  std::vector<Step> steps;  // empty: the two attrs lay the tensor out alike
+};
+
+/// Plans the reshard of a tensor of `rank` dims from `src` to `dst`.
+core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDistAttr* src,
+                                      const core::TensorDistAttr* dst);
+
+/// The ranks of every ring `step` talks on, over all ranks, in the one
+/// canonical order: collectives along mesh dim m visit the 1-D sub-meshes
+/// along m in the order their first rank appears in the mesh's process ids,
+/// each as its sorted ranks; SameStatus visits the zipped pairs (s, d) with
+/// s != d in order, each as [s, d] then [d, s] (Paddle creates both); the
+/// general path's copy visits each receiving destination rank d, in the
+/// destination's order, as [s, d]. A step that needs no ring visits none.
+void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit);
+
+/// The sender the general path's copy takes for the destination rank at
+/// position `index` of the ranks that lack the value: the source mesh's
+/// process ids, round robin.
+int64_t broadcastSender(const core::ProcessMesh& src, size_t index);
+
+/// The destination ranks the general path's copy sends to: those of `dst`
+/// not in `src`, in `dst`'s order.
+std::vector<int64_t> broadcastReceivers(const core::ProcessMesh& src, const core::ProcessMesh& dst);
+
+}  // namespace pir::passes::lowering

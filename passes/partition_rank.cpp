@@ -1,0 +1,122 @@
+//===- partition_rank.cpp - keep only what one rank runs -------------------===//
+//
+// `partition-rank{rank=R}` (Paddle's remove_other_rank_op_pass, pir_pass.py):
+// walking every block backwards, so that an op's users are decided before
+// the op, it erases
+//   - builtin.combine / builtin.split whose results are all unused;
+//   - an op with an op_dist_attr whose mesh does not hold R (an op without
+//     one stays, as in Paddle since it stopped dereferencing the attr);
+//   - a dist_op.reshard whose result is unused: a fake reshard, which the
+//     lowering leaves on ranks outside a mesh.
+// A dist_op.reshard still in use was never lowered for R: a located error.
+// So is an op off rank R whose result an op that stays still reads (Paddle
+// would erase it and leave the reader dangling). Each op costs O(1) plus its
+// operands: use lists are intrusive.
+//
+//===----------------------------------------------------------------------===//
+#include <string>
+
+#include "core/mesh_math.h"
+#include "core/op_table.h"
+#include "core/verifier.h"
+#include "passes/pass_registry.h"
+#include "passes/rank_option.h"
+
+namespace pir::passes {
+
+namespace {
+
+using namespace pir::core;
+
+bool allResultsUnused(const Operation& op) {
+  for (uint32_t i = 0; i < op.numResults(); ++i)
+    if (!op.result(i)->useEmpty()) return false;
+  return true;
+}
+
+/// The first user of one of `op`'s results.
+const Operation* firstUser(const Operation& op) {
+  for (uint32_t i = 0; i < op.numResults(); ++i)
+    if (const OpOperand* use = op.result(i)->firstUse()) return use->owner();
+  return nullptr;
+}
+
+class PartitionRankPass : public ProgramPass {
+ public:
+  std::string_view name() const override { return "partition-rank"; }
+  std::string_view description() const override {
+    return "keep only the ops rank R runs: erase ops on meshes without R, unused combine/split and fake reshards "
+           "(Paddle's remove_other_rank_op_pass)";
+  }
+
+  Status runOnProgram(NamedProgram& named, DiagnosticEngine& diag) override {
+    Result<int64_t> rank = rank_.resolve(named, name());
+    if (!rank) return rank.takeStatus();
+    rank_value_ = *rank;
+    diag_ = &diag;
+    failed_ = false;
+    walkBlock(named.program->body());
+    if (failed_) return Status::error("partition-rank could not complete");
+    return Status::ok();
+  }
+
+ private:
+  void walkBlock(Block& block) {
+    for (Operation* op = block.back(); op && !failed_;) {
+      Operation* prev = op->prevOp();
+      processOp(*op);
+      op = prev;
+    }
+  }
+
+  void processOp(Operation& op) {
+    const OpInfo* info = lookupOp(op);
+    if (info && info->has(kPacksVec)) {
+      if (allResultsUnused(op)) erase(op, "combine/split ops erased");
+      return;
+    }
+    const OpDistAttr* od = op.distAttr();
+    bool offRank = od && od->mesh() && !meshIndexOf(*od->mesh(), rank_value_);
+    if (op.name() == "dist_op.reshard") {
+      if (!allResultsUnused(op)) {
+        report(op, "dist_op.reshard is still in use on rank " + std::to_string(rank_value_) +
+                       "; run lower-reshard{rank=" + std::to_string(rank_value_) + "} first");
+        return;
+      }
+      erase(op, offRank ? "ops of other ranks erased" : "fake reshards erased");
+      return;
+    }
+    if (offRank) {
+      if (const Operation* user = firstUser(op)) {
+        report(*user, "op '" + std::string(user->name()) + "' stays on rank " + std::to_string(rank_value_) +
+                          " but reads a result of '" + std::string(op.name()) + "', which is on a mesh without it");
+        return;
+      }
+      erase(op, "ops of other ranks erased");
+      return;
+    }
+    for (uint32_t r = 0; r < op.numRegions() && !failed_; ++r)
+      for (Block* b : op.region(r).blocks()) walkBlock(*b);
+  }
+
+  void erase(Operation& op, std::string_view counter) {
+    op.erase();
+    stats_.add(counter);
+  }
+
+  void report(const Operation& op, std::string message) {
+    diag_->error(reportLocation(&op), std::move(message));
+    failed_ = true;
+  }
+
+  RankOption rank_{this, "rank", "the global rank whose ops are kept (-1: the program's own rank)"};
+  int64_t rank_value_ = 0;
+  DiagnosticEngine* diag_ = nullptr;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+void registerPartitionRankPass() { registerPass<PartitionRankPass>(); }
+
+}  // namespace pir::passes

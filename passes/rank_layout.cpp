@@ -1,0 +1,452 @@
+//===- rank_layout.cpp - writing and strictly reading ranks.yaml ----------===//
+#include "passes/rank_layout.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/attr_access.h"
+#include "core/diagnostics.h"
+#include "core/op_table.h"
+#include "core/verifier.h"
+#include "passes/manifest.h"
+#include "passes/schedule/yaml_strict.h"
+
+namespace pir::passes {
+
+namespace {
+
+using core::Status;
+
+constexpr int kVersion = 1;
+constexpr int64_t kMaxRank = int64_t{1} << 31;  // a rank past this is a typo, not a machine
+constexpr std::string_view kKindNames[] = {"data", "parameter", "shadow_output"};
+
+// ---- writing -------------------------------------------------------------
+
+std::string intList(std::span<const int64_t> v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+  return out + "]";
+}
+
+std::string rangeList(std::span<const core::ShardPiece> ranges) {
+  std::string out = "[";
+  for (size_t i = 0; i < ranges.size(); ++i)
+    out += (i ? ", [" : "[") + std::to_string(ranges[i].begin) + ", " + std::to_string(ranges[i].end) + "]";
+  return out + "]";
+}
+
+std::string partialList(std::span<const core::PartialEntry> partial) {
+  std::string out = "[";
+  for (size_t i = 0; i < partial.size(); ++i)
+    out += std::string(i ? ", " : "") + "{dim: " + std::to_string(partial[i].meshDim) +
+           ", reduce: " + std::string(core::reduceTypeName(partial[i].reduce)) + "}";
+  return out + "]";
+}
+
+void writeValue(const LayoutValue& v, std::string& out) {
+  out += "  - name: " + yamlString(v.name) + "\n    kind: " + std::string(layoutValueKindName(v.kind)) +
+         "\n    dtype: " + std::string(core::paddleDataTypeName(v.dtype)) + "\n    shape: " + intList(v.shape);
+  if (v.meshShape.empty() && v.processIds.empty())
+    out += "\n    mesh: null";
+  else
+    out += "\n    mesh: {shape: " + intList(v.meshShape) + ", process_ids: " + intList(v.processIds) + "}";
+  out += "\n    dims_mapping: " + intList(v.dimsMapping) + "\n    partial: " + partialList(v.partial) +
+         "\n    persistable: " + (v.persistable ? "true" : "false") + "\n    pieces:" + (v.pieces.empty() ? " []" : "");
+  for (const LayoutPiece& p : v.pieces)
+    out += "\n      - {rank: " + std::to_string(p.rank) + ", shape: " + intList(p.shape) +
+           ", ranges: " + rangeList(p.ranges) + "}";
+  out += "\n";
+}
+
+// ---- reading -------------------------------------------------------------
+
+Status errorAt(const YAML::Node& node, std::string message) {
+  return Status::error(std::move(message), node.Mark().pos >= 0 ? node.Mark().pos : -1);
+}
+
+/// `node` is a map with exactly the keys `keys`.
+Status checkKeys(const YAML::Node& node, std::initializer_list<const char*> keys, const std::string& what) {
+  std::string expected;
+  for (const char* k : keys) expected += (expected.empty() ? "" : ", ") + std::string(k);
+  if (!node.IsMap()) return errorAt(node, what + " must be a map of " + expected);
+  for (const auto& kv : node) {
+    bool known = false;
+    for (const char* k : keys) known = known || (kv.first.IsScalar() && kv.first.Scalar() == k);
+    if (!known)
+      return errorAt(kv.first, "unknown key '" + (kv.first.IsScalar() ? kv.first.Scalar() : std::string()) + "' in " +
+                                   what + " (expected " + expected + ")");
+  }
+  for (const char* k : keys)
+    if (!node[k]) return errorAt(node, what + " lacks '" + k + "'");
+  return Status::ok();
+}
+
+/// A plain whole number in [min, max].
+Status readInt(const YAML::Node& node, const std::string& what, int64_t min, int64_t max, int64_t& out) {
+  const std::string& s = node.IsScalar() && node.Tag() == "?" ? node.Scalar() : std::string();
+  bool ok = !s.empty() && s.size() <= 19;
+  for (size_t i = 0; i < s.size(); ++i)
+    ok = ok && ((s[i] >= '0' && s[i] <= '9') || (i == 0 && s[i] == '-' && s.size() > 1));
+  if (ok) {
+    out = std::stoll(s);
+    ok = out >= min && out <= max;
+  }
+  if (!ok)
+    return errorAt(node, what + " must be a whole number from " + std::to_string(min) + " to " + std::to_string(max));
+  return Status::ok();
+}
+
+Status readIntList(const YAML::Node& node, const std::string& what, int64_t min, int64_t max,
+                   std::vector<int64_t>& out) {
+  if (!node.IsSequence()) return errorAt(node, what + " must be a list of whole numbers");
+  for (const YAML::Node& item : node) {
+    int64_t v = 0;
+    if (Status s = readInt(item, "every entry of " + what, min, max, v); !s) return s;
+    out.push_back(v);
+  }
+  return Status::ok();
+}
+
+Status readBool(const YAML::Node& node, const std::string& what, bool& out) {
+  if (node.IsScalar() && node.Tag() == "?" && (node.Scalar() == "true" || node.Scalar() == "false")) {
+    out = node.Scalar() == "true";
+    return Status::ok();
+  }
+  return errorAt(node, what + " must be true or false");
+}
+
+Status readRing(const YAML::Node& node, const RankLayout& layout, RingTable& rings) {
+  if (Status s = checkKeys(node, {"id", "ranks"}, "a ring"); !s) return s;
+  int64_t id = 0;
+  std::vector<int64_t> ranks;
+  if (Status s = readInt(node["id"], "'id'", 0, kMaxRank, id); !s) return s;
+  if (Status s = readIntList(node["ranks"], "a ring's 'ranks'", 0, layout.worldSize - 1, ranks); !s) return s;
+  if (rings.find(id)) return errorAt(node["id"], "ring " + std::to_string(id) + " is listed twice");
+  if (Status s = rings.add(id, std::move(ranks)); !s) return errorAt(node["ranks"], s.message());
+  return Status::ok();
+}
+
+Status readMesh(const YAML::Node& node, LayoutValue& v, int64_t worldSize) {
+  if (node.IsNull()) return Status::ok();
+  if (Status s = checkKeys(node, {"shape", "process_ids"}, "a mesh"); !s) return s;
+  if (Status s = readIntList(node["shape"], "a mesh's 'shape'", 1, kMaxRank, v.meshShape); !s) return s;
+  if (Status s = readIntList(node["process_ids"], "'process_ids'", 0, worldSize - 1, v.processIds); !s) return s;
+  int64_t n = 1;
+  for (int64_t d : v.meshShape) n = std::min(n * d, kMaxRank);
+  if (n != static_cast<int64_t>(v.processIds.size()))
+    return errorAt(node["process_ids"], "a mesh of shape " + intList(v.meshShape) + " holds " + std::to_string(n) +
+                                            " process ids, not " + std::to_string(v.processIds.size()));
+  return Status::ok();
+}
+
+Status readPartial(const YAML::Node& node, LayoutValue& v) {
+  if (!node.IsSequence()) return errorAt(node, "'partial' must be a list of {dim, reduce}");
+  for (const YAML::Node& item : node) {
+    if (Status s = checkKeys(item, {"dim", "reduce"}, "a partial entry"); !s) return s;
+    core::PartialEntry e{};
+    if (Status s = readInt(item["dim"], "a partial 'dim'", 0, static_cast<int64_t>(v.meshShape.size()) - 1, e.meshDim);
+        !s)
+      return s;
+    auto r = item["reduce"].IsScalar() ? core::parseReduceType(item["reduce"].Scalar()) : std::nullopt;
+    if (!r) return errorAt(item["reduce"], "'reduce' must be SUM, MAX, MIN, PRODUCT, AVG, ANY or ALL");
+    e.reduce = *r;
+    v.partial.push_back(e);
+  }
+  return Status::ok();
+}
+
+/// A piece: its rank in the value's mesh, one range per dim within it, and
+/// its shape the ranges' sizes.
+Status readPiece(const YAML::Node& node, LayoutValue& v, int64_t worldSize) {
+  if (Status s = checkKeys(node, {"rank", "shape", "ranges"}, "a piece"); !s) return s;
+  LayoutPiece p;
+  if (Status s = readInt(node["rank"], "a piece's 'rank'", 0, worldSize - 1, p.rank); !s) return s;
+  if (!v.processIds.empty() && std::find(v.processIds.begin(), v.processIds.end(), p.rank) == v.processIds.end())
+    return errorAt(node["rank"], "rank " + std::to_string(p.rank) + " is not in the value's mesh");
+  if (Status s = readIntList(node["shape"], "a piece's 'shape'", -1, INT64_MAX, p.shape); !s) return s;
+  const YAML::Node ranges = node["ranges"];
+  if (!ranges.IsSequence() || ranges.size() != v.shape.size())
+    return errorAt(ranges, "'ranges' must be a list of " + std::to_string(v.shape.size()) + " [begin, end] pairs");
+  if (p.shape.size() != v.shape.size())
+    return errorAt(node["shape"], "a piece's shape needs " + std::to_string(v.shape.size()) + " dims");
+  for (size_t d = 0; d < v.shape.size(); ++d) {
+    std::vector<int64_t> pair;
+    if (Status s = readIntList(ranges[d], "a range", -1, INT64_MAX, pair); !s) return s;
+    core::ShardPiece r{pair.size() == 2 ? pair[0] : 0, pair.size() == 2 ? pair[1] : -2};
+    bool dynamic = v.shape[d] < 0;
+    bool fits = dynamic ? (r.begin == -1 && r.end == -1 && p.shape[d] == -1)
+                        : (r.begin >= 0 && r.begin <= r.end && r.end <= v.shape[d] && p.shape[d] == r.size());
+    if (pair.size() != 2 || !fits)
+      return errorAt(ranges[d], "range " + std::to_string(d) + " must be [begin, end] within the dim's " +
+                                    std::to_string(v.shape[d]) + ", its size the piece's dim");
+    p.ranges.push_back(r);
+  }
+  v.pieces.push_back(std::move(p));
+  return Status::ok();
+}
+
+Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
+  if (Status s = checkKeys(
+          node, {"name", "kind", "dtype", "shape", "mesh", "dims_mapping", "partial", "persistable", "pieces"},
+          "a value entry");
+      !s)
+    return s;
+  if (!node["name"].IsScalar() || node["name"].Scalar().empty())
+    return errorAt(node["name"], "'name' must be a non-empty string");
+  v.name = node["name"].Scalar();
+  const YAML::Node kind = node["kind"];
+  auto k = std::find(std::begin(kKindNames), std::end(kKindNames), kind.IsScalar() ? kind.Scalar() : "");
+  if (k == std::end(kKindNames)) return errorAt(kind, "'kind' must be data, parameter or shadow_output");
+  v.kind = static_cast<LayoutValueKind>(k - std::begin(kKindNames));
+  auto dtype = node["dtype"].IsScalar() ? core::parsePaddleDataType(node["dtype"].Scalar()) : std::nullopt;
+  if (!dtype) return errorAt(node["dtype"], "'dtype' must be a Paddle data type name (float32, int64, ...)");
+  v.dtype = *dtype;
+  if (Status s = readIntList(node["shape"], "'shape'", -1, INT64_MAX, v.shape); !s) return s;
+  if (Status s = readMesh(node["mesh"], v, worldSize); !s) return s;
+  int64_t meshDims = static_cast<int64_t>(v.meshShape.size());
+  if (Status s = readIntList(node["dims_mapping"], "'dims_mapping'", -1, meshDims - 1, v.dimsMapping); !s) return s;
+  if (v.dimsMapping.size() != v.shape.size())
+    return errorAt(node["dims_mapping"], "'dims_mapping' needs one entry per dim of " + intList(v.shape));
+  if (Status s = readPartial(node["partial"], v); !s) return s;
+  if (Status s = readBool(node["persistable"], "'persistable'", v.persistable); !s) return s;
+  if (!node["pieces"].IsSequence()) return errorAt(node["pieces"], "'pieces' must be a list of pieces");
+  for (const YAML::Node& piece : node["pieces"])
+    if (Status s = readPiece(piece, v, worldSize); !s) return s;
+  return Status::ok();
+}
+
+core::Result<RankLayout> fromNode(const YAML::Node& root) {
+  if (Status s = checkKeys(root, {"version", "world_size", "ranks", "rings", "values"}, "a rank layout"); !s) return s;
+  const YAML::Node version = root["version"];
+  if (!version.IsScalar() || version.Tag() != "?" || version.Scalar() != std::to_string(kVersion))
+    return errorAt(version, "this rank layout's version is not " + std::to_string(kVersion) + ", the one read here");
+  RankLayout layout;
+  if (Status s = readInt(root["world_size"], "'world_size'", 1, kMaxRank, layout.worldSize); !s) return s;
+  if (Status s = readIntList(root["ranks"], "'ranks'", 0, layout.worldSize - 1, layout.ranks); !s) return s;
+  if (!std::is_sorted(layout.ranks.begin(), layout.ranks.end()) ||
+      std::adjacent_find(layout.ranks.begin(), layout.ranks.end()) != layout.ranks.end())
+    return errorAt(root["ranks"], "'ranks' must be ascending, each rank once");
+  if (!root["rings"].IsSequence()) return errorAt(root["rings"], "'rings' must be a list of {id, ranks}");
+  for (const YAML::Node& ring : root["rings"])
+    if (Status s = readRing(ring, layout, layout.rings); !s) return s;
+  if (!root["values"].IsSequence()) return errorAt(root["values"], "'values' must be a list of value entries");
+  std::set<std::pair<LayoutValueKind, std::string>> seen;
+  for (const YAML::Node& entry : root["values"]) {
+    LayoutValue v;
+    if (Status s = readValue(entry, layout.worldSize, v); !s) return s;
+    if (!seen.insert({v.kind, v.name}).second)
+      return errorAt(entry["name"], std::string(layoutValueKindName(v.kind)) + " '" + v.name + "' is listed twice");
+    layout.values.push_back(std::move(v));
+  }
+  return layout;
+}
+
+// ---- describing a program ------------------------------------------------
+
+bool persistableOf(const core::Operation& op) {
+  const core::Attribute* a = op.attr("persistable");
+  if (auto* arr = a ? a->dynCast<core::ArrayAttr>() : nullptr) a = arr->size() ? arr->elements()[0] : nullptr;
+  return core::getBool(a).value_or(false);
+}
+
+/// The ranks of the meshes it is shown, each distinct mesh once (meshes
+/// are interned: most ops of a program share a few).
+struct RankCollector {
+  std::set<int64_t> ranks;
+  std::set<const core::ProcessMesh*> seen;
+  const core::ProcessMesh* last = nullptr;
+
+  void mesh(const core::ProcessMesh* m) {
+    if (!m || m == last) return;
+    last = m;
+    if (seen.insert(m).second) ranks.insert(m->processIds().begin(), m->processIds().end());
+  }
+  void type(const core::Type* t) {
+    if (const core::TensorDistAttr* d = core::distAttrOf(t)) mesh(d->mesh());
+    if (auto* v = t ? t->dynCast<core::VectorType>() : nullptr)
+      for (const core::Type* e : v->elements()) type(e);
+  }
+  void arguments(const core::Block& block) {
+    for (const core::BlockArgument* a : block.arguments()) type(a->type());
+    for (const core::BlockArgument* k : block.kwargs()) type(k->type());
+  }
+  void block(const core::Block& b) {
+    arguments(b);
+    core::walk(b, [&](const core::Operation& op) {
+      if (const core::OpDistAttr* od = op.distAttr()) mesh(od->mesh());
+      for (uint32_t i = 0; i < op.numResults(); ++i) type(op.result(i)->type());
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const core::Block* inner : op.region(r).blocks()) arguments(*inner);
+    });
+  }
+};
+
+/// The layout entry of a named value of type `type`.
+LayoutValue describeValue(std::string name, LayoutValueKind kind, const core::Type* type, bool persistable) {
+  LayoutValue v;
+  v.name = std::move(name);
+  v.kind = kind;
+  v.persistable = persistable;
+  if (auto shape = core::tensorShape(type)) {
+    v.dtype = shape->dtype;
+    v.shape.assign(shape->dims.begin(), shape->dims.end());
+  }
+  const core::TensorDistAttr* dist = core::distAttrOf(type);
+  if (!dist || !dist->mesh()) {
+    v.dimsMapping.assign(v.shape.size(), -1);
+    LayoutPiece whole{0, v.shape, {}};
+    for (int64_t d : v.shape) whole.ranges.push_back(core::shardPiece(d, 1, 0));
+    v.pieces.push_back(std::move(whole));
+    return v;
+  }
+  const core::ProcessMesh& mesh = *dist->mesh();
+  v.meshShape.assign(mesh.shape().begin(), mesh.shape().end());
+  v.processIds.assign(mesh.processIds().begin(), mesh.processIds().end());
+  v.dimsMapping.assign(dist->dimsMapping().begin(), dist->dimsMapping().end());
+  v.partial.assign(dist->partial().begin(), dist->partial().end());
+  std::sort(v.partial.begin(), v.partial.end(), [](auto& a, auto& b) { return a.meshDim < b.meshDim; });
+  for (int64_t rank : v.processIds) {
+    auto coord = core::meshCoordinate(mesh, rank);
+    auto local = core::localShape(v.shape, *dist, rank);
+    if (!coord || !local) continue;
+    LayoutPiece p{rank, *local, {}};
+    for (size_t d = 0; d < v.shape.size(); ++d) {
+      int64_t m = v.dimsMapping[d];
+      p.ranges.push_back(m < 0 ? core::shardPiece(v.shape[d], 1, 0)
+                               : core::shardPiece(v.shape[d], mesh.shape()[m], (*coord)[m]));
+    }
+    v.pieces.push_back(std::move(p));
+  }
+  return v;
+}
+
+}  // namespace
+
+// ---- RingTable -----------------------------------------------------------
+
+Status RingTable::add(int64_t ringId, std::vector<int64_t> ranks) {
+  std::vector<int64_t> sorted = ranks;
+  std::sort(sorted.begin(), sorted.end());
+  if (ranks.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    return Status::error("ring " + std::to_string(ringId) + " must list its ranks, each once");
+  auto pos = std::lower_bound(rings_.begin(), rings_.end(), ringId,
+                              [](const core::ProcessGroup& g, int64_t id) { return g.ringId < id; });
+  if (pos != rings_.end() && pos->ringId == ringId) {
+    if (pos->ranks == ranks) return Status::ok();
+    return Status::error("ring " + std::to_string(ringId) + " is given as " + intList(ranks) + " and as " +
+                         intList(pos->ranks));
+  }
+  rings_.insert(pos, core::ProcessGroup{ringId, std::move(ranks)});
+  return Status::ok();
+}
+
+Status RingTable::addAll(const core::ProcessGroupTable& table) {
+  for (const core::ProcessGroup& g : table.groups())
+    if (Status s = add(g.ringId, g.ranks); !s) return s;
+  return Status::ok();
+}
+
+const core::ProcessGroup* RingTable::find(int64_t ringId) const {
+  auto pos = std::lower_bound(rings_.begin(), rings_.end(), ringId,
+                              [](const core::ProcessGroup& g, int64_t id) { return g.ringId < id; });
+  return pos != rings_.end() && pos->ringId == ringId ? &*pos : nullptr;
+}
+
+bool RingTable::operator==(const RingTable& o) const {
+  if (rings_.size() != o.rings_.size()) return false;
+  for (size_t i = 0; i < rings_.size(); ++i)
+    if (rings_[i].ringId != o.rings_[i].ringId || rings_[i].ranks != o.rings_[i].ranks) return false;
+  return true;
+}
+
+std::string_view layoutValueKindName(LayoutValueKind kind) { return kKindNames[static_cast<size_t>(kind)]; }
+
+// ---- the layout ------------------------------------------------------------
+
+std::vector<int64_t> programRanks(const core::Program& program) {
+  RankCollector collector;
+  collector.block(program.body());
+  return {collector.ranks.begin(), collector.ranks.end()};
+}
+
+core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTable rings) {
+  RankLayout layout;
+  layout.ranks = programRanks(program);
+  layout.rings = std::move(rings);
+  int64_t top = layout.ranks.empty() ? -1 : layout.ranks.back();
+  for (const core::ProcessGroup& g : layout.rings.rings())
+    for (int64_t r : g.ranks) top = std::max(top, r);
+  layout.worldSize = top + 1;
+  std::set<std::pair<LayoutValueKind, std::string>> seen;
+  Status failed;
+  core::walk(program.body(), [&](const core::Operation& op) {
+    if (!failed) return;
+    LayoutValueKind kind;
+    const core::Type* type = nullptr;
+    if (op.name() == "pd_op.data" && op.numResults() == 1) {
+      kind = LayoutValueKind::Data, type = op.result(0)->type();
+    } else if (op.name() == "builtin.parameter" && op.numResults() == 1) {
+      kind = LayoutValueKind::Parameter, type = op.result(0)->type();
+    } else if (op.name() == "builtin.shadow_output" && op.numOperands() == 1 && op.operandValue(0)) {
+      kind = LayoutValueKind::ShadowOutput, type = op.operandValue(0)->type();
+    } else {
+      return;
+    }
+    const core::OpInfo* info = core::lookupOp(op);
+    auto* name = info ? op.attrOf<core::StringAttr>(info->nameAttr) : nullptr;
+    if (!name || !core::tensorShape(type)) return;  // nothing the runner could feed or fetch
+    std::string n = name->value();
+    if (!seen.insert({kind, n}).second) {
+      failed = Status::error(std::string(layoutValueKindName(kind)) + " name '" + n + "' is given to two values",
+                             core::reportLocation(&op));
+      return;
+    }
+    layout.values.push_back(describeValue(std::move(n), kind, type, persistableOf(op)));
+  });
+  if (!failed) return failed;
+  return layout;
+}
+
+std::string writeRankLayout(const RankLayout& layout) {
+  std::string out = "# pir-opt rank layout (passes/rank_layout.h)\nversion: " + std::to_string(kVersion) +
+                    "\nworld_size: " + std::to_string(layout.worldSize) + "\nranks: " + intList(layout.ranks) +
+                    "\nrings:" + (layout.rings.rings().empty() ? " []" : "");
+  for (const core::ProcessGroup& g : layout.rings.rings())
+    out += "\n  - {id: " + std::to_string(g.ringId) + ", ranks: " + intList(g.ranks) + "}";
+  out += std::string("\nvalues:") + (layout.values.empty() ? " []\n" : "\n");
+  for (const LayoutValue& v : layout.values) writeValue(v, out);
+  return out;
+}
+
+core::Result<RankLayout> parseRankLayout(std::string_view text) {
+  try {
+    return fromNode(schedule::loadYamlStrict(std::string(text)));
+  } catch (const YAML::Exception& e) {
+    return Status::error(e.msg.rfind("duplicate key", 0) == 0 ? e.msg : "invalid YAML: " + e.msg,
+                         e.mark.pos >= 0 ? e.mark.pos : -1);
+  }
+}
+
+core::Result<RankLayout> loadRankLayout(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  if (in) buffer << in.rdbuf();
+  std::string text = buffer.str();
+  core::SourceFile src(path, text);
+  core::Result<RankLayout> layout =
+      in ? parseRankLayout(text) : core::Result<RankLayout>(Status::error("cannot read the rank layout"));
+  if (layout) return layout;
+  core::Diagnostic d{core::Severity::Error, layout.status().offset(), layout.status().message(), {}};
+  std::string rendered = core::renderDiagnostic(&src, d);
+  while (!rendered.empty() && rendered.back() == '\n') rendered.pop_back();
+  return Status::error(rendered, layout.status().offset());
+}
+
+}  // namespace pir::passes

@@ -1,0 +1,131 @@
+//===- rank_layout.h - ranks.yaml: rings and where each tensor lies -*- C++ -*-===//
+//
+// What the runner needs beside the per-rank programs split-ranks writes, so
+// that it never reads the distributed program: which global ranks, in which
+// order, each ring id stands for; the world size; and for every value named
+// by a `pd_op.data`, `builtin.parameter` or `builtin.shadow_output`, its
+// global shape and dtype, its layout (mesh, dims_mapping, partial dims with
+// reduce types), whether it is persistable, and each rank's piece of it:
+//
+//   # pir-opt rank layout (passes/rank_layout.h)
+//   version: 1
+//   world_size: 2
+//   ranks: [0, 1]                        # the ranks with a program
+//   rings:
+//     - {id: 12, ranks: [0, 1]}
+//   values:
+//     - name: parameter_0
+//       kind: parameter                  # data | parameter | shadow_output
+//       dtype: float32
+//       shape: [16, 16]
+//       mesh: {shape: [2], process_ids: [0, 1]}
+//       dims_mapping: [-1, 0]
+//       partial: []                      # [{dim: 0, reduce: SUM}, ...]
+//       persistable: true
+//       pieces:                          # one per rank of the mesh, in mesh order
+//         - {rank: 0, shape: [16, 8], ranges: [[0, 16], [0, 8]]}
+//         - {rank: 1, shape: [16, 8], ranges: [[0, 16], [8, 16]]}
+//
+// A range is the half-open global index range `[begin, end)` of one dim
+// (core::shardPiece: the last piece of an uneven split is shorter, maybe
+// empty); a dynamic dim is -1 with the range [-1, -1]. A partial value's
+// pieces each hold a full-size addend. The reader takes exactly this: an
+// unknown, repeated or missing key, a value of the wrong type, or numbers
+// that do not agree (a piece's shape and its ranges, a rank outside the
+// world, a ring id listed twice) are errors at where they stand.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/mesh_math.h"
+#include "core/process_group.h"
+#include "core/program.h"
+#include "core/status.h"
+#include "core/types.h"
+
+namespace pir::passes {
+
+/// The file's name in an output folder.
+inline constexpr std::string_view kRankLayoutName = "ranks.yaml";
+
+/// Ring id -> ordered global ranks, ascending by id.
+class RingTable {
+ public:
+  /// Adds a ring; an error when `ringId` is taken by other ranks (the same
+  /// ranks again are fine) or the rank list is empty or repeats a rank.
+  core::Status add(int64_t ringId, std::vector<int64_t> ranks);
+  /// Every ring of `table` (planRings' answer), as add() does.
+  core::Status addAll(const core::ProcessGroupTable& table);
+  const core::ProcessGroup* find(int64_t ringId) const;
+  const std::vector<core::ProcessGroup>& rings() const { return rings_; }
+  bool operator==(const RingTable&) const;
+
+ private:
+  std::vector<core::ProcessGroup> rings_;
+};
+
+enum class LayoutValueKind { Data, Parameter, ShadowOutput };
+std::string_view layoutValueKindName(LayoutValueKind kind);
+
+struct LayoutPiece {
+  int64_t rank = 0;
+  std::vector<int64_t> shape;
+  std::vector<core::ShardPiece> ranges;
+  bool operator==(const LayoutPiece&) const = default;
+};
+
+struct LayoutValue {
+  std::string name;
+  LayoutValueKind kind = LayoutValueKind::Data;
+  core::DataType dtype = core::DataType::F32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> meshShape, processIds;
+  std::vector<int64_t> dimsMapping;
+  std::vector<core::PartialEntry> partial;
+  bool persistable = false;
+  std::vector<LayoutPiece> pieces;
+  bool operator==(const LayoutValue&) const = default;
+};
+
+struct RankLayout {
+  int64_t worldSize = 0;
+  std::vector<int64_t> ranks;  // ascending
+  RingTable rings;
+  std::vector<LayoutValue> values;
+  bool operator==(const RankLayout&) const = default;
+};
+
+/// Every global rank of `program`'s meshes (ops' and values' meshes, in
+/// every block), ascending.
+std::vector<int64_t> programRanks(const core::Program& program);
+
+/// The layout of the distributed `program` (before lowering), with `rings`.
+/// The world size is one past the highest rank of the meshes and rings. A
+/// name given to two values of one kind is an error at the second op; a
+/// named value without a dist type gets a one-piece layout on no mesh.
+core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTable rings);
+
+/// ranks.yaml's text for `layout`.
+std::string writeRankLayout(const RankLayout& layout);
+
+/// Reads ranks.yaml's text; a failure's offset is where the problem stands.
+core::Result<RankLayout> parseRankLayout(std::string_view text);
+
+/// Reads the file at `path`; a failure's message is a rendered diagnostic
+/// (`path:line:col: error: ...`, the line and a caret), as loadManifest's.
+core::Result<RankLayout> loadRankLayout(const std::string& path);
+
+/// A pass that needs the ring table (remove-unuseful-comm): split-ranks
+/// hands it the table it planned for the whole program.
+class RingTableUser {
+ public:
+  virtual ~RingTableUser() = default;
+  virtual void setRingTable(const RingTable& rings) = 0;
+};
+
+}  // namespace pir::passes

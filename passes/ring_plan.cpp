@@ -1,0 +1,46 @@
+//===- ring_plan.cpp - every ring a program's lowering needs --------------===//
+#include "passes/ring_plan.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/attr_access.h"
+#include "core/operation.h"
+#include "core/types.h"
+#include "passes/lowering/plan.h"
+
+namespace pir::passes {
+
+using namespace pir::core;
+
+int64_t maxRingId(const Program& program) {
+  int64_t best = -1;
+  walk(program.body(), [&](const Operation& op) {
+    if (std::optional<int64_t> id = getInt64(op.attr("ring_id"))) best = std::max(best, *id);
+  });
+  return best;
+}
+
+Result<ProcessGroupTable> planRings(const Program& program) {
+  // The first new id is base + 2: above every id the input holds.
+  ProcessGroupTable table(std::max(ProcessGroupTable::kPaddleBaseRingId, maxRingId(program) - 1));
+  Status status = Status::ok();
+  walk(program.body(), [&](const Operation& op) {
+    if (!status.isOk() || op.name() != "dist_op.reshard" || op.numOperands() != 1 || op.numResults() != 1) return;
+    const Value* in = op.operandValue(0);
+    const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
+    const TensorDistAttr* dst = distAttrOf(op.result(0)->type());
+    if (!src || !dst) return;  // lower-reshard reports these where it meets them
+    Result<lowering::ReshardPlan> plan = lowering::planReshard(program.context(), src, dst);
+    if (!plan) {
+      status = plan.takeStatus();
+      return;
+    }
+    for (const lowering::Step& step : plan->steps)
+      lowering::forEachRing(step, [&](std::span<const int64_t> ranks) { table.getOrCreate(ranks); });
+  });
+  if (!status.isOk()) return status;
+  return table;
+}
+
+}  // namespace pir::passes

@@ -1,0 +1,196 @@
+//===- split_ranks.cpp - the dense program of every rank -------------------===//
+//
+// `split-ranks` (a splitting pass): for every global rank of the program's
+// meshes, in ascending order, a copy of the program in a Context of its own
+// through lower-reshard{rank=R}, partition-rank{rank=R}, dist-to-dense{rank=R}
+// and remove-unuseful-comm (each made by name through the registry), as the
+// program `rankR` with rank R. Ranks are made on all cores, one Context per
+// thread (core/context.h: the input is only read, by cloneProgram); each is
+// handed on as soon as it is done, so with `--output-dir` memory holds the
+// input plus one rank per core.
+//
+// The ring table is planRings over the distributed input, plus the rings
+// `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
+// already holds, whose ranks the text does not say. An op with a `ring_id`
+// the file does not give is a located error. The pass leaves `ranks.yaml`
+// (passes/rank_layout.h) for `--output-dir`. `rank=R` makes rank R's
+// program only.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/attr_access.h"
+#include "core/clone.h"
+#include "core/context.h"
+#include "core/verifier.h"
+#include "passes/pass_registry.h"
+#include "passes/rank_layout.h"
+#include "passes/ring_plan.h"
+
+namespace pir::passes {
+
+namespace {
+
+using namespace pir::core;
+
+/// What every rank runs, in order.
+constexpr std::string_view kRankPipeline[] = {"lower-reshard", "partition-rank", "dist-to-dense",
+                                              "remove-unuseful-comm"};
+
+using Counters = std::vector<std::pair<std::string, int64_t>>;
+
+class SplitRanksPass : public SplittingPass {
+ public:
+  std::string_view name() const override { return "split-ranks"; }
+  std::string_view description() const override {
+    return "make each rank's dense program (lower-reshard, partition-rank, dist-to-dense, remove-unuseful-comm "
+           "per rank) and ranks.yaml";
+  }
+
+  Status split(NamedProgram& program, ProgramSet& pieces, DiagnosticEngine& diag) override {
+    std::mutex mutex;
+    std::vector<NamedProgram> made;
+    Status s = splitInto(
+        program,
+        [&](size_t index, NamedProgram piece) {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (made.size() <= index) made.resize(index + 1);
+          made[index] = std::move(piece);
+          return Status::ok();
+        },
+        diag);
+    if (!s) return s;
+    for (NamedProgram& p : made) pieces.programs.push_back(std::move(p));
+    return Status::ok();
+  }
+
+  Status splitInto(NamedProgram& named, const PieceSink& sink, DiagnosticEngine& diag) override {
+    const Program& program = *named.program;
+    std::vector<int64_t> ranks = programRanks(program);
+    if (ranks.empty()) return Status::error("split-ranks: the program has no process mesh, so no ranks");
+    if (rank_ >= 0) {
+      if (!std::binary_search(ranks.begin(), ranks.end(), int64_t{rank_}))
+        return Status::error("split-ranks: rank " + std::to_string(rank_) + " is in no mesh of the program");
+      ranks = {rank_};
+    }
+    Result<RingTable> rings = ringTable(program, diag);
+    if (!rings) return rings.takeStatus();
+    Result<RankLayout> layout = describeRankLayout(program, *rings);
+    if (!layout) {
+      diag.error(layout.status().offset(), layout.status().message());
+      return Status::error("split-ranks could not describe the layout");
+    }
+    outputFiles_.emplace_back(std::string(kRankLayoutName), writeRankLayout(*layout));
+    return makeRanks(named, ranks, *rings, sink, diag);
+  }
+
+ private:
+  /// The rings of `rings=FILE` and planRings; an error at an op on a ring
+  /// neither gives.
+  Result<RingTable> ringTable(const Program& program, DiagnosticEngine& diag) {
+    RingTable table;
+    if (!ringsFile_.value().empty()) {
+      Result<RankLayout> given = loadRankLayout(ringsFile_.value());
+      if (!given) return Status::error(given.status().message());  // located in the file, not the program
+      table = given->rings;
+    }
+    size_t unknown = 0;
+    walk(program.body(), [&](const Operation& op) {
+      const Attribute* ring = op.attr("ring_id");
+      std::optional<int64_t> id = getInt64(ring);
+      if (!ring || (id && table.find(*id))) return;
+      if (unknown++ == 0)
+        diag.error(reportLocation(&op), "op '" + std::string(op.name()) + "' communicates on ring " +
+                                            (id ? std::to_string(*id) : std::string("?")) +
+                                            ", whose ranks are unknown; give them with split-ranks{rings=FILE}");
+    });
+    if (unknown) return Status::error("split-ranks needs the ranks of the input's rings");
+    Result<ProcessGroupTable> planned = planRings(program);
+    if (!planned) return planned.takeStatus();
+    if (Status s = table.addAll(*planned); !s) return s;
+    return table;
+  }
+
+  /// Makes every rank of `ranks` on all cores, handing each to `sink`.
+  Status makeRanks(const NamedProgram& named, const std::vector<int64_t>& ranks, const RingTable& rings,
+                   const PieceSink& sink, DiagnosticEngine& diag) {
+    size_t workers = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::atomic<size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex mutex;
+    Status first;
+    std::vector<Diagnostic> found;
+    std::vector<Counters> counters(ranks.size());  // added in rank order, whichever thread finishes first
+    auto work = [&] {
+      for (size_t i; !stop && (i = next++) < ranks.size();) {
+        DiagnosticEngine local(diag.source());
+        Status s;
+        try {
+          Result<NamedProgram> piece = makeRank(*named.program, ranks[i], rings, local, counters[i]);
+          s = piece ? sink(i, std::move(*piece)) : piece.takeStatus();
+        } catch (const std::bad_alloc&) {
+          s = Status::error("out of memory making rank " + std::to_string(ranks[i]));
+        } catch (const std::exception& e) {
+          s = Status::internal(std::string("making rank ") + std::to_string(ranks[i]) + ": " + e.what());
+        }
+        if (s) continue;
+        std::lock_guard<std::mutex> lock(mutex);
+        for (const Diagnostic& d : local.diagnostics()) found.push_back(d);
+        if (first) first = s;
+        stop = true;
+      }
+    };
+    std::vector<std::thread> threads;
+    for (size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads) t.join();
+    for (Diagnostic& d : found) diag.add(std::move(d));
+    for (const Counters& c : counters)
+      for (const auto& [counter, value] : c) stats_.add(counter, value);
+    return first;
+  }
+
+  /// Rank `rank`'s program: a copy of `program` in its own Context through
+  /// the rank pipeline.
+  Result<NamedProgram> makeRank(const Program& program, int64_t rank, const RingTable& rings, DiagnosticEngine& diag,
+                                Counters& counters) {
+    NamedProgram piece;
+    piece.name = "rank" + std::to_string(rank);
+    piece.rank = static_cast<int>(rank);
+    piece.context = std::make_shared<Context>();
+    piece.program = cloneProgram(program, *piece.context);
+    PassOptionValues options;
+    options.values["rank"] = std::to_string(rank);
+    for (std::string_view passName : kRankPipeline) {
+      std::unique_ptr<Pass> pass = PassRegistry::instance().create(passName);
+      auto* perProgram = dynamic_cast<ProgramPass*>(pass.get());
+      if (!perProgram) return Status::internal("split-ranks needs the pass '" + std::string(passName) + "'");
+      bool takesRank = false;
+      for (const PassOption* o : pass->options()) takesRank = takesRank || o->name() == "rank";
+      if (Status s = pass->setOptions(takesRank ? options : PassOptionValues{}); !s) return s;
+      if (auto* user = dynamic_cast<RingTableUser*>(pass.get())) user->setRingTable(rings);
+      if (Status s = perProgram->runOnProgram(piece, diag); !s)
+        return s.withMessage("rank " + std::to_string(rank) + ": " + std::string(passName) + ": " + s.message());
+      for (const auto& [counter, value] : pass->statistics().entries())
+        counters.emplace_back(std::string(passName) + ": " + counter, value);
+    }
+    return piece;
+  }
+
+  Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, 1 << 24};
+  Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
+};
+
+}  // namespace
+
+void registerSplitRanksPass() { registerPass<SplitRanksPass>(); }
+
+}  // namespace pir::passes

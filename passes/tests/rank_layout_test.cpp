@@ -1,0 +1,192 @@
+//===- rank_layout_test.cpp - ranks.yaml: hand-computed layouts, strict reading -===//
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "core/context.h"
+#include "core/diagnostics.h"
+#include "parser/parser.h"
+#include "passes/rank_layout.h"
+#include "passes/tests/test_files.h"
+
+using namespace pir;
+using namespace pir::passes;
+
+namespace {
+
+const char* kSeed = PIR_TESTDATA_DIR "/seeds/reshard_before.pir";
+
+// Uneven and 2-D layouts: a 5-row tensor on 4 ranks (pieces 2,2,1,0), a
+// 4x6 tensor on [[0,1],[2,3]] mapped [1,0], and a partial output.
+const char* kLayouts = R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"a",op_dist_attr:{mesh:{shape:[4],process_ids:[0,1,2,3]},result(0):{mesh_shape:[4],process_ids:[0,1,2,3],dims_mappings:[0]}},place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> pd_dist.tensor<5xf32, mesh_shape:[4],process_ids:[0,1,2,3],dims_mappings:[0]>
+    (%1) = "builtin.parameter" () {op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0]}},parameter_name:"w",persistable:[true]} : () -> pd_dist.tensor<4x6xi64, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0]>
+    (%2) = "pd_op.data" () {dtype:float32,name:"p",op_dist_attr:{mesh:{shape:[2],process_ids:[4,6]},result(0):{mesh_shape:[2],process_ids:[4,6],dims_mappings:[-1,-1],partial(0,AVG)}},place:Place(undefined:0),shape:[-1,3],stop_gradient:[true]} : () -> pd_dist.tensor<-1x3xf32, mesh_shape:[2],process_ids:[4,6],dims_mappings:[-1,-1], partial(0,AVG)>
+    () = "builtin.shadow_output" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[4,6]},operand(0):{mesh_shape:[2],process_ids:[4,6],dims_mappings:[-1,-1],partial(0,AVG)}},output_name:"out"} : (pd_dist.tensor<-1x3xf32, mesh_shape:[2],process_ids:[4,6],dims_mappings:[-1,-1], partial(0,AVG)>) -> 
+}
+)";
+
+const char* kLayoutsYaml = R"(# pir-opt rank layout (passes/rank_layout.h)
+version: 1
+world_size: 7
+ranks: [0, 1, 2, 3, 4, 6]
+rings:
+  - {id: 12, ranks: [4, 6]}
+values:
+  - name: a
+    kind: data
+    dtype: float32
+    shape: [5]
+    mesh: {shape: [4], process_ids: [0, 1, 2, 3]}
+    dims_mapping: [0]
+    partial: []
+    persistable: false
+    pieces:
+      - {rank: 0, shape: [2], ranges: [[0, 2]]}
+      - {rank: 1, shape: [2], ranges: [[2, 4]]}
+      - {rank: 2, shape: [1], ranges: [[4, 5]]}
+      - {rank: 3, shape: [0], ranges: [[5, 5]]}
+  - name: w
+    kind: parameter
+    dtype: int64
+    shape: [4, 6]
+    mesh: {shape: [2, 2], process_ids: [0, 1, 2, 3]}
+    dims_mapping: [1, 0]
+    partial: []
+    persistable: true
+    pieces:
+      - {rank: 0, shape: [2, 3], ranges: [[0, 2], [0, 3]]}
+      - {rank: 1, shape: [2, 3], ranges: [[2, 4], [0, 3]]}
+      - {rank: 2, shape: [2, 3], ranges: [[0, 2], [3, 6]]}
+      - {rank: 3, shape: [2, 3], ranges: [[2, 4], [3, 6]]}
+  - name: p
+    kind: data
+    dtype: float32
+    shape: [-1, 3]
+    mesh: {shape: [2], process_ids: [4, 6]}
+    dims_mapping: [-1, -1]
+    partial: [{dim: 0, reduce: AVG}]
+    persistable: false
+    pieces:
+      - {rank: 4, shape: [-1, 3], ranges: [[-1, -1], [0, 3]]}
+      - {rank: 6, shape: [-1, 3], ranges: [[-1, -1], [0, 3]]}
+  - name: out
+    kind: shadow_output
+    dtype: float32
+    shape: [-1, 3]
+    mesh: {shape: [2], process_ids: [4, 6]}
+    dims_mapping: [-1, -1]
+    partial: [{dim: 0, reduce: AVG}]
+    persistable: false
+    pieces:
+      - {rank: 4, shape: [-1, 3], ranges: [[-1, -1], [0, 3]]}
+      - {rank: 6, shape: [-1, 3], ranges: [[-1, -1], [0, 3]]}
+)";
+
+core::Result<RankLayout> describe(const std::string& text, RingTable rings = {}) {
+  static core::Context ctx;  // the layouts outlive nothing of it: they hold plain values
+  core::SourceFile src("t.pir", text);
+  core::DiagnosticEngine diag(&src);
+  auto program = parser::parseProgram(ctx, src, diag);
+  REQUIRE(program.isOk());
+  return describeRankLayout(**program, std::move(rings));
+}
+
+/// "LINE:COL: MESSAGE" of a failed read of `text`.
+std::string failure(const std::string& text) {
+  core::Result<RankLayout> r = parseRankLayout(text);
+  REQUIRE(!r.isOk());
+  core::SourceFile src("r.yaml", text);
+  if (r.status().offset() < 0) return "?:?: " + r.status().message();
+  auto lc = src.lineCol(static_cast<uint64_t>(r.status().offset()));
+  return std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": " + r.status().message();
+}
+
+/// kLayoutsYaml with `from` replaced by `to` (once).
+std::string broken(const std::string& from, const std::string& to) {
+  std::string text = kLayoutsYaml;
+  size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("rank layout of uneven, 2-D and partial values, by hand") {
+  RingTable rings;
+  REQUIRE(rings.add(12, {4, 6}).isOk());
+  core::Result<RankLayout> layout = describe(kLayouts, rings);
+  REQUIRE(layout.isOk());
+  CHECK(writeRankLayout(*layout) == kLayoutsYaml);
+}
+
+TEST_CASE("rank layout of the seed: parameters sharded on either dim, feeds and the loss replicated") {
+  core::Result<RankLayout> layout = describe(pir::testing::readFile(kSeed));
+  REQUIRE(layout.isOk());
+  CHECK(layout->worldSize == 2);
+  CHECK(layout->ranks == std::vector<int64_t>{0, 1});
+  REQUIRE(layout->values.size() == 6);
+  const LayoutValue& p1 = layout->values[1];
+  CHECK(p1.name == "parameter_1");
+  CHECK(p1.kind == LayoutValueKind::Parameter);
+  CHECK(p1.persistable);
+  CHECK(p1.pieces == std::vector<LayoutPiece>{{0, {8, 8}, {{0, 8}, {0, 8}}}, {1, {8, 8}, {{8, 16}, {0, 8}}}});
+  const LayoutValue& p0 = layout->values[2];
+  CHECK(p0.pieces == std::vector<LayoutPiece>{{0, {16, 8}, {{0, 16}, {0, 8}}}, {1, {16, 8}, {{0, 16}, {8, 16}}}});
+  const LayoutValue& loss = layout->values[5];
+  CHECK(loss.name == "loss_0");
+  CHECK(loss.kind == LayoutValueKind::ShadowOutput);
+  CHECK(!loss.persistable);
+  CHECK(loss.shape.empty());
+  CHECK(loss.pieces == std::vector<LayoutPiece>{{0, {}, {}}, {1, {}, {}}});
+  CHECK(layout->values[0].name == "learning_rate_1");
+  CHECK(layout->values[0].persistable);
+}
+
+TEST_CASE("rank layout reads back what it writes") {
+  core::Result<RankLayout> read = parseRankLayout(kLayoutsYaml);
+  REQUIRE(read.isOk());
+  CHECK(writeRankLayout(*read) == kLayoutsYaml);
+  RingTable rings;
+  REQUIRE(rings.add(12, {4, 6}).isOk());
+  CHECK(*read == *describe(kLayouts, rings));
+}
+
+TEST_CASE("rank layout refuses one name given to two values of a kind") {
+  std::string text = kLayouts;
+  text.replace(text.find("name:\"p\""), 8, "name:\"a\"");
+  core::Result<RankLayout> layout = describe(text);
+  REQUIRE(!layout.isOk());
+  CHECK(layout.status().message() == "data name 'a' is given to two values");
+}
+
+TEST_CASE("rank layout reading is strict, located at the problem") {
+  CHECK(failure(broken("world_size: 7", "world_size: 7\nextra: 1")) ==
+        "4:1: unknown key 'extra' in a rank layout (expected version, world_size, ranks, rings, values)");
+  CHECK(failure(broken("version: 1", "version: 2")) == "2:10: this rank layout's version is not 1, the one read here");
+  CHECK(failure(broken("ranks: [0, 1, 2, 3, 4, 6]\n", "")) == "2:1: a rank layout lacks 'ranks'");
+  CHECK(failure(broken("ranks: [0, 1, 2, 3, 4, 6]", "ranks: [1, 0]")) ==
+        "4:8: 'ranks' must be ascending, each rank once");
+  CHECK(failure(broken("{id: 12, ranks: [4, 6]}", "{id: 12, ranks: [4, 7]}")) ==
+        "6:25: every entry of a ring's 'ranks' must be a whole number from 0 to 6");
+  CHECK(failure(broken("  - {id: 12, ranks: [4, 6]}", "  - {id: 12, ranks: [4, 6]}\n  - {id: 12, ranks: [6]}")) ==
+        "7:10: ring 12 is listed twice");
+  CHECK(failure(broken("{rank: 2, shape: [1], ranges: [[4, 5]]}", "{rank: 2, shape: [1], ranges: [[4, 6]]}")) ==
+        "19:40: range 0 must be [begin, end] within the dim's 5, its size the piece's dim");
+  CHECK(failure(broken("{rank: 2, shape: [1], ranges: [[4, 5]]}", "{rank: 5, shape: [1], ranges: [[4, 5]]}")) ==
+        "19:16: rank 5 is not in the value's mesh");
+  CHECK(failure(broken("dtype: int64", "dtype: int65")) ==
+        "23:12: 'dtype' must be a Paddle data type name (float32, int64, ...)");
+  CHECK(failure(broken("dims_mapping: [1, 0]", "dims_mapping: [2, 0]")) ==
+        "26:20: every entry of 'dims_mapping' must be a whole number from -1 to 1");
+  CHECK(failure(broken("partial: [{dim: 0, reduce: AVG}]", "partial: [{dim: 0, reduce: MEAN}]")) ==
+        "40:32: 'reduce' must be SUM, MAX, MIN, PRODUCT, AVG, ANY or ALL");
+  CHECK(failure(broken("persistable: true", "persistable: yes")) == "28:18: 'persistable' must be true or false");
+  CHECK(failure(broken("    kind: parameter\n", "")) == "21:5: a value entry lacks 'kind'");
+  CHECK(failure(broken("  - name: p\n", "  - name: a\n")) == "34:11: data 'a' is listed twice");
+}
+
+TEST_CASE("rank layout files: a broken one is a rendered diagnostic") {
+  core::Result<RankLayout> missing = loadRankLayout("/nonexistent/ranks.yaml");
+  REQUIRE(!missing.isOk());
+  CHECK(missing.status().message().find("/nonexistent/ranks.yaml: error: cannot read the rank layout") == 0);
+}

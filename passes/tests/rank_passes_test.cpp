@@ -1,0 +1,283 @@
+//===- rank_passes_test.cpp - partition-rank, dist-to-dense, remove-unuseful-comm -===//
+#include <catch2/catch.hpp>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/context.h"
+#include "core/printer.h"
+#include "core/verifier.h"
+#include "parser/parser.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_registry.h"
+#include "passes/rank_layout.h"
+
+using namespace pir;
+using namespace pir::core;
+using namespace pir::passes;
+
+namespace {
+
+// x (5x8, Shard(0) on [0,1]) -> relu -> reshape to 5x2x4 (its shape from a
+// full_int_array), read by: a relu on [2,3] and its shadow_output (another
+// rank's ops), an unused fake reshard, an unused combine, and a shadow_output.
+const char* kProgram = R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},chunk_id:0},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[5,8],stop_gradient:[true]} : () -> pd_dist.tensor<5x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>
+    (%1) = "pd_op.relu" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},chunk_id:0},stop_gradient:[false]} : (pd_dist.tensor<5x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> pd_dist.tensor<5x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>
+    (%2) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},chunk_id:0},place:(pd_op.Place)Place(cpu),stop_gradient:[true],value:[(Int64)5,(Int64)2,(Int64)4]} : () -> pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>
+    (%3) = "pd_op.reshape" (%1, %2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},stop_gradient:[false]} : (pd_dist.tensor<5x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>, pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>) -> pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>
+    (%4) = "pd_op.relu" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1,-1]},result(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1,-1]},chunk_id:1},stop_gradient:[false]} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>) -> pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1,-1]>
+    () = "builtin.shadow_output" (%4) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1,-1]},chunk_id:1},output_name:"y"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1,-1,-1]>) -> 
+    (%5) = "dist_op.reshard" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]},chunk_id:0}} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>) -> pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]>
+    (%6) = "builtin.combine" (%3, %3) {} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>, pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>) -> vec[pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>,pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>]
+    () = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>) -> 
+}
+)";
+
+struct Run {
+  Context ctx;
+  std::string text;
+  SourceFile src;
+  DiagnosticEngine diag;
+  ProgramSet set;
+  Status status;
+
+  Run(std::string program, const std::string& pipeline, const RingTable* rings = nullptr)
+      : text(std::move(program)), src("t.pir", text), diag(&src) {
+    registerAllPasses();
+    auto p = parser::parseProgram(ctx, src, diag);
+    REQUIRE(p.isOk());
+    REQUIRE(verifyProgram(**p, diag) == 0);
+    set.programs.emplace_back("", std::move(p.value()));
+    std::vector<PassSpec> specs;
+    REQUIRE(parsePassPipeline(pipeline, specs, diag));
+    PassManager pm;
+    REQUIRE(pm.addPipeline(specs, diag));
+    if (rings)
+      for (const auto& pass : pm.passes())
+        if (auto* user = dynamic_cast<RingTableUser*>(pass.get())) user->setRingTable(*rings);
+    status = pm.run(set, diag);
+  }
+
+  std::string printed() const { return printProgram(*set.programs[0].program); }
+  std::vector<std::string> opNames() const {
+    std::vector<std::string> out;
+    for (const Operation& op : set.programs[0].program->body()) out.emplace_back(op.name());
+    return out;
+  }
+  std::string errors() const { return diag.render(); }
+};
+
+/// The text of the line of `printed` holding `needle`, or empty.
+std::string lineWith(const std::string& printed, const std::string& needle) {
+  size_t at = printed.find(needle);
+  if (at == std::string::npos) return "";
+  size_t begin = printed.rfind('\n', at) + 1, end = printed.find('\n', at);
+  return printed.substr(begin, end - begin);
+}
+
+/// `program` with `from` replaced by `to` (once).
+std::string edited(std::string program, const std::string& from, const std::string& to) {
+  size_t at = program.find(from);
+  REQUIRE(at != std::string::npos);
+  return program.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("partition-rank keeps the ops of rank 0 and drops fake reshards and unused combines") {
+  Run r(kProgram, "partition-rank{rank=0}");
+  REQUIRE(r.status.isOk());
+  CHECK(r.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.relu", "pd_op.full_int_array", "pd_op.reshape",
+                                                "builtin.shadow_output"});
+}
+
+TEST_CASE("partition-rank takes the program's rank when none is given, and refuses a program without one") {
+  Run none(kProgram, "partition-rank");
+  CHECK(!none.status.isOk());
+  CHECK(none.status.message().find("partition-rank needs a rank") != std::string::npos);
+}
+
+TEST_CASE("partition-rank refuses an op off its rank whose result an op on it reads") {
+  Run r(kProgram, "partition-rank{rank=2}");
+  REQUIRE(!r.status.isOk());
+  CHECK(r.errors().find("t.pir:6:5: error: op 'pd_op.relu' stays on rank 2 but reads a result of 'pd_op.reshape'") !=
+        std::string::npos);
+}
+
+TEST_CASE("partition-rank refuses a dist_op.reshard still in use") {
+  std::string program = edited(
+      kProgram,
+      R"(() = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>))",
+      R"(() = "builtin.shadow_output" (%5) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]>))");
+  Run r(program, "partition-rank{rank=1}");
+  REQUIRE(!r.status.isOk());
+  CHECK(r.errors().find("t.pir:8:5: error: dist_op.reshard is still in use on rank 1; run lower-reshard{rank=1} "
+                        "first") != std::string::npos);
+}
+
+TEST_CASE("dist-to-dense gives the last rank its short piece of an uneven shard") {
+  // 5 rows on 2 ranks: rank 0 holds 3 (ceil), rank 1 the other 2.
+  for (int rank : {0, 1}) {
+    std::string rows = rank == 0 ? "3" : "2";
+    Run r(kProgram,
+          "partition-rank{rank=" + std::to_string(rank) + "},dist-to-dense{rank=" + std::to_string(rank) + "}");
+    REQUIRE(r.status.isOk());
+    std::string out = r.printed();
+    CHECK(lineWith(out, "pd_op.data") ==
+          "    (%0) = \"pd_op.data\" () {chunk_id:0,dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place("
+          "undefined:0),shape:(pd_op.IntArray)[" +
+              rows + ",8],stop_gradient:[true]} : () -> builtin.tensor<" + rows + "x8xf32>");
+    CHECK(lineWith(out, "pd_op.full_int_array")
+              .find("value:[(Int64)" + rows +
+                    ",(Int64)2,(Int64)4]} : () -> "
+                    "builtin.tensor<3xi64>") != std::string::npos);
+    CHECK(lineWith(out, "pd_op.reshape").find("-> builtin.tensor<" + rows + "x2x4xf32>") != std::string::npos);
+    CHECK(out.find("pd_dist") == std::string::npos);
+    CHECK(out.find("op_dist_attr") == std::string::npos);
+  }
+}
+
+TEST_CASE("dist-to-dense keeps -1 dims and converts vec elements one by one") {
+  std::string program = edited(kProgram, "shape:(pd_op.IntArray)[5,8]", "shape:(pd_op.IntArray)[-1,8]");
+  for (int i = 0; i < 4; ++i) program = edited(program, "pd_dist.tensor<5x8xf32", "pd_dist.tensor<-1x8xf32");
+  size_t reshard = program.find("    (%5) = \"dist_op.reshard\"");
+  program.erase(reshard, program.find('\n', reshard) + 1 - reshard);  // no partition-rank: the combine stays
+  Run r(program, "dist-to-dense{rank=1}");
+  REQUIRE(r.status.isOk());
+  CHECK(lineWith(r.printed(), "pd_op.data")
+            .find("shape:(pd_op.IntArray)[-1,8],stop_gradient:[true]} : () -> "
+                  "builtin.tensor<-1x8xf32>") != std::string::npos);
+  CHECK(lineWith(r.printed(), "builtin.combine").find("-> vec[builtin.tensor<2x2x4xf32>,builtin.tensor<2x2x4xf32>]") !=
+        std::string::npos);
+}
+
+TEST_CASE("dist-to-dense refuses a reshard that was never lowered") {
+  Run r(kProgram, "dist-to-dense{rank=0}");
+  REQUIRE(!r.status.isOk());
+  CHECK(r.errors().find("t.pir:8:5: error: dist_op.reshard on rank 0 has no dense form") != std::string::npos);
+}
+
+TEST_CASE("dist-to-dense copies a full_int_array another op reads before making it local") {
+  std::string program = edited(
+      kProgram,
+      R"(() = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>))",
+      R"(() = "builtin.shadow_output" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},chunk_id:0},output_name:"z"} : (pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>))");
+  Run r(program, "partition-rank{rank=1},dist-to-dense{rank=1}");
+  REQUIRE(r.status.isOk());
+  std::string out = r.printed();
+  CHECK(r.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.relu", "pd_op.full_int_array",
+                                                "pd_op.full_int_array", "pd_op.reshape", "builtin.shadow_output"});
+  CHECK(out.find("(%2) = \"pd_op.full_int_array\" () {chunk_id:0,dtype:(pd_op.DataType)int64,place:(pd_op.Place)"
+                 "Place(cpu),stop_gradient:[true],value:[(Int64)5,(Int64)2,(Int64)4]}") != std::string::npos);
+  CHECK(out.find("(%3) = \"pd_op.full_int_array\" () {chunk_id:0,dtype:(pd_op.DataType)int64,place:(pd_op.Place)"
+                 "Place(cpu),stop_gradient:[true],value:[(Int64)2,(Int64)2,(Int64)4]}") != std::string::npos);
+  CHECK(out.find("\"pd_op.reshape\" (%1, %3)") != std::string::npos);
+  CHECK(out.find("\"builtin.shadow_output\" (%2)") != std::string::npos);
+}
+
+TEST_CASE("dist-to-dense refuses a distributed reshape whose shape is computed") {
+  std::string program = edited(kProgram, R"("pd_op.reshape" (%1, %2))", R"("pd_op.reshape" (%1, %0))");
+  program = edited(
+      program,
+      R"(operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]})",
+      R"(operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]})");
+  program = edited(
+      program,
+      R"(pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>) -> pd_dist.tensor<5x2x4xf32)",
+      R"(pd_dist.tensor<5x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> pd_dist.tensor<5x2x4xf32)");
+  Run r(program, "partition-rank{rank=0},dist-to-dense{rank=0}");
+  REQUIRE(!r.status.isOk());
+  CHECK(r.errors().find("t.pir:5:5: error: the shape operand of a distributed pd_op.reshape must come from "
+                        "pd_op.full_int_array") != std::string::npos);
+}
+
+namespace {
+
+const char* kDenseComm = R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,8],stop_gradient:[true]} : () -> builtin.tensor<4x8xf32>
+    (%1) = "pd_op.all_reduce" (%0) {reduce_type:(Int32)0,ring_id:(Int32)12} : (builtin.tensor<4x8xf32>) -> builtin.tensor<4x8xf32>
+    (%2) = "pd_op.all_gather" (%1) {nranks:(Int32)2,ring_id:(Int32)13} : (builtin.tensor<4x8xf32>) -> builtin.tensor<8x8xf32>
+    (%3) = "pd_op.all_gather" (%2) {nranks:(Int32)1,ring_id:(Int32)12} : (builtin.tensor<8x8xf32>) -> builtin.tensor<8x8xf32>
+    (%4) = "pd_op.share_data_" (%3) {} : (builtin.tensor<8x8xf32>) -> builtin.tensor<8x8xf32>
+    () = "builtin.shadow_output" (%4) {output_name:"y"} : (builtin.tensor<8x8xf32>) -> 
+}
+)";
+
+}  // namespace
+
+TEST_CASE("remove-unuseful-comm drops the collectives of one-rank rings") {
+  RingTable rings;
+  REQUIRE(rings.add(12, {1}).isOk());
+  REQUIRE(rings.add(13, {0, 1}).isOk());
+  Run r(kDenseComm, "remove-unuseful-comm", &rings);
+  REQUIRE(r.status.isOk());
+  CHECK(r.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.all_gather", "builtin.shadow_output"});
+  CHECK(r.printed().find("\"pd_op.all_gather\" (%0)") != std::string::npos);
+  CHECK(r.printed().find("\"builtin.shadow_output\" (%1)") != std::string::npos);
+}
+
+TEST_CASE("remove-unuseful-comm refuses rings it does not know, and running without a table") {
+  RingTable rings;
+  REQUIRE(rings.add(13, {0, 1}).isOk());
+  Run partial(kDenseComm, "remove-unuseful-comm", &rings);
+  REQUIRE(!partial.status.isOk());
+  CHECK(partial.errors().find("t.pir:3:5: error: op 'pd_op.all_reduce' is on ring 12, which the ring table lacks") !=
+        std::string::npos);
+  Run none(kDenseComm, "remove-unuseful-comm");
+  REQUIRE(!none.status.isOk());
+  CHECK(none.errors().find("t.pir:3:5: error: remove-unuseful-comm needs the ring table") != std::string::npos);
+}
+
+TEST_CASE("the ring table refuses an id given to two rank lists") {
+  RingTable rings;
+  REQUIRE(rings.add(12, {0, 1}).isOk());
+  CHECK(rings.add(12, {0, 1}).isOk());
+  Status clash = rings.add(12, {1, 0});
+  REQUIRE(!clash.isOk());
+  CHECK(clash.message() == "ring 12 is given as [1, 0] and as [0, 1]");
+  CHECK(!rings.add(14, {}).isOk());
+  CHECK(!rings.add(14, {2, 2}).isOk());
+  REQUIRE(rings.add(3, {2}).isOk());
+  CHECK(rings.rings().front().ringId == 3);
+}
+
+TEST_CASE("a pass manager streams the last splitting pass's pieces to its sink, verified and named") {
+  registerAllPasses();
+  Context ctx;
+  std::string text = R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[3],process_ids:[4,0,2]},result(0):{mesh_shape:[3],process_ids:[4,0,2],dims_mappings:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[7],stop_gradient:[true]} : () -> pd_dist.tensor<7xf32, mesh_shape:[3],process_ids:[4,0,2],dims_mappings:[0]>
+}
+)";
+  SourceFile src("t.pir", text);
+  DiagnosticEngine diag(&src);
+  auto p = parser::parseProgram(ctx, src, diag);
+  REQUIRE(p.isOk());
+  ProgramSet set;
+  set.programs.emplace_back("net", std::move(*p));
+  std::vector<PassSpec> specs;
+  REQUIRE(parsePassPipeline("split-ranks", specs, diag));
+  PassManager pm;
+  REQUIRE(pm.addPipeline(specs, diag));
+  std::mutex mutex;
+  std::map<size_t, std::string> seen;  // index -> "name rank: data's type"
+  pm.setFinalSink([&](size_t index, NamedProgram piece) {
+    std::string line =
+        piece.name + " " + std::to_string(piece.rank) + ": " + lineWith(printProgram(*piece.program), "->");
+    std::lock_guard<std::mutex> lock(mutex);
+    seen[index] = line;
+    return Status::ok();
+  });
+  REQUIRE(pm.run(set, diag).isOk());
+  CHECK(set.programs.empty());
+  // Ranks ascending; 7 on 3 gives 3,3,1 by mesh position: rank 4 first, 0, then 2.
+  auto end = [](const std::string& s) { return s.substr(s.rfind("->")); };
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0].rfind("net.rank0 0: ", 0) == 0);
+  CHECK(end(seen[0]) == "-> builtin.tensor<3xf32>");
+  CHECK(seen[1].rfind("net.rank2 2: ", 0) == 0);
+  CHECK(end(seen[1]) == "-> builtin.tensor<1xf32>");
+  CHECK(seen[2].rfind("net.rank4 4: ", 0) == 0);
+  CHECK(end(seen[2]) == "-> builtin.tensor<3xf32>");
+}

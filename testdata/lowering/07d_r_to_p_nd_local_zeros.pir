@@ -1,0 +1,7 @@
+// RUN: pir-opt %s --pass-pipeline=lower-reshard{rank=3}
+// RULE: R->P on mesh dim 0 of [[0,1],[2,3]] with axis 1 sharded on mesh dim 1: rank 3 (not first of its sub-mesh [1,3]) writes zeros of its local 4x4, not the global 4x8 (W3)
+{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1]},chunk_id:0},parameter_name:"w0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> pd_dist.tensor<4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1]>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},operand(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1]},result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1], partial(0,SUM)},chunk_id:0}} : (pd_dist.tensor<4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1]>) -> pd_dist.tensor<4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1], partial(0,SUM)>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},operand(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1], partial(0,SUM)},chunk_id:0},output_name:"out"} : (pd_dist.tensor<4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,1], partial(0,SUM)>) -> 
+}

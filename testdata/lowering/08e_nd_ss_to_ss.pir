@@ -1,0 +1,7 @@
+// RUN: pir-opt %s --pass-pipeline=lower-reshard{rank=0}
+// RULE: Paddle ss->ss: [S(0),S(1)] -> [S(1),S(0)]: all_gather of axis 1 on [0,1] (with full, split_with_num, full, concat), all_gather of axis 0 on [0,2], slice of axis 1 on [0,2], slice of axis 0 on [0,1]
+{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1,-1]},chunk_id:0},parameter_name:"w0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1,-1]>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},operand(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1,-1]},result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0,-1]},chunk_id:0}} : (pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1,-1]>) -> pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0,-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},operand(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0,-1]},chunk_id:0},output_name:"out"} : (pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0,-1]>) -> 
+}

@@ -1,0 +1,7 @@
+// RUN: pir-opt %s --pass-pipeline=lower-reshard{rank=0}
+// RULE: Paddle pir_reshard_nd_mesh_cross_mesh: [[0,1],[2,3]] -> [[4,5],[6,7]] [P,P]->[R,R], rank 0: send_v2 to 4, then both all_reduce on the destination's sub-meshes through 4 (pruned later)
+{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],op_dist_attr:{mesh:{shape:[2,2],process_ids:[0,1,2,3]},result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,-1,-1], partial(0,SUM),partial(1,SUM)},chunk_id:0},parameter_name:"w0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,-1,-1], partial(0,SUM),partial(1,SUM)>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[8],process_ids:[0,1,2,3,4,5,6,7]},operand(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,-1,-1], partial(0,SUM),partial(1,SUM)},result(0):{mesh_shape:[2,2],process_ids:[4,5,6,7],dims_mappings:[-1,-1,-1]},chunk_id:0}} : (pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[-1,-1,-1], partial(0,SUM),partial(1,SUM)>) -> pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[4,5,6,7],dims_mappings:[-1,-1,-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2,2],process_ids:[4,5,6,7]},operand(0):{mesh_shape:[2,2],process_ids:[4,5,6,7],dims_mappings:[-1,-1,-1]},chunk_id:0},output_name:"out"} : (pd_dist.tensor<2x4x8xf32, mesh_shape:[2,2],process_ids:[4,5,6,7],dims_mappings:[-1,-1,-1]>) -> 
+}
