@@ -20,10 +20,13 @@
 #include "app/cli_checks.h"
 #include "app/input_file.h"
 #include "app/run_inputs.h"
+#include "app/run_layout.h"
 #include "app/staged_directory.h"
 #include "core/context.h"
 #include "core/diagnostics.h"
 #include "parser/parser.h"
+#include "passes/manifest.h"
+#include "passes/rank_layout.h"
 #include "runtime/comm/in_process.h"
 #include "runtime/npy.h"
 
@@ -49,6 +52,7 @@ struct RankRun {
   TensorMap state;    // feeds, parameters and state: parameters and state change in place
   TensorMap fetches;  // the last step's shadow outputs
   std::vector<double> losses;
+  std::vector<Tensor> lossPieces;  // this rank's loss tensor per step (--programs: assembled across ranks)
   runtime::RunStats stats;
   std::vector<runtime::OpEvent> events;
   double seconds = 0, commSeconds = 0;
@@ -95,7 +99,13 @@ TensorMap cloneAll(const TensorMap& m) {
 
 /// Runs every rank's steps; the rendered failure, or ok.
 Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::string& lossName,
-                const core::SourceFile& source, runtime::RingTable rings, int64_t worldSize) {
+                const std::vector<const core::SourceFile*>& sources, runtime::RingTable rings, int64_t worldSize) {
+  // Each rank's errors are located in its own program.
+  auto sourceOf = [&](int64_t rank) -> const core::SourceFile* {
+    for (size_t i = 0; i < runs.size(); ++i)
+      if (runs[i].rank == rank) return sources[i];
+    return nullptr;
+  };
   runtime::InProcessWorld world(worldSize, std::move(rings),
                                 std::chrono::milliseconds(int64_t(opts.timeout * 1000)));
   auto outcome = world.run([&](int64_t rank, runtime::Communicator& comm) -> Status {
@@ -109,8 +119,10 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
     for (int64_t step = 0; step < opts.steps; ++step) {
       mine->fetches.clear();
       if (Status s = mine->executor->run(mine->state, mine->fetches, &comm, &mine->stats); !s) return s;
-      if (auto it = mine->fetches.find(lossName); it != mine->fetches.end())
+      if (auto it = mine->fetches.find(lossName); it != mine->fetches.end()) {
         if (auto v = scalarOf(it->second)) mine->losses.push_back(*v);
+        mine->lossPieces.push_back(it->second.clone());
+      }
     }
     mine->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     mine->commSeconds = comm.stats().seconds;
@@ -121,7 +133,7 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
   using Kind = runtime::WorldOutcome::Kind;
   if (outcome.kind == Kind::Failed) {
     int64_t r = outcome.failedRank;
-    return Status::error(render(source, outcome.perRank[r], "rank " + std::to_string(r) + ": "));
+    return Status::error(render(*sourceOf(r), outcome.perRank[r], "rank " + std::to_string(r) + ": "));
   }
   if (outcome.kind == Kind::Deadlock) {
     std::string msg = "error: deadlock: a rank waited longer than --timeout " + std::to_string(int64_t(opts.timeout)) +
@@ -130,8 +142,10 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
       const Status& s = outcome.perRank[r];
       if (s.isOk())
         msg += "rank " + std::to_string(r) + ": finished\n";
+      else if (const core::SourceFile* src = sourceOf(int64_t(r)))
+        msg += render(*src, s, "");
       else
-        msg += render(source, s, "");
+        msg += "rank " + std::to_string(r) + ": " + s.message() + "\n";
     }
     return Status::error(msg);
   }
@@ -195,32 +209,6 @@ std::string traceJson(const std::vector<RankRun>& runs) {
     }
   }
   return j + "\n]}\n";
-}
-
-/// The first element where a and b differ beyond the tolerance; -1 if none.
-int64_t firstMismatch(const Tensor& a, const Tensor& b, double& maxRel, double& va, double& vb) {
-  auto at = [](const Tensor& t, int64_t i) -> double {
-    return runtime::visitDtype(t.dtype(), [&](auto* tag) -> double {
-      using T = std::remove_pointer_t<decltype(tag)>;
-      if constexpr (std::is_same_v<T, runtime::BFloat16>)
-        return t.data<T>()[i].toFloat();
-      else
-        return double(t.data<T>()[i]);
-    });
-  };
-  bool f64 = a.dtype() == core::DataType::F64;
-  bool exact = !(f64 || a.dtype() == core::DataType::F32 || a.dtype() == core::DataType::BF16);
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    double x = at(a, i), y = at(b, i), d = std::fabs(x - y);
-    if (std::isnan(x) && std::isnan(y)) continue;
-    bool ok = exact ? x == y : d <= (f64 ? 1e-12 + 1e-10 * std::fabs(y) : 1e-6 + 1e-5 * std::fabs(y));
-    if (!ok) {
-      va = x, vb = y;
-      return i;
-    }
-    if (d > 0) maxRel = std::max(maxRel, d / std::max(std::fabs(y), 1e-30));
-  }
-  return -1;
 }
 
 /// Compares every tensor of `got` with `want` (the serial run's); prints the
@@ -287,17 +275,16 @@ Status loadProgram(const std::string& path, Loaded& l) {
   return Status::ok();
 }
 
+int executeRanks(const RunOptions& opts);
+
 int execute(const RunOptions& opts) {
-  if (!opts.programsDir.empty()) {
-    std::fprintf(stderr, "error: --programs is not supported by this build yet (per-rank programs need ranks.yaml)\n");
-    return 1;
-  }
+  if (!opts.programsDir.empty()) return executeRanks(opts);
   Loaded l;
   if (Status s = loadProgram(opts.program, l); !s) return std::fprintf(stderr, "%s", s.message().c_str()), 1;
   if (hasDistTypes(*l.program)) {
     std::fprintf(stderr,
-                 "%s: error: a distributed program: this build of pir-run runs dense programs only (split-ranks is "
-                 "not in it yet)\n",
+                 "%s: error: a distributed program: this build of pir-run runs it only split, with `pir-opt "
+                 "--pass-pipeline=apply-partition,split-ranks --output-dir DIR` then `pir-run --programs DIR`\n",
                  opts.program.c_str());
     return 1;
   }
@@ -316,7 +303,7 @@ int execute(const RunOptions& opts) {
   }
   runs[0].state = cloneAll(initial);
   std::string lossName = pickLoss(opts, *l.program);
-  if (Status s = runRanks(runs, opts, lossName, *l.source, {}, 1); !s)
+  if (Status s = runRanks(runs, opts, lossName, {l.source.get()}, {}, 1); !s)
     return std::fprintf(stderr, "%s", s.message().c_str()), 1;
   const std::vector<double>& losses = runs[0].losses;
   for (size_t i = 0; i < losses.size(); ++i) std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
@@ -329,10 +316,128 @@ int execute(const RunOptions& opts) {
     if (!again) return 2;
     serial[0].executor = std::move(again.value());
     serial[0].state = cloneAll(initial);
-    if (Status s = runRanks(serial, opts, lossName, *l.source, {}, 1); !s)
+    if (Status s = runRanks(serial, opts, lossName, {l.source.get()}, {}, 1); !s)
       return std::fprintf(stderr, "serial run: %s", s.message().c_str()), 1;
     if (!compareRuns(results, resultsOf(serial[0]))) return 1;
   }
+  if (!opts.trace.empty()) {
+    std::ofstream t(opts.trace);
+    t << traceJson(runs);
+    if (!t) return std::fprintf(stderr, "error: %s: cannot write the trace\n", opts.trace.c_str()), 1;
+  }
+  if (!opts.outputDir.empty())
+    if (Status s = writeOutputs(opts, results, summaryYaml(runs, opts, losses)); !s)
+      return std::fprintf(stderr, "error: %s\n", s.message().c_str()), 1;
+  std::fflush(stdout);
+  return std::ferror(stdout) ? 1 : 0;
+}
+
+const passes::LayoutValue* findValue(const passes::RankLayout& layout, const std::string& name,
+                                    passes::LayoutValueKind kind) {
+  for (auto& v : layout.values)
+    if (v.name == name && v.kind == kind) return &v;
+  return nullptr;
+}
+
+/// --programs DIR: the rank programs of programs.yaml with ranks.yaml.
+int executeRanks(const RunOptions& opts) {
+  if (opts.check) {
+    std::fprintf(stderr, "error: --check needs the distributed PROGRAM (its serial meaning), not --programs\n");
+    return 1;
+  }
+  auto manifest = passes::loadManifest(opts.programsDir + "/" + std::string(passes::kManifestName));
+  if (!manifest) return std::fprintf(stderr, "%s\n", manifest.status().message().c_str()), 1;
+  auto layout = passes::loadRankLayout(opts.programsDir + "/" + std::string(passes::kRankLayoutName));
+  if (!layout) return std::fprintf(stderr, "%s\n", layout.status().message().c_str()), 1;
+  if (opts.ranks > 0 && opts.ranks < layout->worldSize) {
+    std::fprintf(stderr, "error: --ranks %lld is smaller than the world size %lld\n", (long long)opts.ranks,
+                 (long long)layout->worldSize);
+    return 1;
+  }
+  int64_t world = std::max<int64_t>(opts.ranks, layout->worldSize);
+  std::vector<std::unique_ptr<Loaded>> loaded;
+  std::vector<RankRun> runs;
+  for (const passes::ManifestProgram& mp : manifest->programs) {
+    if (mp.rank < 0 || !mp.job.empty()) {
+      std::fprintf(stderr, "error: %s: pir-run runs one program per rank (no pipeline jobs yet)\n", mp.name.c_str());
+      return 1;
+    }
+    for (auto& r : runs)
+      if (r.rank == mp.rank) return std::fprintf(stderr, "error: two programs for rank %d\n", mp.rank), 1;
+    auto l = std::make_unique<Loaded>();
+    if (Status s = loadProgram(opts.programsDir + "/" + mp.file, *l); !s)
+      return std::fprintf(stderr, "%s", s.message().c_str()), 1;
+    auto compiled = runtime::Executor::compile(*l->program);
+    if (!compiled) return std::fprintf(stderr, "%s", render(*l->source, compiled.status()).c_str()), 1;
+    runs.emplace_back();
+    runs.back().rank = mp.rank;
+    runs.back().executor = std::move(compiled.value());
+    loaded.push_back(std::move(l));
+  }
+  if (runs.empty()) return std::fprintf(stderr, "error: %s lists no program\n", opts.programsDir.c_str()), 1;
+  // Global inputs, drawn or read once at the global shape, then sliced.
+  TensorMap global;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    std::vector<runtime::ProgramInput> inputs;
+    for (runtime::ProgramInput in : runs[i].executor->inputs()) {
+      auto kind = in.kind == runtime::ProgramInput::Kind::Parameter ? passes::LayoutValueKind::Parameter
+                                                                   : passes::LayoutValueKind::Data;
+      const passes::LayoutValue* v = findValue(*layout, in.name, kind);
+      if (!v) {
+        std::fprintf(stderr, "error: '%s' (rank %lld) is not in ranks.yaml\n", in.name.c_str(), (long long)runs[i].rank);
+        return 1;
+      }
+      in.shape = v->shape;
+      inputs.push_back(std::move(in));
+    }
+    if (Status s = loadInputs(inputs, {opts.inputsDir, opts.seed}, *loaded[i]->source, global); !s)
+      return std::fprintf(stderr, "%s%s", s.message().c_str(), s.message().ends_with("\n") ? "" : "\n"), 1;
+    for (const auto& in : runs[i].executor->inputs()) {
+      auto kind = in.kind == runtime::ProgramInput::Kind::Parameter ? passes::LayoutValueKind::Parameter
+                                                                   : passes::LayoutValueKind::Data;
+      auto piece = slicePiece(*findValue(*layout, in.name, kind), global.at(in.name), runs[i].rank);
+      if (!piece) return std::fprintf(stderr, "error: %s\n", piece.status().message().c_str()), 1;
+      runs[i].state[in.name] = *piece;
+    }
+  }
+  runtime::RingTable rings;
+  for (const core::ProcessGroup& g : layout->rings.rings()) rings[g.ringId] = g.ranks;
+  std::string lossName = opts.loss;
+  if (lossName.empty()) {
+    std::vector<std::string> zeroD;
+    for (auto& v : layout->values)
+      if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
+    if (zeroD.size() == 1) lossName = zeroD[0];
+  }
+  std::vector<const core::SourceFile*> sources;
+  for (auto& l : loaded) sources.push_back(l->source.get());
+  if (Status s = runRanks(runs, opts, lossName, sources, rings, world); !s)
+    return std::fprintf(stderr, "%s", s.message().c_str()), 1;
+  // Assemble every output, parameter and piece of state.
+  TensorMap results;
+  std::vector<double> losses;
+  for (const passes::LayoutValue& v : layout->values) {
+    bool out = v.kind == passes::LayoutValueKind::ShadowOutput;
+    if (!out && v.kind != passes::LayoutValueKind::Parameter && !v.persistable) continue;
+    std::map<int64_t, Tensor> byRank;
+    for (auto& r : runs) {
+      const TensorMap& from = out ? r.fetches : r.state;
+      if (auto it = from.find(v.name); it != from.end()) byRank[r.rank] = it->second;
+    }
+    auto value = assemble(v, byRank);
+    if (!value) return std::fprintf(stderr, "error: %s\n", value.status().message().c_str()), 1;
+    results[v.name] = *value;
+    if (out && v.name == lossName)
+      for (int64_t step = 0; step < opts.steps; ++step) {
+        std::map<int64_t, Tensor> stepPieces;
+        for (auto& r : runs)
+          if (size_t(step) < r.lossPieces.size()) stepPieces[r.rank] = r.lossPieces[step];
+        auto l = assemble(v, stepPieces);
+        if (l)
+          if (auto x = scalarOf(*l)) losses.push_back(*x);
+      }
+  }
+  for (size_t i = 0; i < losses.size(); ++i) std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
   if (!opts.trace.empty()) {
     std::ofstream t(opts.trace);
     t << traceJson(runs);

@@ -168,4 +168,60 @@ test_run_bad_options() {
   stderr_has 'a dense program runs on one rank'
 }
 
+# A distributed program: x sharded on a 2-rank mesh, resharded to
+# replicated (all_gather once split), written out as y; split by pir-opt.
+write_split() {
+  cat > d.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[0]},result(0):{dims_maping:[-1]}}} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>) -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1]}},output_name:"y"} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> 
+}
+PIR
+  "$PIR_OPT" d.pir --pass-pipeline=apply-partition,split-ranks --output-dir dd 2> err || fail "split-ranks failed: $(cat err)"
+  cat > dense.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
+    () = "builtin.shadow_output" (%0) {output_name:"y"} : (builtin.tensor<4xf32>) -> 
+}
+PIR
+}
+
+test_run_programs_match_dense() {
+  write_split
+  prun --programs dd --output-dir o --seed 3
+  expect_rc 0
+  prun dense.pir --output-dir e --seed 3
+  expect_rc 0
+  # inputs are drawn at the global shape and sliced: the gathered y is x, bit for bit
+  same o/y.npy e/y.npy "the 2-rank y"
+  grep -q 'bytes_sent: {12: 8}' o/summary.yaml || fail "summary.yaml lacks ring 12's bytes: $(cat o/summary.yaml)"
+}
+
+test_run_fault_on_rank1() {
+  write_split
+  # rank 1 reshapes its [2] piece to [3] before the gather: it fails, rank 0 is stopped
+  sed -i 's|^    (%1) = "pd_op.all_gather"|    (%9) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)3]} : () -> builtin.tensor<1xi64>\n    (%8) = "pd_op.reshape" (%0, %9) {} : (builtin.tensor<2xf32>, builtin.tensor<1xi64>) -> builtin.tensor<3xf32>\n&|' dd/rank1.pir
+  local start end
+  start=$(now_ms)
+  prun --programs dd --timeout 30
+  end=$(now_ms)
+  expect_rc 1
+  expect_located dd/rank1.pir 4
+  stderr_has 'error: rank 1: pd_op.reshape: cannot reshape tensor<2xf32> to \[3\]$'
+  [ "$(grep -c 'error:' err)" = 1 ] || fail "more than one error message: $(cat err)"
+  [ $((end - start)) -lt 5000 ] || fail "stopping took $((end - start)) ms"
+}
+
+test_run_deadlock_two_ranks() {
+  write_split
+  # rank 1 receives rank 0's gather piece instead of gathering: rank 0 waits for ever
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$|    (%1) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>|; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank1.pir
+  prun --programs dd --timeout 1
+  expect_rc 1
+  stderr_has '^error: deadlock: a rank waited longer than --timeout 1 s'
+  stderr_has 'dd/rank0.pir:3:[0-9]+: error: pd_op.all_gather: rank 0 waits on all_gather on ring 12, for rank 1$'
+  stderr_has '^rank 1: finished$'
+}
+
 cli_main
