@@ -26,6 +26,9 @@
 #include "core/diagnostics.h"
 #include "parser/parser.h"
 #include "passes/manifest.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_pipeline.h"
+#include "passes/pass_registry.h"
 #include "passes/rank_layout.h"
 #include "runtime/comm/in_process.h"
 #include "runtime/npy.h"
@@ -276,18 +279,13 @@ Status loadProgram(const std::string& path, Loaded& l) {
 }
 
 int executeRanks(const RunOptions& opts);
+int executeDistributed(const RunOptions& opts, Loaded& l);
 
 int execute(const RunOptions& opts) {
   if (!opts.programsDir.empty()) return executeRanks(opts);
   Loaded l;
   if (Status s = loadProgram(opts.program, l); !s) return std::fprintf(stderr, "%s", s.message().c_str()), 1;
-  if (hasDistTypes(*l.program)) {
-    std::fprintf(stderr,
-                 "%s: error: a distributed program: this build of pir-run runs it only split, with `pir-opt "
-                 "--pass-pipeline=apply-partition,split-ranks --output-dir DIR` then `pir-run --programs DIR`\n",
-                 opts.program.c_str());
-    return 1;
-  }
+  if (hasDistTypes(*l.program)) return executeDistributed(opts, l);
   if (opts.ranks > 1) {
     std::fprintf(stderr, "error: --ranks %lld: a dense program runs on one rank\n", (long long)opts.ranks);
     return 1;
@@ -339,6 +337,17 @@ const passes::LayoutValue* findValue(const passes::RankLayout& layout, const std
   return nullptr;
 }
 
+/// Rank programs to run: compiled plans, each with the source its errors
+/// are located in, and the layout of their values.
+struct RankSet {
+  std::vector<std::unique_ptr<Loaded>> loaded;  // --programs: each rank's file
+  std::vector<RankRun> runs;
+  std::vector<const core::SourceFile*> sources;
+  passes::RankLayout layout;
+};
+
+int runRankSet(const RunOptions& opts, RankSet& set);
+
 /// --programs DIR: the rank programs of programs.yaml with ranks.yaml.
 int executeRanks(const RunOptions& opts) {
   if (opts.check) {
@@ -349,14 +358,10 @@ int executeRanks(const RunOptions& opts) {
   if (!manifest) return std::fprintf(stderr, "%s\n", manifest.status().message().c_str()), 1;
   auto layout = passes::loadRankLayout(opts.programsDir + "/" + std::string(passes::kRankLayoutName));
   if (!layout) return std::fprintf(stderr, "%s\n", layout.status().message().c_str()), 1;
-  if (opts.ranks > 0 && opts.ranks < layout->worldSize) {
-    std::fprintf(stderr, "error: --ranks %lld is smaller than the world size %lld\n", (long long)opts.ranks,
-                 (long long)layout->worldSize);
-    return 1;
-  }
-  int64_t world = std::max<int64_t>(opts.ranks, layout->worldSize);
-  std::vector<std::unique_ptr<Loaded>> loaded;
-  std::vector<RankRun> runs;
+  RankSet set;
+  set.layout = std::move(layout.value());
+  std::vector<std::unique_ptr<Loaded>>& loaded = set.loaded;
+  std::vector<RankRun>& runs = set.runs;
   for (const passes::ManifestProgram& mp : manifest->programs) {
     if (mp.rank < 0 || !mp.job.empty()) {
       std::fprintf(stderr, "error: %s: pir-run runs one program per rank (no pipeline jobs yet)\n", mp.name.c_str());
@@ -372,9 +377,22 @@ int executeRanks(const RunOptions& opts) {
     runs.emplace_back();
     runs.back().rank = mp.rank;
     runs.back().executor = std::move(compiled.value());
+    set.sources.push_back(l->source.get());
     loaded.push_back(std::move(l));
   }
   if (runs.empty()) return std::fprintf(stderr, "error: %s lists no program\n", opts.programsDir.c_str()), 1;
+  return runRankSet(opts, set);
+}
+
+int runRankSet(const RunOptions& opts, RankSet& set) {
+  std::vector<RankRun>& runs = set.runs;
+  const passes::RankLayout* layout = &set.layout;
+  if (opts.ranks > 0 && opts.ranks < layout->worldSize) {
+    std::fprintf(stderr, "error: --ranks %lld is smaller than the world size %lld\n", (long long)opts.ranks,
+                 (long long)layout->worldSize);
+    return 1;
+  }
+  int64_t world = std::max<int64_t>(opts.ranks, layout->worldSize);
   // Global inputs, drawn or read once at the global shape, then sliced.
   TensorMap global;
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -390,7 +408,7 @@ int executeRanks(const RunOptions& opts) {
       in.shape = v->shape;
       inputs.push_back(std::move(in));
     }
-    if (Status s = loadInputs(inputs, {opts.inputsDir, opts.seed}, *loaded[i]->source, global); !s)
+    if (Status s = loadInputs(inputs, {opts.inputsDir, opts.seed}, *set.sources[i], global); !s)
       return std::fprintf(stderr, "%s%s", s.message().c_str(), s.message().ends_with("\n") ? "" : "\n"), 1;
     for (const auto& in : runs[i].executor->inputs()) {
       auto kind = in.kind == runtime::ProgramInput::Kind::Parameter ? passes::LayoutValueKind::Parameter
@@ -409,9 +427,7 @@ int executeRanks(const RunOptions& opts) {
       if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
     if (zeroD.size() == 1) lossName = zeroD[0];
   }
-  std::vector<const core::SourceFile*> sources;
-  for (auto& l : loaded) sources.push_back(l->source.get());
-  if (Status s = runRanks(runs, opts, lossName, sources, rings, world); !s)
+  if (Status s = runRanks(runs, opts, lossName, set.sources, rings, world); !s)
     return std::fprintf(stderr, "%s", s.message().c_str()), 1;
   // Assemble every output, parameter and piece of state.
   TensorMap results;
@@ -450,9 +466,54 @@ int executeRanks(const RunOptions& opts) {
   return std::ferror(stdout) ? 1 : 0;
 }
 
+/// A distributed PROGRAM: apply-partition,split-ranks through the pass
+/// manager, then the rank programs as --programs runs them.
+int executeDistributed(const RunOptions& opts, Loaded& l) {
+  if (opts.check) {
+    std::fprintf(stderr, "error: --check of a distributed program is not in this build yet (the serial meaning pass)\n");
+    return 1;
+  }
+  core::DiagnosticEngine diag(l.source.get());
+  std::vector<passes::PassSpec> specs;
+  passes::PassManager pm;
+  if (!passes::parsePassPipeline("apply-partition,split-ranks", specs, diag) || !pm.addPipeline(specs, diag))
+    return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
+  core::ProgramSet programs;
+  programs.programs.emplace_back("", std::move(l.program));
+  if (Status s = pm.run(programs, diag); !s) {
+    if (diag.hasErrors())
+      std::fprintf(stderr, "%s", diag.render().c_str());
+    else
+      std::fprintf(stderr, "%s", render(*l.source, s, "split-ranks: ").c_str());
+    return s.isInternal() ? 2 : 1;
+  }
+  RankSet set;
+  bool haveLayout = false;
+  for (const auto& [name, content] : pm.passes().back()->outputFiles())
+    if (name == passes::kRankLayoutName) {
+      auto layout = passes::parseRankLayout(content);
+      if (!layout) return std::fprintf(stderr, "internal error: ranks.yaml: %s\n", layout.status().message().c_str()), 2;
+      set.layout = std::move(layout.value());
+      haveLayout = true;
+    }
+  if (!haveLayout) return std::fprintf(stderr, "internal error: split-ranks made no ranks.yaml\n"), 2;
+  for (core::NamedProgram& np : programs.programs) {
+    auto compiled = runtime::Executor::compile(*np.program);
+    if (!compiled) return std::fprintf(stderr, "%s", render(*l.source, compiled.status(), "rank " + std::to_string(np.rank) + ": ").c_str()), 1;
+    set.runs.emplace_back();
+    set.runs.back().rank = np.rank;
+    set.runs.back().executor = std::move(compiled.value());
+    set.sources.push_back(l.source.get());
+  }
+  int rc = runRankSet(opts, set);
+  set.runs.clear();  // the plans point into the programs
+  return rc;
+}
+
 }  // namespace
 
 int runRun(int argc, char** argv) {
+  passes::registerAllPasses();  // before any thread creates a pass
   CLI::App app{"pir-run: execute PIR programs with real tensors on CPU ranks"};
   RunOptions opts;
   const CLI::Validator path = nonEmptyPath();

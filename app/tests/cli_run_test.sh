@@ -150,11 +150,6 @@ PIR
   [ $((end - start)) -lt 10000 ] || fail "the deadlock took $((end - start)) ms to report"
 }
 
-test_run_distributed_refused() {
-  prun "$SEED_AFTER"
-  expect_rc 1
-  stderr_has 'a distributed program'
-}
 
 test_run_bad_options() {
   write_dense
@@ -196,6 +191,18 @@ test_run_programs_match_dense() {
   # inputs are drawn at the global shape and sliced: the gathered y is x, bit for bit
   same o/y.npy e/y.npy "the 2-rank y"
   grep -q 'bytes_sent: {12: 8}' o/summary.yaml || fail "summary.yaml lacks ring 12's bytes: $(cat o/summary.yaml)"
+}
+
+test_run_distributed_split_in_process() {
+  write_split
+  prun d.pir --output-dir o --seed 3
+  expect_rc 0
+  prun dense.pir --output-dir e --seed 3
+  same o/y.npy e/y.npy "y of the distributed program"
+  grep -q '^ranks: 2$' o/summary.yaml || fail "not run on 2 ranks: $(cat o/summary.yaml)"
+  prun d.pir --check
+  expect_rc 1
+  stderr_has 'check of a distributed program is not in this build yet'
 }
 
 test_run_fault_on_rank1() {
