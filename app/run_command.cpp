@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -22,6 +23,7 @@
 #include "app/run_inputs.h"
 #include "app/run_layout.h"
 #include "app/staged_directory.h"
+#include "core/clone.h"
 #include "core/context.h"
 #include "core/diagnostics.h"
 #include "parser/parser.h"
@@ -344,6 +346,9 @@ struct RankSet {
   std::vector<RankRun> runs;
   std::vector<const core::SourceFile*> sources;
   passes::RankLayout layout;
+  /// --check: given the global inputs and the assembled results, 0 when
+  /// the serial meaning agrees.
+  std::function<int(const TensorMap& inputs, const TensorMap& results)> check;
 };
 
 int runRankSet(const RunOptions& opts, RankSet& set);
@@ -454,6 +459,8 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
       }
   }
   for (size_t i = 0; i < losses.size(); ++i) std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
+  if (set.check)
+    if (int rc = set.check(global, results); rc != 0) return rc;
   if (!opts.trace.empty()) {
     std::ofstream t(opts.trace);
     t << traceJson(runs);
@@ -466,13 +473,44 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
   return std::ferror(stdout) ? 1 : 0;
 }
 
+/// Runs drop-dist's meaning of the program on one rank from the same global
+/// inputs and compares every output, parameter and state with `results`.
+int checkSerial(const RunOptions& opts, Loaded& l, core::Program& serial, const TensorMap& inputs,
+                const TensorMap& results) {
+  core::DiagnosticEngine diag(l.source.get());
+  std::vector<passes::PassSpec> specs;
+  passes::PassManager pm;
+  if (!passes::parsePassPipeline("drop-dist", specs, diag) || !pm.addPipeline(specs, diag))
+    return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
+  core::ProgramSet set;
+  set.programs.emplace_back("serial", std::unique_ptr<core::Program>());
+  set.programs[0].program.reset(&serial);
+  Status s = pm.run(set, diag);
+  set.programs[0].program.release();  // owned by the caller
+  if (!s) return std::fprintf(stderr, "serial meaning: %s\n", s.message().c_str()), s.isInternal() ? 2 : 1;
+  auto compiled = runtime::Executor::compile(serial);
+  if (!compiled) return std::fprintf(stderr, "%s", render(*l.source, compiled.status(), "serial run: ").c_str()), 1;
+  std::vector<RankRun> one(1);
+  one[0].executor = std::move(compiled.value());
+  for (const auto& in : one[0].executor->inputs()) {
+    auto it = inputs.find(in.name);
+    if (it == inputs.end()) return std::fprintf(stderr, "serial run: no input '%s'\n", in.name.c_str()), 1;
+    one[0].state[in.name] = it->second.clone();
+  }
+  RunOptions serialOpts = opts;
+  serialOpts.trace.clear();
+  if (Status r = runRanks(one, serialOpts, "", {l.source.get()}, {}, 1); !r)
+    return std::fprintf(stderr, "serial run: %s", r.message().c_str()), 1;
+  return compareRuns(results, resultsOf(one[0])) ? 0 : 1;
+}
+
 /// A distributed PROGRAM: apply-partition,split-ranks through the pass
 /// manager, then the rank programs as --programs runs them.
 int executeDistributed(const RunOptions& opts, Loaded& l) {
-  if (opts.check) {
-    std::fprintf(stderr, "error: --check of a distributed program is not in this build yet (the serial meaning pass)\n");
-    return 1;
-  }
+  // The serial meaning, made before the split takes the program.
+  core::Context serialCtx;
+  std::unique_ptr<core::Program> serial;
+  if (opts.check) serial = core::cloneProgram(*l.program, serialCtx);
   core::DiagnosticEngine diag(l.source.get());
   std::vector<passes::PassSpec> specs;
   passes::PassManager pm;
@@ -505,6 +543,9 @@ int executeDistributed(const RunOptions& opts, Loaded& l) {
     set.runs.back().executor = std::move(compiled.value());
     set.sources.push_back(l.source.get());
   }
+  if (serial) set.check = [&](const TensorMap& inputs, const TensorMap& results) {
+    return checkSerial(opts, l, *serial, inputs, results);
+  };
   int rc = runRankSet(opts, set);
   set.runs.clear();  // the plans point into the programs
   return rc;
