@@ -111,8 +111,7 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
       if (runs[i].rank == rank) return sources[i];
     return nullptr;
   };
-  runtime::InProcessWorld world(worldSize, std::move(rings),
-                                std::chrono::milliseconds(int64_t(opts.timeout * 1000)));
+  runtime::InProcessWorld world(worldSize, std::move(rings), std::chrono::milliseconds(int64_t(opts.timeout * 1000)));
   auto outcome = world.run([&](int64_t rank, runtime::Communicator& comm) -> Status {
     RankRun* mine = nullptr;
     for (auto& r : runs)
@@ -177,8 +176,8 @@ std::string number(double v) {
 }
 
 std::string summaryYaml(const std::vector<RankRun>& runs, const RunOptions& opts, const std::vector<double>& losses) {
-  std::string y = "# pir-run summary\nranks: " + std::to_string(runs.size()) + "\nsteps: " + std::to_string(opts.steps) +
-                  "\nloss: [";
+  std::string y = "# pir-run summary\nranks: " + std::to_string(runs.size()) +
+                  "\nsteps: " + std::to_string(opts.steps) + "\nloss: [";
   for (size_t i = 0; i < losses.size(); ++i) y += (i ? ", " : "") + number(losses[i]);
   y += "]\nper_rank:\n";
   for (const RankRun& r : runs) {
@@ -202,14 +201,17 @@ std::string traceJson(const std::vector<RankRun>& runs) {
     for (auto& e : r.events) origin = std::min(origin, e.startNs);
   bool first = true;
   for (auto& r : runs) {
-    j += std::string(first ? "" : ",\n") + "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": " +
-         std::to_string(r.rank) + ", \"args\": {\"name\": \"rank " + std::to_string(r.rank) + "\"}}";
+    j += std::string(first ? "" : ",\n") +
+         "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": " + std::to_string(r.rank) +
+         ", \"args\": {\"name\": \"rank " + std::to_string(r.rank) + "\"}}";
     first = false;
     for (auto& e : r.events) {
       char buf[256];
       std::string name(r.executor->stepOp(e.step).name());
-      std::snprintf(buf, sizeof buf, ",\n{\"name\": \"%s\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f}",
-                    name.c_str(), (long long)r.rank, double(e.startNs - origin) / 1000.0, double(e.durationNs) / 1000.0);
+      std::snprintf(buf, sizeof buf,
+                    ",\n{\"name\": \"%s\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f}",
+                    name.c_str(), (long long)r.rank, double(e.startNs - origin) / 1000.0,
+                    double(e.durationNs) / 1000.0);
       j += buf;
     }
   }
@@ -306,7 +308,8 @@ int execute(const RunOptions& opts) {
   if (Status s = runRanks(runs, opts, lossName, {l.source.get()}, {}, 1); !s)
     return std::fprintf(stderr, "%s", s.message().c_str()), 1;
   const std::vector<double>& losses = runs[0].losses;
-  for (size_t i = 0; i < losses.size(); ++i) std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
+  for (size_t i = 0; i < losses.size(); ++i)
+    std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
   TensorMap results = resultsOf(runs[0]);
   if (opts.check) {
     // The serial meaning of a dense program is the program: a second run
@@ -333,7 +336,7 @@ int execute(const RunOptions& opts) {
 }
 
 const passes::LayoutValue* findValue(const passes::RankLayout& layout, const std::string& name,
-                                    passes::LayoutValueKind kind) {
+                                     passes::LayoutValueKind kind) {
   for (auto& v : layout.values)
     if (v.name == name && v.kind == kind) return &v;
   return nullptr;
@@ -404,10 +407,11 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
     std::vector<runtime::ProgramInput> inputs;
     for (runtime::ProgramInput in : runs[i].executor->inputs()) {
       auto kind = in.kind == runtime::ProgramInput::Kind::Parameter ? passes::LayoutValueKind::Parameter
-                                                                   : passes::LayoutValueKind::Data;
+                                                                    : passes::LayoutValueKind::Data;
       const passes::LayoutValue* v = findValue(*layout, in.name, kind);
       if (!v) {
-        std::fprintf(stderr, "error: '%s' (rank %lld) is not in ranks.yaml\n", in.name.c_str(), (long long)runs[i].rank);
+        std::fprintf(stderr, "error: '%s' (rank %lld) is not in ranks.yaml\n", in.name.c_str(),
+                     (long long)runs[i].rank);
         return 1;
       }
       in.shape = v->shape;
@@ -417,7 +421,7 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
       return std::fprintf(stderr, "%s%s", s.message().c_str(), s.message().ends_with("\n") ? "" : "\n"), 1;
     for (const auto& in : runs[i].executor->inputs()) {
       auto kind = in.kind == runtime::ProgramInput::Kind::Parameter ? passes::LayoutValueKind::Parameter
-                                                                   : passes::LayoutValueKind::Data;
+                                                                    : passes::LayoutValueKind::Data;
       auto piece = slicePiece(*findValue(*layout, in.name, kind), global.at(in.name), runs[i].rank);
       if (!piece) return std::fprintf(stderr, "error: %s\n", piece.status().message().c_str()), 1;
       runs[i].state[in.name] = *piece;
@@ -458,7 +462,8 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
           if (auto x = scalarOf(*l)) losses.push_back(*x);
       }
   }
-  for (size_t i = 0; i < losses.size(); ++i) std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
+  for (size_t i = 0; i < losses.size(); ++i)
+    std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
   if (set.check)
     if (int rc = set.check(global, results); rc != 0) return rc;
   if (!opts.trace.empty()) {
@@ -530,22 +535,27 @@ int executeDistributed(const RunOptions& opts, Loaded& l) {
   for (const auto& [name, content] : pm.passes().back()->outputFiles())
     if (name == passes::kRankLayoutName) {
       auto layout = passes::parseRankLayout(content);
-      if (!layout) return std::fprintf(stderr, "internal error: ranks.yaml: %s\n", layout.status().message().c_str()), 2;
+      if (!layout)
+        return std::fprintf(stderr, "internal error: ranks.yaml: %s\n", layout.status().message().c_str()), 2;
       set.layout = std::move(layout.value());
       haveLayout = true;
     }
   if (!haveLayout) return std::fprintf(stderr, "internal error: split-ranks made no ranks.yaml\n"), 2;
   for (core::NamedProgram& np : programs.programs) {
     auto compiled = runtime::Executor::compile(*np.program);
-    if (!compiled) return std::fprintf(stderr, "%s", render(*l.source, compiled.status(), "rank " + std::to_string(np.rank) + ": ").c_str()), 1;
+    if (!compiled)
+      return std::fprintf(stderr, "%s",
+                          render(*l.source, compiled.status(), "rank " + std::to_string(np.rank) + ": ").c_str()),
+             1;
     set.runs.emplace_back();
     set.runs.back().rank = np.rank;
     set.runs.back().executor = std::move(compiled.value());
     set.sources.push_back(l.source.get());
   }
-  if (serial) set.check = [&](const TensorMap& inputs, const TensorMap& results) {
-    return checkSerial(opts, l, *serial, inputs, results);
-  };
+  if (serial)
+    set.check = [&](const TensorMap& inputs, const TensorMap& results) {
+      return checkSerial(opts, l, *serial, inputs, results);
+    };
   int rc = runRankSet(opts, set);
   set.runs.clear();  // the plans point into the programs
   return rc;
@@ -559,7 +569,8 @@ int runRun(int argc, char** argv) {
   RunOptions opts;
   const CLI::Validator path = nonEmptyPath();
   app.add_option("program", opts.program, "The program (.pir); - reads stdin")->check(path);
-  app.add_option("--programs", opts.programsDir, "A folder of per-rank programs (programs.yaml, ranks.yaml)")->check(path);
+  app.add_option("--programs", opts.programsDir, "A folder of per-rank programs (programs.yaml, ranks.yaml)")
+      ->check(path);
   app.add_option("--inputs", opts.inputsDir, "Read every feed and parameter from DIR/NAME.npy")->check(path);
   app.add_option("--output-dir", opts.outputDir, "Write outputs, parameters, state and summary.yaml here (all or none)")
       ->check(path);

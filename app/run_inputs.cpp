@@ -127,14 +127,17 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
       if (!t) return Status::error(located(source, in, t.status().message()));
       Tensor v = in.dtype == core::DataType::BF16 ? runtime::convertFloat(*t, core::DataType::BF16) : *t;
       if (v.dtype() != in.dtype || !sameShape(in.shape, v.shape()))
-        return Status::error(located(source, in, "'" + in.name + "' is " + runtime::typeText(in.dtype, in.shape) +
-                                                     ", " + path + " holds " + t->typeText()));
+        return Status::error(located(
+            source, in,
+            "'" + in.name + "' is " + runtime::typeText(in.dtype, in.shape) + ", " + path + " holds " + t->typeText()));
       feeds[in.name] = v;
       continue;
     }
     if (in.persistable) {
       for (int64_t d : in.shape)
-        if (d < 0) return Status::error(located(source, in, "state '" + in.name + "' has a dynamic shape: give " + in.name + ".npy"));
+        if (d < 0)
+          return Status::error(
+              located(source, in, "state '" + in.name + "' has a dynamic shape: give " + in.name + ".npy"));
       feeds[in.name] = stateValue(in);
       continue;
     }
@@ -144,9 +147,9 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
     }
     for (int64_t d : in.shape)
       if (d < 0)
-        return Status::error(located(source, in, "'" + in.name + "' has a dynamic shape " +
-                                                     runtime::typeText(in.dtype, in.shape) +
-                                                     ": give it as a file (--inputs DIR with " + in.name + ".npy)"));
+        return Status::error(located(source, in,
+                                     "'" + in.name + "' has a dynamic shape " + runtime::typeText(in.dtype, in.shape) +
+                                         ": give it as a file (--inputs DIR with " + in.name + ".npy)"));
     bool param = in.kind == ProgramInput::Kind::Parameter;
     feeds[in.name] = isFloat(in.dtype) ? drawNormal(in.name, opts.seed, in.dtype, in.shape, param ? 0.25 : 1.0)
                                        : Tensor::zeros(in.dtype, in.shape);

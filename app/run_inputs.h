@@ -40,7 +40,7 @@ core::Status loadInputs(const std::vector<runtime::ProgramInput>& inputs, const 
                         const core::SourceFile& source, runtime::TensorMap& feeds);
 
 /// The values drawn for `name` (exposed for tests and the README's rule).
-runtime::Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype,
-                           std::span<const int64_t> shape, double scale);
+runtime::Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, std::span<const int64_t> shape,
+                           double scale);
 
 }  // namespace pir::app

@@ -70,7 +70,8 @@ core::Result<Tensor> slicePiece(const passes::LayoutValue& v, const Tensor& glob
   if (!p) return Status::error("'" + v.name + "' has no piece on rank " + std::to_string(rank) + " in ranks.yaml");
   Tensor piece = Tensor::allocate(global.dtype(), p->shape);
   std::vector<int64_t> zero(p->shape.size(), 0);
-  if (p->shape.size() != global.rank()) return Status::error("'" + v.name + "': its piece's rank differs from the value's");
+  if (p->shape.size() != global.rank())
+    return Status::error("'" + v.name + "': its piece's rank differs from the value's");
   runtime::copyBox(global, begins(*p), piece, zero, p->shape);
   if (!v.partial.empty() && v.partial[0].reduce == core::ReduceType::Sum) {
     auto c = coordOf(v, rank);
@@ -121,7 +122,8 @@ core::Result<Tensor> assemble(const passes::LayoutValue& v, const std::map<int64
         return Status::error("the replicas of '" + v.name + "' on ranks " + std::to_string(firstRank) + " and " +
                              std::to_string(addends[0].first) + " differ");
     }
-    if (first.rank() != global.rank()) return Status::error("'" + v.name + "': a piece's rank differs from the value's");
+    if (first.rank() != global.rank())
+      return Status::error("'" + v.name + "': a piece's rank differs from the value's");
     std::vector<int64_t> zero(first.rank(), 0);
     runtime::copyBox(first, zero, global, b, first.shape());
   }

@@ -51,7 +51,7 @@ struct OpEvent {
 };
 
 struct RunStats {
-  double kernelSeconds = 0;  // in kernels (communication kernels included)
+  double kernelSeconds = 0;                // in kernels (communication kernels included)
   std::vector<OpEvent>* events = nullptr;  // when set, every op's time is appended
 };
 
@@ -65,8 +65,7 @@ class Executor {
   /// Runs the plan once. `comm` may be null for a program without
   /// communication. A kernel's failure is returned with the op's offset and
   /// its name in the message (`pd_op.relu: ...`).
-  core::Status run(const TensorMap& feeds, TensorMap& fetches, Communicator* comm = nullptr,
-                   RunStats* stats = nullptr);
+  core::Status run(const TensorMap& feeds, TensorMap& fetches, Communicator* comm = nullptr, RunStats* stats = nullptr);
 
   const std::vector<ProgramInput>& inputs() const { return inputs_; }
   /// The names builtin.shadow_output writes, in program order.

@@ -109,8 +109,7 @@ Result<DataType> dtypeOf(const std::string& descr) {
   if (kind == "O" || kind.starts_with("O")) return Status::error("object arrays are not supported");
   if (order == '>' && kind != "b1" && kind != "u1" && kind != "i1")
     return Status::error("big-endian data ('" + descr + "') is not supported");
-  if (order != '<' && order != '|' && order != '=')
-    return Status::error("unsupported .npy dtype '" + descr + "'");
+  if (order != '<' && order != '|' && order != '=') return Status::error("unsupported .npy dtype '" + descr + "'");
   if (kind == "f4") return DataType::F32;
   if (kind == "f8") return DataType::F64;
   if (kind == "i4") return DataType::I32;
@@ -155,8 +154,7 @@ Result<Tensor> parseNpy(std::string_view bytes) {
   if (!header) return header.takeStatus();
   auto dtype = dtypeOf(header->descr);
   if (!dtype) return dtype.takeStatus();
-  if (header->fortran)
-    return Status::error("Fortran-order arrays are not supported (save with np.ascontiguousarray)");
+  if (header->fortran) return Status::error("Fortran-order arrays are not supported (save with np.ascontiguousarray)");
   int64_t n = 1;
   for (int64_t d : header->shape) {
     if (d != 0 && n > (int64_t(1) << 40) / d) return Status::error("the .npy shape is too large");

@@ -77,7 +77,6 @@ class Communicator {
 
 /// The elementwise reduction of `parts` (in order) into `out` (same dtype
 /// and element count): shared by every communicator so they agree bitwise.
-void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin = 0,
-                int64_t count = -1);
+void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin = 0, int64_t count = -1);
 
 }  // namespace pir::runtime

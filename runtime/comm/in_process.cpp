@@ -114,8 +114,8 @@ class InProcessComm final : public Communicator {
     if (Status s = group(ring, "all_to_all", g); !s) return s;
     int64_t n = int64_t(g.ranks->size());
     if (x.numel() % n != 0)
-      return Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() +
-                           " does not cut into " + std::to_string(n) + " equal chunks");
+      return Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() + " does not cut into " +
+                           std::to_string(n) + " equal chunks");
     auto parts = exchange(g, x, "all_to_all");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "all_to_all"); !s) return s;
@@ -147,12 +147,13 @@ class InProcessComm final : public Communicator {
     if (Status s = group(ring, "recv_v2", g); !s) return s;
     auto src = peerRank(g, peer, "recv_v2");
     if (!src) return src.takeStatus();
-    auto m = world_.take(ring, *src, rank_, "recv_v2 from rank " + std::to_string(*src) + " on ring " +
-                                                std::to_string(ring));
+    auto m = world_.take(ring, *src, rank_,
+                         "recv_v2 from rank " + std::to_string(*src) + " on ring " + std::to_string(ring));
     if (!m) return m.takeStatus();
     if (m->ack || (out.defined() && !sameType(m->tensor, out)))
       return Status::error("recv_v2 on ring " + std::to_string(ring) + " expects " + out.typeText() + ", rank " +
-                           std::to_string(*src) + " sent " + (m->ack ? "a collective's acknowledgement" : m->tensor.typeText()));
+                           std::to_string(*src) + " sent " +
+                           (m->ack ? "a collective's acknowledgement" : m->tensor.typeText()));
     out = std::move(m->tensor);
     return Status::ok();
   }
@@ -206,8 +207,8 @@ class InProcessComm final : public Communicator {
       auto m = world_.take(g.ring, r, rank_, waitText(g, r, what));
       if (!m) return m.takeStatus();
       if (m->ack)
-        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " +
-                             std::to_string(r) + " is in another collective");
+        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " + std::to_string(r) +
+                             " is in another collective");
       parts[i] = std::move(m->tensor);
     }
     return parts;
@@ -222,8 +223,8 @@ class InProcessComm final : public Communicator {
       auto m = world_.take(g.ring, r, rank_, waitText(g, r, what));
       if (!m) return m.takeStatus();
       if (!m->ack)
-        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " +
-                             std::to_string(r) + " sent data where its acknowledgement was due");
+        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " + std::to_string(r) +
+                             " sent data where its acknowledgement was due");
     }
     return Status::ok();
   }

@@ -1,7 +1,6 @@
 //===- reduce.cpp - the one elementwise reduction every communicator uses -===//
 #include <algorithm>
 #include <cstring>
-#include <algorithm>
 #include <type_traits>
 
 #include "runtime/comm/communicator.h"

@@ -45,7 +45,8 @@ Status fullIntArray(KernelContext& ctx) {
 
 Status fullLike(KernelContext& ctx) {
   const Tensor& x = ctx.in(0);
-  auto value = ctx.has(1) ? scalarValue(ctx.in(1), "value") : core::Result<double>(core::getDouble(ctx.op, "value").value_or(0));
+  auto value =
+      ctx.has(1) ? scalarValue(ctx.in(1), "value") : core::Result<double>(core::getDouble(ctx.op, "value").value_or(0));
   if (!value) return value.takeStatus();
   DataType dtype = core::getDataType(ctx.op, "dtype").value_or(x.dtype());
   if (!isRunnable(dtype)) dtype = x.dtype();  // Paddle's `undefined` dtype: x's

@@ -157,7 +157,8 @@ void transposeTyped(const Tensor& x, Tensor& out, const std::vector<int64_t>& pe
 Status transpose(KernelContext& ctx) {
   const Tensor& x = ctx.in(0);
   auto perm = core::getInt64Array(ctx.op, "perm");
-  if (!perm || perm->size() != x.rank()) return Status::error("perm must name each of x's " + std::to_string(x.rank()) + " dims");
+  if (!perm || perm->size() != x.rank())
+    return Status::error("perm must name each of x's " + std::to_string(x.rank()) + " dims");
   std::vector<int64_t> shape(x.rank());
   std::vector<bool> seen(x.rank(), false);
   for (size_t i = 0; i < perm->size(); ++i) {
@@ -170,10 +171,18 @@ Status transpose(KernelContext& ctx) {
   Tensor out = Tensor::allocate(x.dtype(), shape);
   if (out.numel() > 0) {
     switch (elementSize(x.dtype())) {  // moves bytes: only the width matters
-      case 1: transposeTyped<uint8_t>(x, out, *perm); break;
-      case 2: transposeTyped<uint16_t>(x, out, *perm); break;
-      case 4: transposeTyped<uint32_t>(x, out, *perm); break;
-      default: transposeTyped<uint64_t>(x, out, *perm); break;
+      case 1:
+        transposeTyped<uint8_t>(x, out, *perm);
+        break;
+      case 2:
+        transposeTyped<uint16_t>(x, out, *perm);
+        break;
+      case 4:
+        transposeTyped<uint32_t>(x, out, *perm);
+        break;
+      default:
+        transposeTyped<uint64_t>(x, out, *perm);
+        break;
     }
   }
   ctx.setOut(0, std::move(out));
@@ -182,8 +191,8 @@ Status transpose(KernelContext& ctx) {
 
 Status reshape(KernelContext& ctx) {
   const Tensor& x = ctx.in(0);
-  Result<std::vector<int64_t>> want = ctx.has(1) ? intValues(ctx.in(1), "shape")
-                                                 : core::getIntArray(ctx.op, "shape").value_or(std::vector<int64_t>{});
+  Result<std::vector<int64_t>> want =
+      ctx.has(1) ? intValues(ctx.in(1), "shape") : core::getIntArray(ctx.op, "shape").value_or(std::vector<int64_t>{});
   if (!want) return want.takeStatus();
   std::vector<int64_t> shape = *want;
   int64_t known = 1, infer = -1;
@@ -218,7 +227,8 @@ Status combine(KernelContext& ctx) {
 Status builtinSplit(KernelContext& ctx) {
   const std::vector<Tensor>& elems = ctx.inList(0);
   if (elems.size() != ctx.results.size())
-    return Status::error("a vec of " + std::to_string(elems.size()) + " split into " + std::to_string(ctx.results.size()) + " values");
+    return Status::error("a vec of " + std::to_string(elems.size()) + " split into " +
+                         std::to_string(ctx.results.size()) + " values");
   for (size_t i = 0; i < elems.size(); ++i) ctx.setOut(i, elems[i]);
   return Status::ok();
 }

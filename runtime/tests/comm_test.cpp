@@ -23,9 +23,11 @@ constexpr auto kTimeout = std::chrono::milliseconds(5000);
 
 TEST_CASE("all_reduce combines every reduce type in ring order", "[comm]") {
   RingTable rings{{12, {2, 0, 1}}};
-  for (auto [op, want] : std::vector<std::pair<ReduceOp, std::vector<float>>>{
-           {ReduceOp::Sum, {6, -6}}, {ReduceOp::Max, {3, -1}}, {ReduceOp::Min, {1, -3}},
-           {ReduceOp::Prod, {6, -6}}, {ReduceOp::Avg, {2, -2}}}) {
+  for (auto [op, want] : std::vector<std::pair<ReduceOp, std::vector<float>>>{{ReduceOp::Sum, {6, -6}},
+                                                                              {ReduceOp::Max, {3, -1}},
+                                                                              {ReduceOp::Min, {1, -3}},
+                                                                              {ReduceOp::Prod, {6, -6}},
+                                                                              {ReduceOp::Avg, {2, -2}}}) {
     InProcessWorld world(3, rings, kTimeout);
     std::vector<std::vector<float>> got(3);
     auto outcome = world.run([&](int64_t r, Communicator& c) {
@@ -168,10 +170,14 @@ TEST_CASE("collective errors: shapes, membership, rings", "[comm]") {
   auto outcome = world.run([&](int64_t r, Communicator& c) {
     Tensor out;
     if (r == 0) {
-      if (Status s = c.allReduce(20, floats({1}, {1}), out, ReduceOp::Sum); s) return Status::error("no error");
-      else if (s.message() != "all_reduce: rank 0 is not in ring 20") return s;
-      if (Status s = c.allReduce(99, floats({1}, {1}), out, ReduceOp::Sum); s) return Status::error("no error");
-      else if (s.message() != "all_reduce: ring 99 is in no ring table") return s;
+      if (Status s = c.allReduce(20, floats({1}, {1}), out, ReduceOp::Sum); s)
+        return Status::error("no error");
+      else if (s.message() != "all_reduce: rank 0 is not in ring 20")
+        return s;
+      if (Status s = c.allReduce(99, floats({1}, {1}), out, ReduceOp::Sum); s)
+        return Status::error("no error");
+      else if (s.message() != "all_reduce: ring 99 is in no ring table")
+        return s;
     }
     return c.allGather(12, floats({1 + r}, {1, 2}), out);
   });
@@ -189,10 +195,13 @@ TEST_CASE("two ranks run programs that all_reduce_ in place and send", "[comm]")
       R"x((%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>)x";
   std::string reduce =
       R"x((%1) = "pd_op.all_reduce_" (%0) {reduce_type:(Int32)4,ring_id:(Int32)12} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)x";
-  text[0] = block({head, reduce, R"x(() = "pd_op.send_v2" (%1) {dynamic_shape:false,peer:(Int32)1,ring_id:(Int32)12,use_calc_stream:true} : (builtin.tensor<2xf32>) -> )x"});
-  text[1] = block({head, reduce,
-                   R"x((%2) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>)x",
-                   R"x(() = "builtin.shadow_output" (%2) {output_name:"got"} : (builtin.tensor<2xf32>) -> )x"});
+  text[0] = block(
+      {head, reduce,
+       R"x(() = "pd_op.send_v2" (%1) {dynamic_shape:false,peer:(Int32)1,ring_id:(Int32)12,use_calc_stream:true} : (builtin.tensor<2xf32>) -> )x"});
+  text[1] = block(
+      {head, reduce,
+       R"x((%2) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>)x",
+       R"x(() = "builtin.shadow_output" (%2) {output_name:"got"} : (builtin.tensor<2xf32>) -> )x"});
   InProcessWorld world(2, {{12, {0, 1}}}, kTimeout);
   TensorMap feeds[2] = {{{"x", testing::f32({2}, {1, 2})}}, {{"x", testing::f32({2}, {3, 8})}}};
   TensorMap fetches[2];

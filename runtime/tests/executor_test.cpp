@@ -22,7 +22,7 @@ Status throws(KernelContext&) { throw std::runtime_error("boom"); }
 
 KernelRegistry testRegistry() {
   KernelRegistry r = kernelRegistry();
-  r.add("pd_op.relu", negate);   // "relu" negates here: easy to see it ran
+  r.add("pd_op.relu", negate);  // "relu" negates here: easy to see it ran
   r.add("pd_op.add_", negate);  // in place (x -> out): negates x here
   r.add("pd_op.gelu", fails);
   r.add("pd_op.tanh", throws);
@@ -37,10 +37,10 @@ constexpr std::string_view kParam =
 }  // namespace
 
 TEST_CASE("feeds in, kernels run in order, shadow outputs out", "[executor]") {
-  auto p = parse(block({kData, kParam,
-                        R"((%2) = "pd_op.relu" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
-                        R"(() = "builtin.shadow_output" (%2) {output_name:"y"} : (builtin.tensor<2xf32>) -> )",
-                        R"(() = "builtin.shadow_output" (%1) {output_name:"w_out"} : (builtin.tensor<2xf32>) -> )"}));
+  auto p =
+      parse(block({kData, kParam, R"((%2) = "pd_op.relu" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+                   R"(() = "builtin.shadow_output" (%2) {output_name:"y"} : (builtin.tensor<2xf32>) -> )",
+                   R"(() = "builtin.shadow_output" (%1) {output_name:"w_out"} : (builtin.tensor<2xf32>) -> )"}));
   REQUIRE(p->program);
   auto reg = testRegistry();
   auto ex = Executor::compile(*p->program, reg);
@@ -67,7 +67,9 @@ TEST_CASE("feeds in, kernels run in order, shadow outputs out", "[executor]") {
 }
 
 TEST_CASE("an in-place op writes its operand's buffer, a parameter carries over", "[executor]") {
-  auto p = parse(block({kParam, R"((%2) = "pd_op.add_" (%1, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)"}));
+  auto p = parse(block(
+      {kParam,
+       R"((%2) = "pd_op.add_" (%1, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)"}));
   REQUIRE(p->program);
   auto reg = testRegistry();
   auto ex = Executor::compile(*p->program, reg);
@@ -81,8 +83,7 @@ TEST_CASE("an in-place op writes its operand's buffer, a parameter carries over"
 
 TEST_CASE("null types are not kept, null values arrive absent", "[executor]") {
   // builtin.combine of an absent value: its vec holds an empty tensor
-  auto p = parse(block({kData,
-                        R"((%2) = "pd_op.relu" (%0) {} : (builtin.tensor<2xf32>) -> <<NULL TYPE>>)",
+  auto p = parse(block({kData, R"((%2) = "pd_op.relu" (%0) {} : (builtin.tensor<2xf32>) -> <<NULL TYPE>>)",
                         R"((%3) = "pd_op.assign" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
                         R"(() = "builtin.shadow_output" (%3) {output_name:"y"} : (builtin.tensor<2xf32>) -> )"}));
   REQUIRE(p->program);
@@ -96,7 +97,8 @@ TEST_CASE("null types are not kept, null values arrive absent", "[executor]") {
 }
 
 TEST_CASE("a missing kernel is a located error of compile", "[executor]") {
-  auto p = parse(block({kData, R"((%2) = "pd_op.frobnicate" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)"}));
+  auto p =
+      parse(block({kData, R"((%2) = "pd_op.frobnicate" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)"}));
   REQUIRE(p->program);
   auto ex = Executor::compile(*p->program, kernelRegistry());
   REQUIRE(!ex);
@@ -105,11 +107,13 @@ TEST_CASE("a missing kernel is a located error of compile", "[executor]") {
 }
 
 TEST_CASE("dist types are refused", "[executor]") {
-  auto p = parse(block({R"((%0) = "pd_op.data" () {name:"x"} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>)"}));
+  auto p = parse(
+      block({R"((%0) = "pd_op.data" () {name:"x"} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>)"}));
   REQUIRE(p->program);
   auto ex = Executor::compile(*p->program, kernelRegistry());
   REQUIRE(!ex);
-  CHECK(ex.status().message() == "pd_op.data: a dist tensor type: the executor runs dense programs (split-ranks first)");
+  CHECK(ex.status().message() ==
+        "pd_op.data: a dist tensor type: the executor runs dense programs (split-ranks first)");
 }
 
 TEST_CASE("feed errors and kernel failures name the op", "[executor]") {
