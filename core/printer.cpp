@@ -7,6 +7,7 @@
 #include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/text_cache.h"
+#include "core/verifier.h"
 
 namespace pir::core {
 
@@ -615,6 +616,24 @@ bool entrySpellable(const Attribute* a, const ProcessMesh* opMesh) {
   return true;
 }
 
+/// Where to report an op a pass made (it has no location): at the first
+/// located op its results flow to (a reshard stands for what its consumer
+/// needs), else at the nearest op before it.
+int64_t userLocation(const Operation& op, int depth) {
+  if (op.location() >= 0) return op.location();
+  if (depth == 0) return -1;
+  for (uint32_t r = 0; r < op.numResults(); ++r)
+    for (const OpOperand* u = op.result(r)->firstUse(); u; u = u->nextUse())
+      if (int64_t at = userLocation(*u->owner(), depth - 1); at >= 0) return at;
+  return -1;
+}
+
+int64_t printLocation(const Operation& op) {
+  // A lowered reshard's ops chain a few deep before a parsed consumer.
+  if (int64_t at = userLocation(op, 24); at >= 0) return at;
+  return reportLocation(&op);
+}
+
 Status checkBlockPrintable(const Block& block) {
   Status status;
   walk(block, [&](const Operation& op) {
@@ -628,7 +647,7 @@ Status checkBlockPrintable(const Block& block) {
       status = Status::error("op '" + std::string(op.name()) +
                                  "' has a dist attr on another mesh than its op, which the program's "
                                  "dims_maping era cannot print",
-                             op.location());
+                             printLocation(op));
   });
   return status;
 }

@@ -11,6 +11,9 @@
 //      builtin.combine;
 //   3. results whose type differs from the result attr: retype, reshard
 //      back right after the op, move the other uses to it.
+// A cross-mesh reshard in a dims_maping-era program, whose operand mesh that
+// era cannot spell, may exist until lower-reshard replaces it: only printing
+// one is an error (core::checkPrintable).
 // With `share=true`, consumers needing one value in one attr share one
 // reshard, hoisted before the earliest of them in their innermost common
 // block (Paddle makes one per consumer).
@@ -121,17 +124,6 @@ class ApplyPartitionPass : public ProgramPass {
     for (uint32_t i = 0; i < op.numResults() && i < od->results().size(); ++i) processResult(op, i, od->resultDist(i));
   }
 
-  /// Reports that `op` would need a reshard the program's era cannot print.
-  bool spellable(const Operation& op, const TensorDistAttr* src, const TensorDistAttr* dst) {
-    if (program_->style().distEra != DistEra::DimsMaping || src->mesh() == dst->mesh()) return true;
-    if (!failed_)
-      diag_->error(reportLocation(&op), "op '" + std::string(op.name()) +
-                                            "' needs a reshard across meshes, which the program's dims_maping "
-                                            "era cannot print");
-    failed_ = true;
-    return false;
-  }
-
   /// Creates `reshard(input) -> dst` at `builder`'s point, counting it.
   Operation* makeReshard(Builder& builder, Value* input, const TensorDistAttr* dst, const Operation& like) {
     const TensorDistAttr* src = distOf(input);
@@ -158,7 +150,6 @@ class ApplyPartitionPass : public ProgramPass {
         base = def->operandValue(0);
       }
     }
-    if (!spellable(op, distOf(base), dst)) return prev;
     if (share_) return sharedReshard(op, base, dst);
     Builder b(ctx());
     b.setInsertionPoint(&op);
@@ -255,7 +246,6 @@ class ApplyPartitionPass : public ProgramPass {
     Value* v = op.result(i);
     const TensorDistAttr* old = distOf(v);
     if (!attr || !old || sameDistAttr(old, attr)) return;
-    if (!spellable(op, attr, old)) return;
     v->setType(withDistAttr(ctx(), v->type(), attr));
     Builder b(ctx());
     b.setInsertionPointAfter(&op);
@@ -279,7 +269,6 @@ class ApplyPartitionPass : public ProgramPass {
       const TensorDistAttr* prevAttr = distOf(prev);
       const TensorDistAttr* resultAttr = od->resultDist(pair.result);
       if (!want || !prevAttr || !resultAttr || sameDistAttr(prevAttr, want)) continue;
-      if (!spellable(op, prevAttr, want)) return;
       if (!sameDistAttr(want, resultAttr)) {
         diag_->error(reportLocation(&op), "in-place op '" + std::string(op.name()) + "' has operand(" +
                                               std::to_string(pair.operand) + ") and result(" +

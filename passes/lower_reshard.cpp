@@ -63,7 +63,8 @@ class LowerReshardPass : public ProgramPass {
       diag.error(reportLocation(&op), "dist_op.reshard needs one operand and one result, both of dist types");
       return false;
     }
-    Result<lowering::ReshardPlan> plan = lowering::planReshard(program.context(), src, dst);
+    Result<lowering::ReshardPlan> plan =
+        lowering::planReshard(program.context(), src, dst, tensorShape(in->type())->dims);
     if (!plan) {
       diag.error(reportLocation(&op), "cannot lower dist_op.reshard: " + plan.status().message());
       return false;

@@ -8,6 +8,7 @@
 //     one stays, as in Paddle since it stopped dereferencing the attr);
 //   - a dist_op.reshard whose result is unused: a fake reshard, which the
 //     lowering leaves on ranks outside a mesh.
+// `cf.yield` always stays (Paddle's special case: a region keeps its end).
 // A dist_op.reshard still in use was never lowered for R: a located error.
 // So is an op off rank R whose result an op that stays still reads (Paddle
 // would erase it and leave the reader dangling). Each op costs O(1) plus its
@@ -75,6 +76,7 @@ class PartitionRankPass : public ProgramPass {
       if (allResultsUnused(op)) erase(op, "combine/split ops erased");
       return;
     }
+    if (op.name() == "cf.yield") return;  // a region's terminator stays, as in Paddle
     const OpDistAttr* od = op.distAttr();
     bool offRank = od && od->mesh() && !meshIndexOf(*od->mesh(), rank_value_);
     if (op.name() == "dist_op.reshard") {

@@ -31,7 +31,8 @@ Result<ProcessGroupTable> planRings(const Program& program) {
     const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
     const TensorDistAttr* dst = distAttrOf(op.result(0)->type());
     if (!src || !dst) return;  // lower-reshard reports these where it meets them
-    Result<lowering::ReshardPlan> plan = lowering::planReshard(program.context(), src, dst);
+    Result<lowering::ReshardPlan> plan =
+        lowering::planReshard(program.context(), src, dst, tensorShape(in->type())->dims);
     if (!plan) {
       status = plan.takeStatus();
       return;

@@ -67,10 +67,16 @@ Value* Emitter::emit(const Step& step, Value* cur) {
       return rToS(step, cur);
     case StepKind::RToP:
       return rToP(step, cur);
+    case StepKind::SToS:
+      return sToS(step, cur);
     case StepKind::SameStatus:
       return sameStatus(step, cur);
     case StepKind::Broadcast:
       return broadcast(step, cur);
+    case StepKind::GlobalToSub:
+      return globalToSub(step, cur);
+    case StepKind::SubToGlobal:
+      return subToGlobal(step, cur);
   }
   return cur;
 }
@@ -228,10 +234,10 @@ Value* Emitter::fake(Value* cur, const TensorDistAttr* to) {
   return factory_.reshard(builder_, cur, to, &reshard_)->result(0);
 }
 
-Value* Emitter::share(Value* cur, const TensorDistAttr* to) {
+Value* Emitter::share(Value* cur, const TensorDistAttr* to, const ProcessMesh* mesh) {
   const Attribute* operands[] = {distAttrOf(cur->type())};
   const Attribute* results[] = {to};
-  AttrListBuilder a = attrs(opDist(to->mesh(), operands, results, chunk_), 1);
+  AttrListBuilder a = attrs(opDist(mesh ? mesh : to->mesh(), operands, results, chunk_), 1);
   Value* in[] = {cur};
   const Type* t[] = {distType(dimsOf(cur), to)};
   return create("pd_op.share_data_", in, t, a)->result(0);

@@ -6,8 +6,10 @@
 //   collectives.cpp  PToR (all_reduce), PToS (reduce_scatter), SToR
 //                    (all_gather) and their pad / split / concat sequences;
 //   slicing.cpp      RToS (slice), RToP (assign / zeros);
-//   p2p.cpp          SameStatus (send_v2 / recv_v2) and the general path's
-//                    copy to the ranks of another mesh.
+//   all_to_all.cpp   SToS (reshape / transpose around all_to_all);
+//   p2p.cpp          SameStatus (send_v2 / recv_v2), the general path's
+//                    copy to the ranks of another mesh, GlobalToSubMesh and
+//                    SubToGlobalMesh (broadcast).
 // Values keep dist types with global shapes, as Paddle's lowering leaves
 // them; numbers that only a rank knows (pad sizes, slice bounds, recv
 // shapes, zeros) are that rank's real local ones.
@@ -51,8 +53,11 @@ class Emitter {
                           std::span<const int64_t> shortSizes);
   core::Value* rToS(const Step& step, core::Value* cur);
   core::Value* rToP(const Step& step, core::Value* cur);
+  core::Value* sToS(const Step& step, core::Value* cur);
   core::Value* sameStatus(const Step& step, core::Value* cur);
   core::Value* broadcast(const Step& step, core::Value* cur);
+  core::Value* globalToSub(const Step& step, core::Value* cur);
+  core::Value* subToGlobal(const Step& step, core::Value* cur);
 
  public:
   // Building blocks the families share (emitter.cpp).
@@ -110,8 +115,9 @@ class Emitter {
   /// A fake `dist_op.reshard` to `to` (a rank with no part in the step;
   /// partition-rank erases it).
   core::Value* fake(core::Value* cur, const core::TensorDistAttr* to);
-  /// `pd_op.share_data_`: the value, retyped to `to` (no data moves).
-  core::Value* share(core::Value* cur, const core::TensorDistAttr* to);
+  /// `pd_op.share_data_`: the value, retyped to `to` (no data moves), on
+  /// `mesh` (default: `to`'s).
+  core::Value* share(core::Value* cur, const core::TensorDistAttr* to, const core::ProcessMesh* mesh = nullptr);
 
   static std::vector<int64_t> dimsOf(const core::Value* v);
   static core::DataType dtypeOf(const core::Value* v);

@@ -11,6 +11,14 @@
 // The general path's copy moves a replicated value to the ranks of another
 // mesh that lack it, each from a source rank, round robin.
 //
+// global_to_sub_mesh_func.py: a replicated value whose only use is the
+// reshard is retyped in place (its producer's op_dist_attr too), any other
+// is share_data_ on the source mesh. sub_to_global_mesh_func.py: the source
+// ranks share_data_, the others make zeros on the mesh of the ranks that
+// lack it, then all broadcast on the destination's sorted ranks from the
+// source's first rank, whose position in that ring is the root (Paddle
+// passes the global id, right only when the ring is [0..n), W6).
+//
 //===----------------------------------------------------------------------===//
 #include "core/context.h"
 #include "core/mesh_math.h"
@@ -84,6 +92,49 @@ Value* Emitter::broadcast(const Step& step, Value* cur) {
   }
   if (inSrc && inDst) return share(cur, step.to);
   return fake(cur, step.to);
+}
+
+Value* Emitter::globalToSub(const Step& step, Value* cur) {
+  const Type* type = distType(dimsOf(cur), step.to);
+  Operation* def = cur->definingOp();
+  if (!cur->hasOneUse() || cur->firstUse()->owner() != &reshard_) return share(cur, step.to, step.from->mesh());
+  cur->setType(type);
+  if (const OpDistAttr* od = def ? def->distAttr() : nullptr; od && cur->index() < od->results().size()) {
+    std::vector<const Attribute*> results(od->results().begin(), od->results().end());
+    results[cur->index()] = step.to;
+    def->setAttr(ctx(), "op_dist_attr",
+                 ctx().opDistAttr(od->mesh(), od->operands(), results, od->chunkId(), od->hasChunkId()));
+  }
+  return cur;
+}
+
+Value* Emitter::subToGlobal(const Step& step, Value* cur) {
+  const ProcessMesh& src = *step.from->mesh();
+  const ProcessMesh& dst = *step.to->mesh();
+  std::vector<int64_t> dims = dimsOf(cur);
+  Value* tmp;
+  if (meshIndexOf(src, rank())) {
+    tmp = share(cur, step.from);
+  } else {
+    std::vector<int64_t> others = broadcastReceivers(src, dst);
+    int64_t shape[] = {static_cast<int64_t>(others.size())};
+    const ProcessMesh* mesh = ctx().processMesh(shape, others);
+    const TensorDistAttr* attr = ctx().tensorDistAttr(mesh, step.to->dimsMapping(), step.to->partial());
+    const Attribute* results[] = {attr};
+    tmp = fill(dims, dims, attr, opDist(mesh, {}, results, chunk()), 0.0f);
+  }
+  const ProcessGroup& g = sortedRing(&dst);
+  int64_t root = src.processIds().empty() ? 0 : g.localRank(src.processIds()[0]).value_or(0);
+  // Paddle lists the source's attr; the zeros a rank lacking the value
+  // broadcasts into are on the mesh of those ranks.
+  const Attribute* operands[] = {distAttrOf(tmp->type())};
+  const Attribute* results[] = {step.to};
+  AttrListBuilder a = attrs(opDist(&dst, operands, results, chunk()), 1);
+  a.setInt32("ring_id", static_cast<int32_t>(g.ringId));
+  a.setInt32("root", static_cast<int32_t>(root));
+  Value* in[] = {tmp};
+  const Type* t[] = {distType(dims, step.to)};
+  return create("pd_op.broadcast", in, t, a)->result(0);
 }
 
 }  // namespace pir::passes::lowering

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "core/mesh_math.h"
 
@@ -107,10 +108,16 @@ std::string_view stepName(StepKind k) {
       return "RToS";
     case StepKind::RToP:
       return "RToP";
+    case StepKind::SToS:
+      return "SToS";
     case StepKind::SameStatus:
       return "SameStatus";
     case StepKind::Broadcast:
       return "general";
+    case StepKind::GlobalToSub:
+      return "GlobalToSubMesh";
+    case StepKind::SubToGlobal:
+      return "SubToGlobalMesh";
   }
   return "";
 }
@@ -123,6 +130,53 @@ std::string oneMeshName(const ProcessMesh* mesh, const std::vector<Step>& steps,
   return "general";  // S->S, S->P: no 1-D function of Paddle's
 }
 
+/// The ranks of `mesh` as a set, sorted.
+std::vector<int64_t> idSet(const ProcessMesh* mesh) {
+  std::vector<int64_t> ids(mesh->processIds().begin(), mesh->processIds().end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+/// set(a) < set(b), a proper subset.
+bool properSubset(const ProcessMesh* a, const ProcessMesh* b) {
+  std::vector<int64_t> x = idSet(a), y = idSet(b);
+  return x.size() < y.size() && std::includes(y.begin(), y.end(), x.begin(), x.end());
+}
+
+/// Whether `sub` is one of `mesh`'s sub-meshes along dim 0 (Paddle's
+/// get_sub_meshes: mesh[i], of shape shape[1:]); dim names are not compared.
+bool isSubMesh(const ProcessMesh* sub, const ProcessMesh* mesh) {
+  if (mesh->ndim() != sub->ndim() + 1 || mesh->shape().empty() || mesh->shape()[0] < 1) return false;
+  if (!std::equal(sub->shape().begin(), sub->shape().end(), mesh->shape().begin() + 1, mesh->shape().end()))
+    return false;
+  auto ids = mesh->processIds();
+  size_t n = ids.size() / static_cast<size_t>(mesh->shape()[0]);
+  if (n == 0 || sub->processIds().size() != n) return false;
+  for (size_t start = 0; start + n <= ids.size(); start += n)
+    if (std::equal(ids.begin() + start, ids.begin() + start + n, sub->processIds().begin())) return true;
+  return false;
+}
+
+/// GlobaleToSubMeshFunction.is_suitable: a replicated destination on a
+/// sub-mesh of the source (a proper subset of its ranks at equal ndim).
+bool globalToSubSuitable(const ProcessMesh* sm, const ProcessMesh* dm, const TensorDistAttr* dst) {
+  if (!dst->isReplicated() || sm->ndim() > dm->ndim() + 1) return false;
+  if (sm->ndim() == dm->ndim()) return properSubset(dm, sm);
+  return isSubMesh(dm, sm);
+}
+
+/// SubToGlobalMeshFunction.is_suitable, with its else-branch the right way
+/// round (Paddle tests the destination among the source's sub-meshes, W6),
+/// and for replicated values only, the only ones a broadcast serves (Paddle
+/// checks mesh dim 0 alone).
+bool subToGlobalSuitable(const ProcessMesh* sm, const ProcessMesh* dm, const TensorDistAttr* src,
+                         const TensorDistAttr* dst) {
+  if (!src->isReplicated() || !dst->isReplicated() || dm->ndim() > sm->ndim() + 1) return false;
+  if (dm->ndim() == sm->ndim()) return properSubset(sm, dm);
+  return isSubMesh(sm, dm);
+}
+
 const TensorDistAttr* replicatedOn(Context& ctx, const ProcessMesh* mesh, size_t rank) {
   std::vector<int64_t> map(rank, -1);
   return ctx.tensorDistAttr(mesh, map);
@@ -130,7 +184,25 @@ const TensorDistAttr* replicatedOn(Context& ctx, const ProcessMesh* mesh, size_t
 
 }  // namespace
 
-Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst) {
+/// SToSReshardFunction on one 1-D mesh (registered last: suitable only when
+/// no earlier function is): S(a) -> S(b), which Paddle's reshapes get right
+/// only when one of a, b is 0 and both dims split evenly; other S->S take
+/// the general path. The step, or nothing when it does not apply.
+std::optional<Step> sToS(const TensorDistAttr* src, const TensorDistAttr* dst, std::span<const int64_t> dims) {
+  const ProcessMesh* mesh = src->mesh();
+  if (mesh != dst->mesh() || mesh->ndim() != 1 || src->isPartial() || dst->isPartial()) return std::nullopt;
+  auto sm = src->dimsMapping(), dm = dst->dimsMapping();
+  auto a = std::find(sm.begin(), sm.end(), 0), b = std::find(dm.begin(), dm.end(), 0);
+  if (a == sm.end() || b == dm.end() || dims.size() != sm.size()) return std::nullopt;
+  int64_t ia = a - sm.begin(), ib = b - dm.begin();
+  int64_t n = mesh->shape()[0];
+  if (ia == ib || (ia != 0 && ib != 0) || n < 1) return std::nullopt;
+  if (dims[ia] < 0 || dims[ib] < 0 || dims[ia] % n != 0 || dims[ib] % n != 0) return std::nullopt;
+  return Step{StepKind::SToS, src, dst, 0, ia, ReduceType::Sum, ib};
+}
+
+Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
+                                std::span<const int64_t> dims) {
   if (!src || !dst || !src->mesh() || !dst->mesh()) return Status::error("reshard without dist attrs");
   if (src->dimsMapping().size() != dst->dimsMapping().size())
     return Status::error("reshard between dims_mappings of different lengths");
@@ -142,6 +214,11 @@ Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const T
   const ProcessMesh* sm = src->mesh();
   const ProcessMesh* dm = dst->mesh();
   if (sm == dm) {
+    if (std::optional<Step> s = sToS(src, dst, dims)) {
+      plan.steps.push_back(*s);
+      plan.function = "SToS";
+      return plan;
+    }
     bool general = planOneMesh(ctx, src, dst, plan.steps);
     plan.function = oneMeshName(sm, plan.steps, 0, general);
     return plan;
@@ -159,11 +236,24 @@ Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const T
     }
     return plan;
   }
-  // Meshes of different shapes: replicated on the source mesh, a copy to
-  // each destination rank lacking it, then the destination's layout.
   size_t rank = src->dimsMapping().size();
   const TensorDistAttr* rs = replicatedOn(ctx, sm, rank);
   const TensorDistAttr* rd = replicatedOn(ctx, dm, rank);
+  if (globalToSubSuitable(sm, dm, dst)) {
+    // global_to_sub_mesh_func.py: replicated first (NdMesh), then onto the
+    // sub-mesh.
+    if (!sameLayout(src, rs)) planOneMesh(ctx, src, rs, plan.steps);
+    plan.steps.push_back(Step{StepKind::GlobalToSub, plan.steps.empty() ? src : rs, dst});
+    plan.function = "GlobalToSubMesh";
+    return plan;
+  }
+  if (subToGlobalSuitable(sm, dm, src, dst)) {
+    plan.steps.push_back(Step{StepKind::SubToGlobal, src, dst});
+    plan.function = "SubToGlobalMesh";
+    return plan;
+  }
+  // Anything else: replicated on the source mesh, a copy to each
+  // destination rank lacking it, then the destination's layout.
   if (!sameLayout(src, rs)) planOneMesh(ctx, src, rs, plan.steps);
   plan.steps.push_back(Step{StepKind::Broadcast, rs, rd});
   if (!sameLayout(rd, dst)) planOneMesh(ctx, rd, dst, plan.steps);
@@ -187,7 +277,13 @@ void forEachRing(const Step& step, const std::function<void(std::span<const int6
   switch (step.kind) {
     case StepKind::RToS:
     case StepKind::RToP:
+    case StepKind::GlobalToSub:
       return;
+    case StepKind::SubToGlobal: {
+      std::vector<int64_t> ids = idSet(step.to->mesh());
+      visit(ids);
+      return;
+    }
     case StepKind::SameStatus: {
       auto s = step.from->mesh()->processIds();
       auto d = step.to->mesh()->processIds();

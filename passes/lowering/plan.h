@@ -26,13 +26,16 @@ namespace pir::passes::lowering {
 /// What one step runs: a 1-D reshard function of Paddle's, along one mesh
 /// dim, or a point-to-point copy between two meshes of the same shape.
 enum class StepKind : uint8_t {
-  PToR,        // all_reduce
-  PToS,        // (transpose) reduce_scatter (transpose), SUM only
-  SToR,        // all_gather (split_with_num, concat)
-  RToS,        // slice
-  RToP,        // assign on the mesh's first rank, zeros elsewhere
-  SameStatus,  // send_v2 / recv_v2 between zipped ranks of two meshes
-  Broadcast,   // general path: each rank of the destination lacking the value receives it
+  PToR,         // all_reduce
+  PToS,         // (transpose) reduce_scatter (transpose), SUM only
+  SToR,         // all_gather (split_with_num, concat)
+  RToS,         // slice
+  RToP,         // assign on the mesh's first rank, zeros elsewhere
+  SToS,         // (reshape, transpose, reshape) all_to_all (reshape, transpose, reshape)
+  SameStatus,   // send_v2 / recv_v2 between zipped ranks of two meshes
+  Broadcast,    // general path: each rank of the destination lacking the value receives it
+  GlobalToSub,  // replicated value onto a sub-mesh: retyped or share_data_
+  SubToGlobal,  // replicated value from a sub-mesh: share_data_ / zeros, then pd_op.broadcast
 };
 
 /// One step: the value goes from `from` to `to` (both whole-mesh attrs;
@@ -46,6 +49,7 @@ struct Step {
   int64_t meshDim = 0;
   int64_t axis = -1;
   core::ReduceType reduce = core::ReduceType::Sum;
+  int64_t toAxis = -1;
 };
 
 /// The function Paddle's registry picks, or the path taken where it has
@@ -55,9 +59,10 @@ struct ReshardPlan {
   std::vector<Step> steps;  // empty: the two attrs lay the tensor out alike
 };
 
-/// Plans the reshard of a tensor of `rank` dims from `src` to `dst`.
+/// Plans the reshard of a tensor of global `dims` from `src` to `dst`
+/// (dims decide only whether SToS's even split applies).
 core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDistAttr* src,
-                                      const core::TensorDistAttr* dst);
+                                      const core::TensorDistAttr* dst, std::span<const int64_t> dims = {});
 
 /// The ranks of every ring `step` talks on, over all ranks, in the one
 /// canonical order: collectives along mesh dim m visit the 1-D sub-meshes
@@ -65,7 +70,8 @@ core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDist
 /// each as its sorted ranks; SameStatus visits the zipped pairs (s, d) with
 /// s != d in order, each as [s, d] then [d, s] (Paddle creates both); the
 /// general path's copy visits each receiving destination rank d, in the
-/// destination's order, as [s, d]. A step that needs no ring visits none.
+/// destination's order, as [s, d]; SubToGlobal the destination's sorted
+/// ranks. A step that needs no ring visits none.
 void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit);
 
 /// The sender the general path's copy takes for the destination rank at

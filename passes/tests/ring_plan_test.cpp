@@ -98,3 +98,11 @@ TEST_CASE("planRings gives the general path one ring per receiving rank", "[ring
   std::string r = distType("8x8", "2", "0,1", "-1,-1");
   CHECK(rings(program({{r, r}, {r, distType("8x8", "2", "0,1", "0,-1")}})).empty());
 }
+
+TEST_CASE("planRings gives SubToGlobalMesh the destination's sorted ranks and GlobalToSubMesh none", "[ring_plan]") {
+  std::string t = program({{distType("4x4", "1", "2", "-1,-1"), distType("4x4", "2", "2,1", "-1,-1")}});
+  CHECK(rings(t) == Rows{{12, {1, 2}}});
+  // S(0) on [0,1] -> R on [0]: the gather to replicated on [0,1] only.
+  std::string g = program({{distType("8x8", "2", "1,0", "0,-1"), distType("8x8", "1", "0", "-1,-1")}});
+  CHECK(rings(g) == Rows{{12, {0, 1}}});
+}

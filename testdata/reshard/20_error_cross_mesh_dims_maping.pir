@@ -1,5 +1,5 @@
 // RUN: pir-opt %s --pass-pipeline=apply-partition
-// RULE: dims_maping era: a consumer on mesh [2,3] reading a value made on mesh [0,1] needs a cross-mesh reshard, whose operand mesh this era cannot spell: a located error naming the consumer op
+// RULE: dims_maping era: a consumer on mesh [2,3] reading a value made on mesh [0,1] gets a cross-mesh reshard, whose operand mesh this era cannot spell: it may exist between passes (lower-reshard replaces it), printing it is a located error at its consumer
 {
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> pd_dist.tensor<4x16xf32, mesh_shape:[2],dims_mappings:[-1,-1]>
     (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1,0]}},parameter_name:"linear_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> pd_dist.tensor<16x8xf32, mesh_shape:[2],dims_mappings:[-1,0]>

@@ -1,5 +1,5 @@
 // RUN: pir-opt %s --pass-pipeline=lower-reshard{rank=0}
-// RULE: S(0)->S(1) on one mesh: all_gather then slice (Paddle's SToS all_to_all is not built)
+// RULE: SToS (registered last): S(0)->S(1) of 8x8 on [0,1]: full_int_array, reshape to [8,2,4], transpose to [2,8,4], full_int_array, reshape to [16,4] (Paddle's numbers), all_to_all (execution_stream DefaultStream)
 {
     (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},chunk_id:0},parameter_name:"w0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> pd_dist.tensor<8x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>
     (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,0]},chunk_id:0}} : (pd_dist.tensor<8x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> pd_dist.tensor<8x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,0]>

@@ -1,0 +1,9 @@
+// RUN: pir-opt %s --pass-pipeline=apply-partition,lower-reshard{rank=2}
+// RULE: dims_maping era: the cross-mesh reshard apply-partition makes cannot be printed, but lower-reshard replaces it in the same pipeline by ops each on one mesh (rank 2: the send of its S(1) piece; rank 2: the recv, then the gather on [2,3])
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> pd_dist.tensor<4x16xf32, mesh_shape:[2],dims_mappings:[-1,-1]>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[-1,0]}},parameter_name:"linear_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> pd_dist.tensor<16x8xf32, mesh_shape:[2],dims_mappings:[-1,0]>
+    (%2) = "pd_op.matmul" (%0, %1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1,-1]},operand(1):{dims_maping:[-1,0]},result(0):{dims_maping:[-1,0]}},stop_gradient:[false],transpose_x:false,transpose_y:false} : (pd_dist.tensor<4x16xf32, mesh_shape:[2],dims_mappings:[-1,-1]>, pd_dist.tensor<16x8xf32, mesh_shape:[2],dims_mappings:[-1,0]>) -> pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,0]>
+    (%3) = "pd_op.relu" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{dims_maping:[-1,-1]},result(0):{dims_maping:[-1,-1]}},stop_gradient:[false]} : (pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,0]>) -> pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,-1]>
+    () = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{dims_maping:[-1,-1]}},output_name:"out"} : (pd_dist.tensor<4x8xf32, mesh_shape:[2],dims_mappings:[-1,-1]>) -> 
+}
