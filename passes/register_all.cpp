@@ -5,6 +5,7 @@ namespace pir::passes {
 
 void registerApplyPartitionPass();
 void registerDistToDensePass();
+void registerDropDistPass();
 void registerFoldReshardPass();
 void registerLowerReshardPass();
 void registerPartitionRankPass();
@@ -16,6 +17,7 @@ void registerSplitRanksPass();
 void registerAllPasses() {
   registerApplyPartitionPass();
   registerDistToDensePass();
+  registerDropDistPass();
   registerFoldReshardPass();
   registerLowerReshardPass();
   registerPartitionRankPass();

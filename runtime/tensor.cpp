@@ -1,21 +1,34 @@
 //===- tensor.cpp - a dense CPU tensor for the runner ---------------------===//
 #include "runtime/tensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <string>
 
 namespace pir::runtime {
+
+MemoryStats& threadMemory() {
+  thread_local MemoryStats stats;
+  return stats;
+}
 
 struct Tensor::Storage {
   void* data;
   size_t bytes;
   explicit Storage(size_t n) : bytes(n) {
+    MemoryStats& m = threadMemory();
+    m.live += int64_t(n);
+    m.peak = std::max(m.peak, m.live);
     // aligned_alloc wants a multiple of the alignment; never 0 bytes.
     size_t rounded = (n + 63) / 64 * 64;
     data = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
     if (!data) throw std::bad_alloc();
   }
-  ~Storage() { std::free(data); }
+  ~Storage() {
+    threadMemory().live -= int64_t(bytes);
+    std::free(data);
+  }
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
 };
@@ -71,6 +84,12 @@ Tensor Tensor::clone() const {
   Tensor t = allocate(dtype_, shape_);
   if (bytes() != 0) std::memcpy(t.data_, data_, bytes());
   return t;
+}
+
+std::string typeText(DataType dtype, std::span<const int64_t> shape) {
+  std::string s = "tensor<";
+  for (int64_t d : shape) s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+  return s + std::string(core::dataTypeName(dtype)) + ">";
 }
 
 size_t Tensor::storageBytes() const { return storage_ ? storage_->bytes : 0; }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/types.h"
@@ -47,6 +48,10 @@ inline bool isRunnable(DataType dtype) { return elementSize(dtype) != 0; }
 
 /// The element count of `shape` (1 for a 0-D shape).
 int64_t numElements(std::span<const int64_t> shape);
+
+/// The shape and dtype as PIR spells a tensor type: `tensor<2x3xf32>`
+/// (`tensor<f32>` for 0-D).
+std::string typeText(DataType dtype, std::span<const int64_t> shape);
 
 class Tensor {
  public:
@@ -88,6 +93,8 @@ class Tensor {
   bool sharesStorageWith(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
   /// Bytes of the storage block (for peak-memory accounting).
   size_t storageBytes() const;
+  /// typeText of this tensor.
+  std::string typeText() const { return runtime::typeText(dtype_, shape_); }
 
  private:
   struct Storage;
@@ -97,6 +104,14 @@ class Tensor {
   int64_t numel_ = 0;
   DataType dtype_ = DataType::Undefined;
 };
+
+/// Tensor bytes allocated by the calling thread (a rank) and not yet freed,
+/// and their high-water mark (summary.yaml's peak tensor bytes).
+struct MemoryStats {
+  int64_t live = 0;
+  int64_t peak = 0;
+};
+MemoryStats& threadMemory();
 
 /// Calls `f(T*)` with the tensor's data typed by its dtype (bf16 as
 /// BFloat16, bool as bool); for generic kernels over all runnable dtypes.

@@ -4,7 +4,16 @@
 namespace pir::runtime {
 
 // One function per kernel file; keep the list sorted.
+// Data movement and communication (runner-core):
+void registerCommKernels(KernelRegistry& registry);
+void registerCreationKernels(KernelRegistry& registry);
+void registerShapeKernels(KernelRegistry& registry);
 
-void registerAllKernels(KernelRegistry& registry) { (void)registry; }
+void registerAllKernels(KernelRegistry& registry) {
+  // Data movement and communication (runner-core):
+  registerCommKernels(registry);
+  registerCreationKernels(registry);
+  registerShapeKernels(registry);
+}
 
 }  // namespace pir::runtime

@@ -1,0 +1,166 @@
+//===- run_inputs.cpp - pir-run's feeds, parameters and state -------------===//
+#include "app/run_inputs.h"
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "core/attr_access.h"
+#include "core/op_table.h"
+#include "runtime/npy.h"
+
+namespace pir::app {
+
+using core::Status;
+using runtime::ProgramInput;
+using runtime::Tensor;
+
+namespace {
+
+uint64_t fnv1a64(std::string_view s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string located(const core::SourceFile& source, const ProgramInput& in, std::string msg) {
+  core::Diagnostic d;
+  d.offset = in.op ? in.op->location() : -1;
+  d.message = std::move(msg);
+  return core::renderDiagnostic(&source, d);
+}
+
+bool isFloat(core::DataType t) {
+  return t == core::DataType::F32 || t == core::DataType::F64 || t == core::DataType::BF16;
+}
+
+/// The beta of the optimizer op that takes `value` as a beta pow, or 0.9 /
+/// 0.999 by the name when no op says.
+double betaFor(const ProgramInput& in) {
+  bool two = in.name.find("beta2_pow") != std::string::npos;
+  double fallback = two ? 0.999 : 0.9;
+  if (!in.op) return fallback;
+  for (const core::OpOperand* use = in.op->result(0)->firstUse(); use; use = use->nextUse()) {
+    const core::Operation& user = *use->owner();
+    const core::OpInfo* info = core::lookupOp(user);
+    if (!info) continue;
+    std::string_view operand = info->operandName(use->index(), user.numOperands());
+    if (operand != "beta1_pow" && operand != "beta2_pow") continue;
+    std::string key = operand == "beta1_pow" ? "beta1" : "beta2";
+    if (auto b = core::getDouble(user, key)) return *b;
+    // beta as an operand (a full of shape [1]) in newer dumps
+    int idx = info->operandIndex(key, user.numOperands());
+    if (idx >= 0 && user.operandValue(uint32_t(idx)))
+      if (const core::Operation* full = user.operandValue(uint32_t(idx))->definingOp())
+        if (auto b = core::getDouble(*full, "value")) return *b;
+  }
+  return fallback;
+}
+
+Tensor stateValue(const ProgramInput& in) {
+  Tensor t = Tensor::allocate(in.dtype, in.shape);
+  double v = 0;
+  if (in.name.rfind("learning_rate", 0) == 0)
+    v = 0.1;
+  else if (in.name.find("beta1_pow") != std::string::npos || in.name.find("beta2_pow") != std::string::npos)
+    v = betaFor(in);
+  runtime::visitDtype(in.dtype, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      if constexpr (std::is_same_v<T, runtime::BFloat16>)
+        t.data<T>()[i] = runtime::BFloat16::fromFloat(float(v));
+      else
+        t.data<T>()[i] = T(v);
+    }
+    return 0;
+  });
+  return t;
+}
+
+bool sameShape(std::span<const int64_t> want, std::span<const int64_t> got) {
+  if (want.size() != got.size()) return false;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (want[i] >= 0 && want[i] != got[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, std::span<const int64_t> shape,
+                  double scale) {
+  std::mt19937_64 gen(seed ^ fnv1a64(name));
+  auto uniform = [&] { return double(gen() >> 11) * 0x1p-53; };
+  Tensor t = Tensor::allocate(dtype, shape);
+  double spare = 0;
+  bool haveSpare = false;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double z;
+    if (haveSpare) {
+      z = spare;
+      haveSpare = false;
+    } else {
+      double r = std::sqrt(-2.0 * std::log(1.0 - uniform())), a = 2 * M_PI * uniform();
+      z = r * std::cos(a);
+      spare = r * std::sin(a);
+      haveSpare = true;
+    }
+    z *= scale;
+    if (dtype == core::DataType::F64)
+      t.data<double>()[i] = z;
+    else if (dtype == core::DataType::BF16)
+      t.data<runtime::BFloat16>()[i] = runtime::BFloat16::fromFloat(float(z));
+    else
+      t.data<float>()[i] = float(z);
+  }
+  return t;
+}
+
+Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& opts, const core::SourceFile& source,
+                  runtime::TensorMap& feeds) {
+  std::vector<std::string> missing;
+  for (const ProgramInput& in : inputs) {
+    if (feeds.count(in.name)) continue;  // one value, several ops naming it
+    std::string path = opts.dir.empty() ? std::string() : opts.dir + "/" + in.name + ".npy";
+    bool haveFile = !path.empty() && std::filesystem::exists(path);
+    if (haveFile) {
+      auto t = runtime::readNpy(path);
+      if (!t) return Status::error(located(source, in, t.status().message()));
+      Tensor v = in.dtype == core::DataType::BF16 ? runtime::convertFloat(*t, core::DataType::BF16) : *t;
+      if (v.dtype() != in.dtype || !sameShape(in.shape, v.shape()))
+        return Status::error(located(
+            source, in,
+            "'" + in.name + "' is " + runtime::typeText(in.dtype, in.shape) + ", " + path + " holds " + t->typeText()));
+      feeds[in.name] = v;
+      continue;
+    }
+    if (in.persistable) {
+      for (int64_t d : in.shape)
+        if (d < 0)
+          return Status::error(
+              located(source, in, "state '" + in.name + "' has a dynamic shape: give " + in.name + ".npy"));
+      feeds[in.name] = stateValue(in);
+      continue;
+    }
+    if (!opts.dir.empty()) {
+      missing.push_back(in.name + ".npy");
+      continue;
+    }
+    for (int64_t d : in.shape)
+      if (d < 0)
+        return Status::error(located(source, in,
+                                     "'" + in.name + "' has a dynamic shape " + runtime::typeText(in.dtype, in.shape) +
+                                         ": give it as a file (--inputs DIR with " + in.name + ".npy)"));
+    bool param = in.kind == ProgramInput::Kind::Parameter;
+    feeds[in.name] = isFloat(in.dtype) ? drawNormal(in.name, opts.seed, in.dtype, in.shape, param ? 0.25 : 1.0)
+                                       : Tensor::zeros(in.dtype, in.shape);
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+    return Status::error("error: " + std::to_string(missing.size()) + " input" + (missing.size() > 1 ? "s" : "") +
+                         " missing in " + opts.dir + ": " + list);
+  }
+  return Status::ok();
+}
+
+}  // namespace pir::app

@@ -1,0 +1,158 @@
+//===- run_layout.cpp - global tensors to rank pieces and back ------------===//
+#include "app/run_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "runtime/comm/communicator.h"
+#include "runtime/kernels/kernel_util.h"
+
+namespace pir::app {
+
+using core::Status;
+using runtime::Tensor;
+
+namespace {
+
+const passes::LayoutPiece* pieceOf(const passes::LayoutValue& v, int64_t rank) {
+  for (auto& p : v.pieces)
+    if (p.rank == rank) return &p;
+  return nullptr;
+}
+
+/// Rank's coordinate in the value's mesh (empty when it is not in it).
+std::vector<int64_t> coordOf(const passes::LayoutValue& v, int64_t rank) {
+  auto it = std::find(v.processIds.begin(), v.processIds.end(), rank);
+  if (it == v.processIds.end()) return {};
+  int64_t flat = it - v.processIds.begin();
+  std::vector<int64_t> c(v.meshShape.size());
+  for (size_t d = v.meshShape.size(); d-- > 0;) {
+    c[d] = flat % v.meshShape[d];
+    flat /= v.meshShape[d];
+  }
+  return c;
+}
+
+bool isPartialDim(const passes::LayoutValue& v, size_t d) {
+  for (auto& p : v.partial)
+    if (p.meshDim == int64_t(d)) return true;
+  return false;
+}
+
+runtime::ReduceOp reduceOpOf(core::ReduceType r) {
+  switch (r) {
+    case core::ReduceType::Max:
+    case core::ReduceType::Any:
+      return runtime::ReduceOp::Max;
+    case core::ReduceType::Min:
+    case core::ReduceType::All:
+      return runtime::ReduceOp::Min;
+    case core::ReduceType::Product:
+      return runtime::ReduceOp::Prod;
+    case core::ReduceType::Avg:
+      return runtime::ReduceOp::Avg;
+    default:
+      return runtime::ReduceOp::Sum;
+  }
+}
+
+std::vector<int64_t> begins(const passes::LayoutPiece& p) {
+  std::vector<int64_t> b;
+  for (auto& r : p.ranges) b.push_back(r.begin);
+  return b;
+}
+
+}  // namespace
+
+core::Result<Tensor> slicePiece(const passes::LayoutValue& v, const Tensor& global, int64_t rank) {
+  const passes::LayoutPiece* p = pieceOf(v, rank);
+  if (!p) return Status::error("'" + v.name + "' has no piece on rank " + std::to_string(rank) + " in ranks.yaml");
+  Tensor piece = Tensor::allocate(global.dtype(), p->shape);
+  std::vector<int64_t> zero(p->shape.size(), 0);
+  if (p->shape.size() != global.rank())
+    return Status::error("'" + v.name + "': its piece's rank differs from the value's");
+  runtime::copyBox(global, begins(*p), piece, zero, p->shape);
+  if (!v.partial.empty() && v.partial[0].reduce == core::ReduceType::Sum) {
+    auto c = coordOf(v, rank);
+    bool first = true;
+    for (size_t d = 0; d < c.size(); ++d)
+      if (isPartialDim(v, d) && c[d] != 0) first = false;
+    if (!first) std::memset(piece.raw(), 0, piece.bytes());
+  }
+  return piece;
+}
+
+core::Result<Tensor> assemble(const passes::LayoutValue& v, const std::map<int64_t, Tensor>& byRank) {
+  // ranges -> (coordinates off the partial dims -> addends, with their ranks)
+  std::map<std::vector<int64_t>, std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, Tensor>>>> groups;
+  std::map<std::vector<int64_t>, const passes::LayoutPiece*> pieces;
+  core::DataType dtype = v.dtype;
+  for (const auto& p : v.pieces) {
+    auto it = byRank.find(p.rank);
+    if (it == byRank.end() || !it->second.defined()) continue;
+    auto c = coordOf(v, p.rank);
+    std::vector<int64_t> key;
+    for (size_t d = 0; d < c.size(); ++d)
+      if (!isPartialDim(v, d)) key.push_back(c[d]);
+    auto b = begins(p);
+    groups[b][key].push_back({p.rank, it->second});
+    pieces[b] = &p;
+    dtype = it->second.dtype();
+  }
+  if (groups.empty()) return Status::error("'" + v.name + "' is on no rank that ran");
+  Tensor global = Tensor::zeros(dtype, v.shape);
+  for (auto& [b, replicas] : groups) {
+    Tensor first;
+    int64_t firstRank = -1;
+    for (auto& [key, addends] : replicas) {
+      Tensor value = addends[0].second;
+      if (addends.size() > 1 && !v.partial.empty()) {
+        std::vector<const Tensor*> parts;
+        for (auto& a : addends) parts.push_back(&a.second);
+        value = Tensor::allocate(dtype, addends[0].second.shape());
+        runtime::reduceInto(parts, value, reduceOpOf(v.partial[0].reduce));
+      }
+      if (!first.defined()) {
+        first = value, firstRank = addends[0].first;
+        continue;
+      }
+      double maxRel = 0, va = 0, vb = 0;
+      if (value.numel() != first.numel() || firstMismatch(value, first, maxRel, va, vb) >= 0)
+        return Status::error("the replicas of '" + v.name + "' on ranks " + std::to_string(firstRank) + " and " +
+                             std::to_string(addends[0].first) + " differ");
+    }
+    if (first.rank() != global.rank())
+      return Status::error("'" + v.name + "': a piece's rank differs from the value's");
+    std::vector<int64_t> zero(first.rank(), 0);
+    runtime::copyBox(first, zero, global, b, first.shape());
+  }
+  return global;
+}
+
+int64_t firstMismatch(const Tensor& a, const Tensor& b, double& maxRel, double& va, double& vb) {
+  auto at = [](const Tensor& t, int64_t i) -> double {
+    return runtime::visitDtype(t.dtype(), [&](auto* tag) -> double {
+      using T = std::remove_pointer_t<decltype(tag)>;
+      if constexpr (std::is_same_v<T, runtime::BFloat16>)
+        return t.data<T>()[i].toFloat();
+      else
+        return double(t.data<T>()[i]);
+    });
+  };
+  bool f64 = a.dtype() == core::DataType::F64;
+  bool exact = !(f64 || a.dtype() == core::DataType::F32 || a.dtype() == core::DataType::BF16);
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    double x = at(a, i), y = at(b, i), d = std::fabs(x - y);
+    if (std::isnan(x) && std::isnan(y)) continue;
+    bool ok = exact ? x == y : d <= (f64 ? 1e-12 + 1e-10 * std::fabs(y) : 1e-6 + 1e-5 * std::fabs(y));
+    if (!ok) {
+      va = x, vb = y;
+      return i;
+    }
+    if (d > 0) maxRel = std::max(maxRel, d / std::max(std::fabs(y), 1e-30));
+  }
+  return -1;
+}
+
+}  // namespace pir::app

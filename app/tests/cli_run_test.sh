@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# pir-run through the real binary (beside pir-opt): runs, outputs and every
+# error class. See cli_lib.sh for the driver.
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+PIR_RUN=$(dirname "$PIR_OPT")/pir-run
+
+# prun ARGS... : runs pir-run like `run` runs pir-opt.
+prun() {
+  timeout 60 "$PIR_RUN" "$@" > out 2> err
+  rc=$?
+  check_no_crash
+}
+
+# A dense program using only data-movement kernels: t = transpose(x) is
+# assigned into the parameter w; loss is a constant 0-D output.
+write_dense() {
+  cat > p.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2,3],stop_gradient:[true]} : () -> builtin.tensor<2x3xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"w",persistable:[true]} : () -> builtin.tensor<3x2xf32>
+    (%2) = "pd_op.transpose" (%0) {perm:[(Int32)1,(Int32)0]} : (builtin.tensor<2x3xf32>) -> builtin.tensor<3x2xf32>
+    (%3) = "pd_op.assign_out_" (%2, %1) {} : (builtin.tensor<3x2xf32>, builtin.tensor<3x2xf32>) -> builtin.tensor<3x2xf32>
+    (%4) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[],value:(Double)0.5} : () -> builtin.tensor<f32>
+    () = "builtin.shadow_output" (%4) {output_name:"loss"} : (builtin.tensor<f32>) -> 
+    () = "builtin.shadow_output" (%2) {output_name:"t"} : (builtin.tensor<3x2xf32>) -> 
+}
+PIR
+}
+
+# npy_header DICT: a v1 .npy header for DICT (padded to 128 bytes).
+npy_header() {
+  printf '\x93NUMPY\x01\x00\x76\x00'
+  printf '%-117s\n' "$1"
+}
+
+test_run_dense_outputs() {
+  write_dense
+  prun p.pir --steps 2 --output-dir o --trace t.json
+  expect_rc 0
+  grep -qx 'step 1: loss 0.5' out || fail "no loss line for step 1: $(cat out)"
+  grep -qx 'step 2: loss 0.5' out || fail "no loss line for step 2"
+  for f in loss.npy t.npy w.npy summary.yaml; do [ -f "o/$f" ] || fail "o/$f not written"; done
+  grep -q '^loss: \[0.5, 0.5\]$' o/summary.yaml || fail "summary.yaml has no loss list"
+  grep -q '"name": "pd_op.transpose", "ph": "X"' t.json || fail "the trace has no transpose"
+  # w (the parameter) ends as transpose(x): the same bytes as t
+  cmp -s o/t.npy o/w.npy || fail "w.npy differs from t.npy"
+}
+
+test_run_inputs_round_trip() {
+  write_dense
+  prun p.pir --output-dir a --seed 7
+  expect_rc 0
+  mkdir in && cp a/w.npy in/w.npy
+  prun p.pir --output-dir b --seed 7
+  cmp -s a/t.npy b/t.npy || fail "the same seed gave different inputs"
+  prun p.pir --output-dir c --seed 8
+  cmp -s a/t.npy c/t.npy && fail "another seed gave the same inputs"
+  if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    /usr/bin/python3 -c "
+import numpy as np
+t = np.load('a/t.npy'); assert t.shape == (3, 2) and t.dtype == np.float32, t
+np.save('in/x.npy', np.arange(6, dtype=np.float32).reshape(2, 3))
+" || fail "numpy cannot read what pir-run wrote"
+    prun p.pir --inputs in --output-dir d
+    expect_rc 0
+    /usr/bin/python3 -c "
+import numpy as np
+assert (np.load('d/t.npy') == np.arange(6, dtype=np.float32).reshape(2, 3).T).all()
+" || fail "t is not x transposed"
+  fi
+}
+
+test_run_check_dense() {
+  write_dense
+  prun p.pir --check
+  expect_rc 0
+  grep -qx 'check: 3 tensors match (max rel err 0)' out || fail "no check line: $(cat out)"
+}
+
+test_run_missing_inputs_listed() {
+  write_dense
+  mkdir in
+  prun p.pir --inputs in
+  expect_rc 1
+  stderr_has '^error: 2 inputs missing in in: x.npy, w.npy$'
+}
+
+test_run_wrong_shape() {
+  write_dense
+  mkdir in
+  prun p.pir --output-dir a
+  cp a/t.npy in/x.npy && cp a/w.npy in/w.npy  # x is 2x3, t.npy holds 3x2
+  prun p.pir --inputs in
+  expect_rc 1
+  expect_located p.pir 2
+  stderr_has "error: 'x' is tensor<2x3xf32>, in/x.npy holds tensor<3x2xf32>$"
+}
+
+test_run_fortran_order() {
+  write_dense
+  mkdir in
+  { npy_header "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }"; head -c 24 /dev/zero; } > in/x.npy
+  prun p.pir --inputs in
+  expect_rc 1
+  expect_located p.pir 2
+  stderr_has 'in/x.npy: Fortran-order arrays are not supported'
+}
+
+test_run_missing_kernel_located() {
+  cat > p.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>
+    (%1) = "pd_op.no_such_op" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>
+}
+PIR
+  prun p.pir
+  expect_rc 1
+  expect_located p.pir 3
+  stderr_has 'error: pd_op.no_such_op: no kernel for this op$'
+}
+
+test_run_kernel_failure_located() {
+  cat > p.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2,3],stop_gradient:[true]} : () -> builtin.tensor<2x3xf32>
+    (%1) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)4]} : () -> builtin.tensor<1xi64>
+    (%2) = "pd_op.reshape" (%0, %1) {} : (builtin.tensor<2x3xf32>, builtin.tensor<1xi64>) -> builtin.tensor<4xf32>
+}
+PIR
+  prun p.pir
+  expect_rc 1
+  expect_located p.pir 4
+  stderr_has 'error: rank 0: pd_op.reshape: cannot reshape tensor<2x3xf32> to \[4\]$'
+}
+
+test_run_deadlock_ends_within_timeout() {
+  # a rank receiving from itself on the world ring waits for ever
+  cat > p.pir <<'PIR'
+{
+    (%0) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)0,use_calc_stream:true} : () -> builtin.tensor<2xf32>
+}
+PIR
+  local start end
+  start=$(now_ms)
+  prun p.pir --timeout 1
+  end=$(now_ms)
+  expect_rc 1
+  stderr_has '^error: deadlock: a rank waited longer than --timeout 1 s'
+  stderr_has 'p.pir:2:[0-9]+: error: pd_op.recv_v2: rank 0 waits on recv_v2 from rank 0 on ring 0$'
+  [ $((end - start)) -lt 10000 ] || fail "the deadlock took $((end - start)) ms to report"
+}
+
+
+test_run_bad_options() {
+  write_dense
+  prun
+  expect_rc 1
+  stderr_has 'give a PROGRAM or --programs DIR'
+  prun p.pir --steps 0
+  expect_rc 1
+  prun p.pir --ranks 2
+  expect_rc 1
+  stderr_has 'a dense program runs on one rank'
+}
+
+# A distributed program: x sharded on a 2-rank mesh, resharded to
+# replicated (all_gather once split), written out as y; split by pir-opt.
+write_split() {
+  cat > d.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[0]},result(0):{dims_maping:[-1]}}} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>) -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1]}},output_name:"y"} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> 
+}
+PIR
+  "$PIR_OPT" d.pir --pass-pipeline=apply-partition,split-ranks --output-dir dd 2> err || fail "split-ranks failed: $(cat err)"
+  cat > dense.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
+    () = "builtin.shadow_output" (%0) {output_name:"y"} : (builtin.tensor<4xf32>) -> 
+}
+PIR
+}
+
+test_run_programs_match_dense() {
+  write_split
+  prun --programs dd --output-dir o --seed 3
+  expect_rc 0
+  prun dense.pir --output-dir e --seed 3
+  expect_rc 0
+  # inputs are drawn at the global shape and sliced: the gathered y is x, bit for bit
+  same o/y.npy e/y.npy "the 2-rank y"
+  grep -q 'bytes_sent: {12: 8}' o/summary.yaml || fail "summary.yaml lacks ring 12's bytes: $(cat o/summary.yaml)"
+}
+
+test_run_distributed_split_in_process() {
+  write_split
+  prun d.pir --output-dir o --seed 3
+  expect_rc 0
+  prun dense.pir --output-dir e --seed 3
+  same o/y.npy e/y.npy "y of the distributed program"
+  grep -q '^ranks: 2$' o/summary.yaml || fail "not run on 2 ranks: $(cat o/summary.yaml)"
+  prun d.pir --check --steps 2
+  expect_rc 0
+  grep -qx 'check: 1 tensors match (max rel err 0)' out || fail "no check line: $(cat out)"
+}
+
+test_run_fault_on_rank1() {
+  write_split
+  # rank 1 reshapes its [2] piece to [3] before the gather: it fails, rank 0 is stopped
+  sed -i 's|^    (%1) = "pd_op.all_gather"|    (%9) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)3]} : () -> builtin.tensor<1xi64>\n    (%8) = "pd_op.reshape" (%0, %9) {} : (builtin.tensor<2xf32>, builtin.tensor<1xi64>) -> builtin.tensor<3xf32>\n&|' dd/rank1.pir
+  local start end
+  start=$(now_ms)
+  prun --programs dd --timeout 30
+  end=$(now_ms)
+  expect_rc 1
+  expect_located dd/rank1.pir 4
+  stderr_has 'error: rank 1: pd_op.reshape: cannot reshape tensor<2xf32> to \[3\]$'
+  [ "$(grep -c 'error:' err)" = 1 ] || fail "more than one error message: $(cat err)"
+  [ $((end - start)) -lt 5000 ] || fail "stopping took $((end - start)) ms"
+}
+
+test_run_deadlock_two_ranks() {
+  write_split
+  # rank 1 receives rank 0's gather piece instead of gathering: rank 0 waits for ever
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$|    (%1) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>|; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank1.pir
+  prun --programs dd --timeout 1
+  expect_rc 1
+  stderr_has '^error: deadlock: a rank waited longer than --timeout 1 s'
+  stderr_has 'dd/rank0.pir:3:[0-9]+: error: pd_op.all_gather: rank 0 waits on all_gather on ring 12, for rank 1$'
+  stderr_has '^rank 1: finished$'
+}
+
+cli_main

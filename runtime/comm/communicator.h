@@ -1,0 +1,82 @@
+//===- communicator.h - collectives and point-to-point, one interface --*- C++ -*-===//
+//
+// What a rank's kernels call to talk to the other ranks. Every call names a
+// ring (a `ring_id`); its ordered global ranks come from the rings table the
+// lowering wrote (ring 0 is the world). `peer` and `root` are positions in
+// that order, as in Paddle. Reductions combine the members' values in ring
+// order, position 0 first, on every rank, so each rank gets the same bits and
+// a 2-rank ring gives what MPI gives.
+//
+// A call fails (a Status) when the shapes disagree, when the run is being
+// stopped (another rank failed: stopping() is true), or when a wait outlasts
+// the timeout (every rank then reports what it waits on).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "core/status.h"
+#include "runtime/tensor.h"
+
+namespace pir::runtime {
+
+/// Paddle's ReduceOp numbering (python/paddle/distributed/communication/
+/// comm_utils.py), the `reduce_type` attribute of all_reduce.
+enum class ReduceOp : int { Sum = 0, Max = 1, Min = 2, Prod = 3, Avg = 4 };
+
+/// The message a rank's call fails with when another rank stopped the run
+/// (the executor passes it on as it is, so the runner can tell it apart).
+inline constexpr std::string_view kStoppedMessage = "stopped: another rank failed";
+
+/// Ring id -> the ring's global ranks in group order.
+using RingTable = std::map<int64_t, std::vector<int64_t>>;
+
+/// What a rank's communication cost (summary.yaml).
+struct CommStats {
+  double seconds = 0;                       // in communication calls, waits included
+  std::map<int64_t, uint64_t> bytesByRing;  // bytes this rank sent, by ring
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+
+  virtual int64_t rank() const = 0;  // the global rank
+  virtual int64_t worldSize() const = 0;
+
+  /// out = x_0 op x_1 op ... over the ring's members. `out` may be `x`'s
+  /// tensor (in place) or empty (allocated).
+  virtual core::Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) = 0;
+  /// The members' x concatenated on dim 0 in ring order.
+  virtual core::Status allGather(int64_t ring, const Tensor& x, Tensor& out) = 0;
+  /// The reduction's dim-0 chunk at this rank's position (dim 0 must divide).
+  virtual core::Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) = 0;
+  /// The root position's x.
+  virtual core::Status broadcast(int64_t ring, int64_t root, const Tensor& x, Tensor& out) = 0;
+  /// Flat x cut into n chunks: chunk j goes to position j, slot i of out
+  /// comes from position i.
+  virtual core::Status allToAll(int64_t ring, const Tensor& x, Tensor& out) = 0;
+  /// Never blocks: the tensor is kept (or copied) until the peer takes it.
+  virtual core::Status send(int64_t ring, int64_t peer, const Tensor& x) = 0;
+  /// Waits for the peer's next send on this ring. `out` arrives allocated
+  /// with the dtype and shape the program expects; a different one is an
+  /// error naming both.
+  virtual core::Status recv(int64_t ring, int64_t peer, Tensor& out) = 0;
+
+  /// Whether the run is being stopped; the executor asks between ops.
+  virtual bool stopping() const = 0;
+
+  CommStats& stats() { return stats_; }
+
+ protected:
+  CommStats stats_;
+};
+
+/// The elementwise reduction of `parts` (in order) into `out` (same dtype
+/// and element count): shared by every communicator so they agree bitwise.
+void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin = 0, int64_t count = -1);
+
+}  // namespace pir::runtime

@@ -1,0 +1,337 @@
+//===- in_process.cpp - every rank a thread of this process ---------------===//
+#include "runtime/comm/in_process.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace pir::runtime {
+
+using core::Result;
+using core::Status;
+
+namespace {
+
+constexpr auto kPoll = std::chrono::milliseconds(20);
+
+bool sameType(const Tensor& a, const Tensor& b) {
+  return a.dtype() == b.dtype() && std::equal(a.shape().begin(), a.shape().end(), b.shape().begin(), b.shape().end());
+}
+
+/// Adds the time from construction to destruction to `seconds`.
+struct CommTimer {
+  double& seconds;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  ~CommTimer() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+};
+
+}  // namespace
+
+class InProcessComm final : public Communicator {
+ public:
+  InProcessComm(InProcessWorld& world, int64_t rank) : world_(world), rank_(rank) {}
+  int64_t rank() const override { return rank_; }
+  int64_t worldSize() const override { return world_.size_; }
+  bool stopping() const override { return world_.stopping(); }
+
+  Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
+    CommTimer t{stats_.seconds};
+    Group g;
+    if (Status s = group(ring, "all_reduce", g); !s) return s;
+    auto parts = exchange(g, x, "all_reduce");
+    if (!parts) return parts.takeStatus();
+    if (Status s = sameShapes(g, *parts, "all_reduce"); !s) return s;
+    // Into `out` when it is a buffer of its own; else (in place: x's buffer,
+    // which the others read until the acks) into a fresh one.
+    bool direct = out.defined() && !out.sharesStorageWith(x) && sameType(out, x);
+    Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
+    std::vector<const Tensor*> ptrs;
+    for (auto& p : *parts) ptrs.push_back(&p);
+    reduceInto(ptrs, result, op);
+    parts->clear();
+    if (Status s = finish(g, "all_reduce"); !s) return s;
+    return direct ? Status::ok() : place(std::move(result), out);
+  }
+
+  Status allGather(int64_t ring, const Tensor& x, Tensor& out) override {
+    CommTimer t{stats_.seconds};
+    Group g;
+    if (Status s = group(ring, "all_gather", g); !s) return s;
+    auto parts = exchange(g, x, "all_gather");
+    if (!parts) return parts.takeStatus();
+    if (Status s = sameShapes(g, *parts, "all_gather"); !s) return s;
+    std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
+    if (shape.empty()) shape.push_back(1);
+    shape[0] *= int64_t(g.ranks->size());
+    Tensor result = Tensor::allocate(x.dtype(), shape);
+    auto* dst = static_cast<char*>(result.raw());
+    for (auto& p : *parts) dst = static_cast<char*>(std::memcpy(dst, p.raw(), p.bytes())) + p.bytes();
+    parts->clear();
+    if (Status s = finish(g, "all_gather"); !s) return s;
+    return place(std::move(result), out);
+  }
+
+  Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
+    CommTimer t{stats_.seconds};
+    Group g;
+    if (Status s = group(ring, "reduce_scatter", g); !s) return s;
+    int64_t n = int64_t(g.ranks->size());
+    if (x.rank() == 0 || x.dim(0) % n != 0)
+      return Status::error("reduce_scatter on ring " + std::to_string(ring) + ": dim 0 of " + x.typeText() +
+                           " does not divide by the ring's " + std::to_string(n) + " ranks");
+    auto parts = exchange(g, x, "reduce_scatter");
+    if (!parts) return parts.takeStatus();
+    if (Status s = sameShapes(g, *parts, "reduce_scatter"); !s) return s;
+    std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
+    shape[0] /= n;
+    Tensor result = Tensor::allocate(x.dtype(), shape);
+    std::vector<const Tensor*> ptrs;
+    for (auto& p : *parts) ptrs.push_back(&p);
+    reduceInto(ptrs, result, op, result.numel() * g.position, result.numel());
+    parts->clear();
+    if (Status s = finish(g, "reduce_scatter"); !s) return s;
+    return place(std::move(result), out);
+  }
+
+  Status broadcast(int64_t ring, int64_t root, const Tensor& x, Tensor& out) override {
+    CommTimer t{stats_.seconds};
+    Group g;
+    if (Status s = group(ring, "broadcast", g); !s) return s;
+    if (root < 0 || root >= int64_t(g.ranks->size()))
+      return Status::error("broadcast on ring " + std::to_string(ring) + ": root " + std::to_string(root) +
+                           " is not a position of its " + std::to_string(g.ranks->size()) + " ranks");
+    auto parts = exchange(g, x, "broadcast");
+    if (!parts) return parts.takeStatus();
+    if (Status s = sameShapes(g, *parts, "broadcast"); !s) return s;
+    Tensor result = (*parts)[root].clone();
+    parts->clear();
+    if (Status s = finish(g, "broadcast"); !s) return s;
+    return place(std::move(result), out);
+  }
+
+  Status allToAll(int64_t ring, const Tensor& x, Tensor& out) override {
+    CommTimer t{stats_.seconds};
+    Group g;
+    if (Status s = group(ring, "all_to_all", g); !s) return s;
+    int64_t n = int64_t(g.ranks->size());
+    if (x.numel() % n != 0)
+      return Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() + " does not cut into " +
+                           std::to_string(n) + " equal chunks");
+    auto parts = exchange(g, x, "all_to_all");
+    if (!parts) return parts.takeStatus();
+    if (Status s = sameShapes(g, *parts, "all_to_all"); !s) return s;
+    Tensor result = Tensor::allocate(x.dtype(), x.shape());
+    size_t chunk = x.bytes() / size_t(n);
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(static_cast<char*>(result.raw()) + i * chunk,
+                  static_cast<const char*>((*parts)[i].raw()) + g.position * chunk, chunk);
+    parts->clear();
+    if (Status s = finish(g, "all_to_all"); !s) return s;
+    return place(std::move(result), out);
+  }
+
+  Status send(int64_t ring, int64_t peer, const Tensor& x) override {
+    CommTimer t{stats_.seconds};
+    Group g;
+    if (Status s = group(ring, "send_v2", g); !s) return s;
+    auto dst = peerRank(g, peer, "send_v2");
+    if (!dst) return dst.takeStatus();
+    // A copy: the program may write x in place before the peer takes it.
+    world_.post(ring, rank_, *dst, {x.clone(), false});
+    stats_.bytesByRing[ring] += x.bytes();
+    return Status::ok();
+  }
+
+  Status recv(int64_t ring, int64_t peer, Tensor& out) override {
+    CommTimer t{stats_.seconds};
+    Group g;
+    if (Status s = group(ring, "recv_v2", g); !s) return s;
+    auto src = peerRank(g, peer, "recv_v2");
+    if (!src) return src.takeStatus();
+    auto m = world_.take(ring, *src, rank_,
+                         "recv_v2 from rank " + std::to_string(*src) + " on ring " + std::to_string(ring));
+    if (!m) return m.takeStatus();
+    if (m->ack || (out.defined() && !sameType(m->tensor, out)))
+      return Status::error("recv_v2 on ring " + std::to_string(ring) + " expects " + out.typeText() + ", rank " +
+                           std::to_string(*src) + " sent " +
+                           (m->ack ? "a collective's acknowledgement" : m->tensor.typeText()));
+    out = std::move(m->tensor);
+    return Status::ok();
+  }
+
+ private:
+  struct Group {
+    int64_t ring = 0;
+    const std::vector<int64_t>* ranks = nullptr;
+    int64_t position = 0;
+  };
+
+  Status group(int64_t ring, const char* what, Group& g) {
+    auto it = world_.rings_.find(ring);
+    if (it == world_.rings_.end())
+      return Status::error(std::string(what) + ": ring " + std::to_string(ring) + " is in no ring table");
+    g.ring = ring;
+    g.ranks = &it->second;
+    auto pos = std::find(it->second.begin(), it->second.end(), rank_);
+    if (pos == it->second.end())
+      return Status::error(std::string(what) + ": rank " + std::to_string(rank_) + " is not in ring " +
+                           std::to_string(ring));
+    g.position = pos - it->second.begin();
+    return Status::ok();
+  }
+
+  Result<int64_t> peerRank(const Group& g, int64_t peer, const char* what) {
+    if (peer < 0 || peer >= int64_t(g.ranks->size()))
+      return Status::error(std::string(what) + ": peer " + std::to_string(peer) + " is not a position of ring " +
+                           std::to_string(g.ring) + "'s " + std::to_string(g.ranks->size()) + " ranks");
+    return (*g.ranks)[peer];
+  }
+
+  std::string waitText(const Group& g, int64_t src, const char* what) {
+    return std::string(what) + " on ring " + std::to_string(g.ring) + ", for rank " + std::to_string(src);
+  }
+
+  /// Posts x to every other member; the members' tensors by position.
+  Result<std::vector<Tensor>> exchange(const Group& g, const Tensor& x, const char* what) {
+    for (int64_t r : *g.ranks)
+      if (r != rank_) {
+        world_.post(g.ring, rank_, r, {x, false});
+        stats_.bytesByRing[g.ring] += x.bytes();
+      }
+    std::vector<Tensor> parts(g.ranks->size());
+    for (size_t i = 0; i < g.ranks->size(); ++i) {
+      int64_t r = (*g.ranks)[i];
+      if (r == rank_) {
+        parts[i] = x;
+        continue;
+      }
+      auto m = world_.take(g.ring, r, rank_, waitText(g, r, what));
+      if (!m) return m.takeStatus();
+      if (m->ack)
+        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " + std::to_string(r) +
+                             " is in another collective");
+      parts[i] = std::move(m->tensor);
+    }
+    return parts;
+  }
+
+  /// Every member has read every input: inputs may be written again.
+  Status finish(const Group& g, const char* what) {
+    for (int64_t r : *g.ranks)
+      if (r != rank_) world_.post(g.ring, rank_, r, {Tensor(), true});
+    for (int64_t r : *g.ranks) {
+      if (r == rank_) continue;
+      auto m = world_.take(g.ring, r, rank_, waitText(g, r, what));
+      if (!m) return m.takeStatus();
+      if (!m->ack)
+        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " + std::to_string(r) +
+                             " sent data where its acknowledgement was due");
+    }
+    return Status::ok();
+  }
+
+  Status sameShapes(const Group& g, const std::vector<Tensor>& parts, const char* what) {
+    const Tensor& mine = parts[g.position];
+    for (size_t i = 0; i < parts.size(); ++i)
+      if (!sameType(parts[i], mine))
+        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " +
+                             std::to_string(rank_) + " has " + mine.typeText() + ", rank " +
+                             std::to_string((*g.ranks)[i]) + " has " + parts[i].typeText());
+    return Status::ok();
+  }
+
+  /// Moves `result` to `out`: into its buffer when it is preset (in place).
+  static Status place(Tensor result, Tensor& out) {
+    if (out.defined() && out.bytes() == result.bytes() && out.dtype() == result.dtype())
+      std::memcpy(out.raw(), result.raw(), result.bytes());
+    else
+      out = std::move(result);
+    return Status::ok();
+  }
+
+  InProcessWorld& world_;
+  int64_t rank_;
+};
+
+InProcessWorld::InProcessWorld(int64_t worldSize, RingTable rings, std::chrono::milliseconds timeout)
+    : size_(worldSize), rings_(std::move(rings)), timeout_(timeout) {
+  if (!rings_.count(0)) {
+    auto& world = rings_[0];
+    for (int64_t r = 0; r < size_; ++r) world.push_back(r);
+  }
+  for (int64_t r = 0; r < size_; ++r) {
+    inboxes_.push_back(std::make_unique<Inbox>());
+    comms_.push_back(std::make_unique<InProcessComm>(*this, r));
+  }
+}
+
+InProcessWorld::~InProcessWorld() = default;
+
+Communicator& InProcessWorld::comm(int64_t rank) { return *comms_[rank]; }
+
+void InProcessWorld::post(int64_t ring, int64_t src, int64_t dst, Message m) {
+  Inbox& in = *inboxes_[dst];
+  {
+    std::lock_guard<std::mutex> lock(in.mutex);
+    in.queues[{ring, src}].push_back(std::move(m));
+  }
+  in.cv.notify_all();
+}
+
+Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, int64_t dst, const std::string& what) {
+  Inbox& in = *inboxes_[dst];
+  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  std::unique_lock<std::mutex> lock(in.mutex);
+  auto& q = in.queues[{ring, src}];
+  while (q.empty()) {
+    if (deadlocked()) return Status::error("rank " + std::to_string(dst) + " waits on " + what);
+    if (stopping()) return Status::error(std::string(kStoppedMessage));
+    if (std::chrono::steady_clock::now() >= deadline) {
+      lock.unlock();
+      stopAll(true);
+      return Status::error("rank " + std::to_string(dst) + " waits on " + what);
+    }
+    in.cv.wait_for(lock, kPoll);
+  }
+  Message m = std::move(q.front());
+  q.pop_front();
+  return m;
+}
+
+void InProcessWorld::stopAll(bool deadlock) {
+  if (deadlock) deadlock_.store(true);
+  stop_.store(true);
+  for (auto& in : inboxes_) {
+    std::lock_guard<std::mutex> lock(in->mutex);  // so no waiter misses the wake-up
+    in->cv.notify_all();
+  }
+}
+
+void InProcessWorld::fail(int64_t rank) {
+  {
+    std::lock_guard<std::mutex> lock(failMutex_);
+    if (firstFailed_ < 0 && !deadlocked()) firstFailed_ = rank;
+  }
+  stopAll(false);
+}
+
+WorldOutcome InProcessWorld::run(const std::function<Status(int64_t, Communicator&)>& body) {
+  WorldOutcome out;
+  out.perRank.resize(size_);
+  std::vector<std::thread> threads;
+  for (int64_t r = 0; r < size_; ++r)
+    threads.emplace_back([&, r] {
+      Status s = body(r, *comms_[r]);
+      if (!s && s.message() != kStoppedMessage && !deadlocked()) fail(r);
+      out.perRank[r] = std::move(s);
+    });
+  for (auto& t : threads) t.join();
+  if (deadlocked())
+    out.kind = WorldOutcome::Kind::Deadlock;
+  else if (firstFailed_ >= 0) {
+    out.kind = WorldOutcome::Kind::Failed;
+    out.failedRank = firstFailed_;
+  }
+  return out;
+}
+
+}  // namespace pir::runtime

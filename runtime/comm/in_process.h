@@ -1,0 +1,84 @@
+//===- in_process.h - every rank a thread of this process --------*- C++ -*-===//
+//
+// One thread per rank; a FIFO mailbox per (ring, src, dst). A send posts its
+// tensor and returns; a receive waits for the next message from that peer on
+// that ring. Collectives post a reference to the input to each member (no
+// copy), combine what the others posted, then exchange acknowledgements, so
+// no rank writes its input (an in-place all_reduce_) while another reads it.
+//
+// Waits poll every 20 ms: a failing rank (fail()) stops every rank within a
+// poll, and a wait longer than the timeout turns the run into a deadlock
+// report: every rank that waits, or later would, fails with what it waits on.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "runtime/comm/communicator.h"
+
+namespace pir::runtime {
+
+/// How a run of every rank ended.
+struct WorldOutcome {
+  enum class Kind { Ok, Failed, Deadlock } kind = Kind::Ok;
+  int64_t failedRank = -1;            // Failed: the first rank that failed
+  std::vector<core::Status> perRank;  // each rank's own result (Deadlock: what it waits on)
+};
+
+class InProcessWorld {
+ public:
+  InProcessWorld(int64_t worldSize, RingTable rings, std::chrono::milliseconds timeout);
+  ~InProcessWorld();
+  InProcessWorld(const InProcessWorld&) = delete;
+  InProcessWorld& operator=(const InProcessWorld&) = delete;
+
+  int64_t size() const { return size_; }
+  Communicator& comm(int64_t rank);
+
+  /// Runs `body(rank, comm)` on one thread per rank and joins them. A rank
+  /// whose body fails stops the others; their own failures (stopped, or
+  /// deadlock reports) are kept in perRank.
+  WorldOutcome run(const std::function<core::Status(int64_t, Communicator&)>& body);
+
+  /// Stops every rank: `rank` failed.
+  void fail(int64_t rank);
+  bool stopping() const { return stop_.load(std::memory_order_relaxed); }
+  bool deadlocked() const { return deadlock_.load(std::memory_order_relaxed); }
+
+ private:
+  friend class InProcessComm;
+  struct Message {
+    Tensor tensor;
+    bool ack = false;
+  };
+  struct Inbox {
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::map<std::pair<int64_t, int64_t>, std::deque<Message>> queues;  // (ring, src) -> FIFO
+  };
+  void post(int64_t ring, int64_t src, int64_t dst, Message m);
+  /// The next message from `src` on `ring` to `dst`; `what` describes the
+  /// wait for a deadlock report.
+  core::Result<Message> take(int64_t ring, int64_t src, int64_t dst, const std::string& what);
+  void stopAll(bool deadlock);
+
+  int64_t size_;
+  RingTable rings_;
+  std::chrono::milliseconds timeout_;
+  std::vector<std::unique_ptr<Inbox>> inboxes_;
+  std::vector<std::unique_ptr<Communicator>> comms_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> deadlock_{false};
+  std::mutex failMutex_;
+  int64_t firstFailed_ = -1;
+};
+
+}  // namespace pir::runtime

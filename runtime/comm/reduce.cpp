@@ -1,0 +1,97 @@
+//===- reduce.cpp - the one elementwise reduction every communicator uses -===//
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "runtime/comm/communicator.h"
+
+namespace pir::runtime {
+namespace {
+
+template <class Acc>
+Acc combine(Acc a, Acc b, ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Max:
+      return std::max(a, b);
+    case ReduceOp::Min:
+      return std::min(a, b);
+    case ReduceOp::Prod:
+      if constexpr (std::is_same_v<Acc, bool>)
+        return a && b;
+      else
+        return a * b;
+    default:  // Sum, Avg
+      if constexpr (std::is_same_v<Acc, bool>)
+        return a || b;
+      else
+        return a + b;
+  }
+}
+
+/// dst[i] = dst[i] op src[i], one tight loop per op (vectorised): folding
+/// part by part keeps the order (((p0 op p1) op p2) ...) of every element.
+template <class T>
+void foldInto(T* dst, const T* src, int64_t n, ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Max:
+      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Max);
+      break;
+    case ReduceOp::Min:
+      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Min);
+      break;
+    case ReduceOp::Prod:
+      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Prod);
+      break;
+    default:
+      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Sum);
+      break;
+  }
+}
+
+template <class T>
+void reduceTyped(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin, int64_t count) {
+  T* dst = out.data<T>();
+  std::memcpy(dst, parts[0]->data<T>() + begin, size_t(count) * sizeof(T));
+  for (size_t k = 1; k < parts.size(); ++k) foldInto(dst, parts[k]->data<T>() + begin, count, op);
+  if constexpr (!std::is_same_v<T, bool>)
+    if (op == ReduceOp::Avg)
+      for (int64_t i = 0; i < count; ++i) dst[i] = dst[i] / T(parts.size());
+}
+
+/// bf16 is combined in f32 and rounded once at the end.
+void reduceBf16(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin, int64_t count) {
+  BFloat16* dst = out.data<BFloat16>();
+  for (int64_t i = 0; i < count; ++i) {
+    float a = parts[0]->data<BFloat16>()[begin + i].toFloat();
+    for (size_t k = 1; k < parts.size(); ++k) a = combine(a, parts[k]->data<BFloat16>()[begin + i].toFloat(), op);
+    if (op == ReduceOp::Avg) a /= float(parts.size());
+    dst[i] = BFloat16::fromFloat(a);
+  }
+}
+
+}  // namespace
+
+void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin, int64_t count) {
+  if (count < 0) count = out.numel();
+  switch (out.dtype()) {
+    case DataType::F32:
+      return reduceTyped<float>(parts, out, op, begin, count);
+    case DataType::F64:
+      return reduceTyped<double>(parts, out, op, begin, count);
+    case DataType::I32:
+      return reduceTyped<int32_t>(parts, out, op, begin, count);
+    case DataType::I64:
+      return reduceTyped<int64_t>(parts, out, op, begin, count);
+    case DataType::BF16:
+      return reduceBf16(parts, out, op, begin, count);
+    case DataType::Bool: {
+      // SUM, AVG and MAX are "any", PROD and MIN "all".
+      ReduceOp logical = (op == ReduceOp::Prod || op == ReduceOp::Min) ? ReduceOp::Min : ReduceOp::Max;
+      return reduceTyped<bool>(parts, out, logical, begin, count);
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace pir::runtime

@@ -1,0 +1,85 @@
+//===- executor.h - one dense program compiled to a flat plan ----*- C++ -*-===//
+//
+// compile() walks a dense program's top block once: every op gets its
+// kernel (an array read in the registry), every value a slot, every operand
+// a pointer to its slot (null for `<<NULL VALUE>>`), and every slot the op
+// after which it is freed (its last use). run() then only calls kernels:
+//
+//   - pd_op.data (by `name`), builtin.parameter (by `parameter_name`) and
+//     the block's kwargs (by keyword) take their tensor from the feeds, which
+//     must have the value's dtype and shape (a dim of -1 takes any size);
+//   - builtin.shadow_output (by `output_name`) and builtin.set_parameter (by
+//     `parameter_name`) put their operand in the fetches;
+//   - an in-place pair of the op table presets the result to its operand's
+//     tensor, so the kernel writes the operand's buffer (sgd_ updates the
+//     fed parameter itself: state carries over between runs);
+//   - a `<<NULL TYPE>>` result is dropped as soon as its kernel returns.
+//
+// An op without a kernel, an op with regions or a value of a type the runner
+// cannot hold is an error of compile(), located at the op (Status offset).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/program.h"
+#include "core/status.h"
+#include "runtime/kernel.h"
+
+namespace pir::runtime {
+
+using TensorMap = std::unordered_map<std::string, Tensor>;
+
+/// A value the program takes from the feeds.
+struct ProgramInput {
+  enum class Kind { Data, Parameter, Kwarg } kind = Kind::Data;
+  std::string name;
+  const core::Operation* op = nullptr;  // null for a kwarg
+  DataType dtype = DataType::Undefined;
+  std::vector<int64_t> shape;  // the program's (local) shape; -1: any
+  bool persistable = false;    // a persistable pd_op.data: state, not a feed
+};
+
+/// One op's run, for --trace.
+struct OpEvent {
+  uint32_t step;  // index in the plan
+  int64_t startNs, durationNs;
+};
+
+struct RunStats {
+  double kernelSeconds = 0;                // in kernels (communication kernels included)
+  std::vector<OpEvent>* events = nullptr;  // when set, every op's time is appended
+};
+
+class Executor {
+ public:
+  /// The plan for `program`'s top block.
+  static core::Result<std::unique_ptr<Executor>> compile(const core::Program& program,
+                                                         const KernelRegistry& registry = kernelRegistry());
+  ~Executor();
+
+  /// Runs the plan once. `comm` may be null for a program without
+  /// communication. A kernel's failure is returned with the op's offset and
+  /// its name in the message (`pd_op.relu: ...`).
+  core::Status run(const TensorMap& feeds, TensorMap& fetches, Communicator* comm = nullptr, RunStats* stats = nullptr);
+
+  const std::vector<ProgramInput>& inputs() const { return inputs_; }
+  /// The names builtin.shadow_output writes, in program order.
+  const std::vector<std::string>& outputNames() const { return outputs_; }
+  size_t numSteps() const;
+  const core::Operation& stepOp(uint32_t step) const;
+
+  struct Plan;  // opaque: executor.cpp
+
+ private:
+  Executor();
+  std::unique_ptr<Plan> plan_;
+  std::vector<ProgramInput> inputs_;
+  std::vector<std::string> outputs_;
+};
+
+}  // namespace pir::runtime

@@ -1,0 +1,216 @@
+//===- comm_test.cpp - the in-process communicator, by hand ---------------===//
+#include <catch2/catch.hpp>
+#include <chrono>
+
+#include "runtime/comm/in_process.h"
+
+using namespace pir::runtime;
+using pir::core::Status;
+
+namespace {
+
+Tensor floats(std::vector<int64_t> shape, std::vector<float> v) {
+  Tensor t = Tensor::allocate(DataType::F32, shape);
+  std::copy(v.begin(), v.end(), t.data<float>());
+  return t;
+}
+
+std::vector<float> values(const Tensor& t) { return {t.data<float>(), t.data<float>() + t.numel()}; }
+
+constexpr auto kTimeout = std::chrono::milliseconds(5000);
+
+}  // namespace
+
+TEST_CASE("all_reduce combines every reduce type in ring order", "[comm]") {
+  RingTable rings{{12, {2, 0, 1}}};
+  for (auto [op, want] : std::vector<std::pair<ReduceOp, std::vector<float>>>{{ReduceOp::Sum, {6, -6}},
+                                                                              {ReduceOp::Max, {3, -1}},
+                                                                              {ReduceOp::Min, {1, -3}},
+                                                                              {ReduceOp::Prod, {6, -6}},
+                                                                              {ReduceOp::Avg, {2, -2}}}) {
+    InProcessWorld world(3, rings, kTimeout);
+    std::vector<std::vector<float>> got(3);
+    auto outcome = world.run([&](int64_t r, Communicator& c) {
+      Tensor x = floats({2}, {float(r + 1), -float(r + 1)});
+      Tensor out;
+      Status s = c.allReduce(12, x, out, op);
+      if (s) got[r] = values(out);
+      return s;
+    });
+    REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+    for (auto& g : got) CHECK(g == want);
+  }
+}
+
+TEST_CASE("an in-place all_reduce writes its operand's buffer", "[comm]") {
+  InProcessWorld world(2, {{12, {0, 1}}}, kTimeout);
+  std::vector<float> got[2];
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    Tensor x = floats({3}, {1.0f + r, 2.0f, 3.0f * r});
+    Tensor alias = x;
+    Status s = c.allReduce(12, x, alias, ReduceOp::Sum);
+    got[r] = values(x);
+    return s;
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  CHECK(got[0] == std::vector<float>{3, 4, 3});
+  CHECK(got[1] == std::vector<float>{3, 4, 3});
+}
+
+TEST_CASE("all_gather concatenates dim 0 in ring order, reduce_scatter keeps a chunk", "[comm]") {
+  InProcessWorld world(2, {{13, {1, 0}}}, kTimeout);
+  std::vector<float> gathered[2], scattered[2];
+  std::vector<int64_t> shapes[2];
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    Tensor x = floats({1, 2}, {10.0f * r, 10.0f * r + 1});
+    Tensor g, rs;
+    if (Status s = c.allGather(13, x, g); !s) return s;
+    gathered[r] = values(g);
+    shapes[r].assign(g.shape().begin(), g.shape().end());
+    Tensor y = floats({4}, {1.0f + r, 2, 3, 4.0f * r});
+    if (Status s = c.reduceScatter(13, y, rs, ReduceOp::Sum); !s) return s;
+    scattered[r] = values(rs);
+    return Status::ok();
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  CHECK(gathered[0] == std::vector<float>{10, 11, 0, 1});  // rank 1 is position 0
+  CHECK(gathered[1] == gathered[0]);
+  CHECK(shapes[0] == std::vector<int64_t>{2, 2});
+  CHECK(scattered[1] == std::vector<float>{3, 4});  // position 0: the first chunk of {3, 4, 6, 4}
+  CHECK(scattered[0] == std::vector<float>{6, 4});
+}
+
+TEST_CASE("broadcast copies the root position, all_to_all swaps chunks", "[comm]") {
+  InProcessWorld world(3, {{12, {0, 1, 2}}}, kTimeout);
+  std::vector<float> b[3], a[3];
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    Tensor x = floats({3}, {float(r), float(r) + 0.5f, float(r) + 0.25f});
+    Tensor bo, ao;
+    if (Status s = c.broadcast(12, 2, x, bo); !s) return s;
+    b[r] = values(bo);
+    if (Status s = c.allToAll(12, x, ao); !s) return s;
+    a[r] = values(ao);
+    return Status::ok();
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  for (int r = 0; r < 3; ++r) CHECK(b[r] == std::vector<float>{2, 2.5f, 2.25f});
+  CHECK(a[0] == std::vector<float>{0, 1, 2});
+  CHECK(a[1] == std::vector<float>{0.5f, 1.5f, 2.5f});
+  CHECK(a[2] == std::vector<float>{0.25f, 1.25f, 2.25f});
+}
+
+TEST_CASE("sends do not block and arrive in order, copied", "[comm]") {
+  InProcessWorld world(2, {{14, {0, 1}}, {15, {1, 0}}}, kTimeout);
+  std::vector<float> got;
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    if (r == 0) {
+      Tensor x = floats({1}, {1});
+      if (Status s = c.send(14, 1, x); !s) return s;
+      x.data<float>()[0] = 2;  // written after the send: the peer still gets 1
+      if (Status s = c.send(14, 1, x); !s) return s;
+      Tensor back = Tensor::allocate(DataType::F32, {1});
+      if (Status s = c.recv(15, 0, back); !s) return s;  // ring [1,0]: position 0 is rank 1
+      got.push_back(back.data<float>()[0]);
+      return Status::ok();
+    }
+    for (int i = 0; i < 2; ++i) {
+      Tensor y = Tensor::allocate(DataType::F32, {1});
+      if (Status s = c.recv(14, 0, y); !s) return s;
+      if (Status s = c.send(15, 1, y); !s) return s;
+    }
+    return Status::ok();
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  CHECK(got == std::vector<float>{1});
+  CHECK(world.comm(0).stats().bytesByRing[14] == 8);
+}
+
+TEST_CASE("a receive of the wrong shape names both", "[comm]") {
+  InProcessWorld world(2, {{12, {0, 1}}}, kTimeout);
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    if (r == 0) return c.send(12, 1, floats({2}, {1, 2}));
+    Tensor y = Tensor::allocate(DataType::F32, {3});
+    return c.recv(12, 0, y);
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Failed);
+  CHECK(outcome.failedRank == 1);
+  CHECK(outcome.perRank[1].message() == "recv_v2 on ring 12 expects tensor<3xf32>, rank 0 sent tensor<2xf32>");
+}
+
+TEST_CASE("a failing rank stops the others at once", "[comm]") {
+  InProcessWorld world(3, {{12, {0, 1, 2}}}, std::chrono::milliseconds(60000));
+  auto start = std::chrono::steady_clock::now();
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    if (r == 1) return Status::error("kernel failed");
+    Tensor out;
+    return c.allReduce(12, floats({1}, {1}), out, ReduceOp::Sum);
+  });
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Failed);
+  CHECK(outcome.failedRank == 1);
+  CHECK(outcome.perRank[0].message() == kStoppedMessage);
+  CHECK(outcome.perRank[1].message() == "kernel failed");
+}
+
+TEST_CASE("a deadlock makes every waiting rank say what it waits on", "[comm]") {
+  InProcessWorld world(3, {{12, {0, 1}}, {13, {1, 0}}}, std::chrono::milliseconds(200));
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    if (r == 2) return Status::ok();
+    Tensor y = Tensor::allocate(DataType::F32, {1});
+    return r == 0 ? c.recv(13, 0, y) : c.recv(12, 0, y);  // each waits on the other
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Deadlock);
+  CHECK(outcome.perRank[0].message() == "rank 0 waits on recv_v2 from rank 1 on ring 13");
+  CHECK(outcome.perRank[1].message() == "rank 1 waits on recv_v2 from rank 0 on ring 12");
+  CHECK(outcome.perRank[2].isOk());
+}
+
+TEST_CASE("collective errors: shapes, membership, rings", "[comm]") {
+  InProcessWorld world(2, {{12, {0, 1}}, {20, {1}}}, kTimeout);
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    Tensor out;
+    if (r == 0) {
+      if (Status s = c.allReduce(20, floats({1}, {1}), out, ReduceOp::Sum); s)
+        return Status::error("no error");
+      else if (s.message() != "all_reduce: rank 0 is not in ring 20")
+        return s;
+      if (Status s = c.allReduce(99, floats({1}, {1}), out, ReduceOp::Sum); s)
+        return Status::error("no error");
+      else if (s.message() != "all_reduce: ring 99 is in no ring table")
+        return s;
+    }
+    return c.allGather(12, floats({1 + r}, {1, 2}), out);
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Failed);
+  CHECK(outcome.perRank[outcome.failedRank].message().find("all_gather on ring 12: rank ") == 0);
+}
+
+#include "runtime/tests/run_helpers.h"
+
+TEST_CASE("two ranks run programs that all_reduce_ in place and send", "[comm]") {
+  using pir::runtime::testing::block;
+  using pir::runtime::testing::runText;
+  std::string text[2];
+  std::string head =
+      R"x((%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>)x";
+  std::string reduce =
+      R"x((%1) = "pd_op.all_reduce_" (%0) {reduce_type:(Int32)4,ring_id:(Int32)12} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)x";
+  text[0] = block(
+      {head, reduce,
+       R"x(() = "pd_op.send_v2" (%1) {dynamic_shape:false,peer:(Int32)1,ring_id:(Int32)12,use_calc_stream:true} : (builtin.tensor<2xf32>) -> )x"});
+  text[1] = block(
+      {head, reduce,
+       R"x((%2) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>)x",
+       R"x(() = "builtin.shadow_output" (%2) {output_name:"got"} : (builtin.tensor<2xf32>) -> )x"});
+  InProcessWorld world(2, {{12, {0, 1}}}, kTimeout);
+  TensorMap feeds[2] = {{{"x", testing::f32({2}, {1, 2})}}, {{"x", testing::f32({2}, {3, 8})}}};
+  TensorMap fetches[2];
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    std::string err;
+    fetches[r] = runText(text[r], feeds[r], &err, &c);
+    return err.empty() ? Status::ok() : Status::error(err);
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  CHECK(testing::values(feeds[0]["x"]) == std::vector<float>{2, 5});  // in place: the fed tensor is the result
+  CHECK(testing::values(fetches[1]["got"]) == std::vector<float>{2, 5});
+}
