@@ -4,7 +4,20 @@
 namespace pir::runtime {
 
 // One function per kernel file; keep the list sorted.
+void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
+void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
+void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
+void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
+void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
+void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
-void registerAllKernels(KernelRegistry& registry) { (void)registry; }
+void registerAllKernels(KernelRegistry& registry) {
+  registerBinaryKernels(registry);
+  registerMatmulKernels(registry);
+  registerNormKernels(registry);
+  registerOptimizerKernels(registry);
+  registerReduceKernels(registry);
+  registerUnaryKernels(registry);
+}
 
 }  // namespace pir::runtime
