@@ -47,8 +47,8 @@ Status prepareOut(KernelContext& ctx, const Shape& shape, DataType dtype) {
   Tensor& out = ctx.out(0);
   if (out.defined()) {
     if (!std::equal(out.shape().begin(), out.shape().end(), shape.begin(), shape.end()))
-      return kernelError(ctx, "in-place result " + shapeText(out.shape()) + " cannot hold the broadcast shape " +
-                                  shapeText(shape));
+      return kernelError(
+          ctx, "in-place result " + shapeText(out.shape()) + " cannot hold the broadcast shape " + shapeText(shape));
     return Status::ok();
   }
   ctx.setOut(0, Tensor::allocate(dtype, shape));
@@ -57,7 +57,8 @@ Status prepareOut(KernelContext& ctx, const Shape& shape, DataType dtype) {
 
 Status broadcastOf(const KernelContext& ctx, const Tensor& x, const Tensor& y, Shape& shape) {
   auto s = broadcastShapes(x.shape(), y.shape());
-  if (!s) return kernelError(ctx, "shapes " + shapeText(x.shape()) + " and " + shapeText(y.shape()) + " do not broadcast");
+  if (!s)
+    return kernelError(ctx, "shapes " + shapeText(x.shape()) + " and " + shapeText(y.shape()) + " do not broadcast");
   shape = std::move(*s);
   return Status::ok();
 }

@@ -59,8 +59,10 @@ void runBatches(const Tensor& a, bool ta, const Tensor& b, bool tb, Tensor& c, c
     for (size_t d = 0; d < batch.size(); ++d) offA += idx[d] * sa[d], offB += idx[d] * sb[d];
     gemm(ta, tb, m, n, k, a.data<T>() + offA * m * k, b.data<T>() + offB * k * n, c.data<T>() + i * m * n);
     for (size_t d = batch.size(); d-- > 0;)
-      if (++idx[d] < batch[d]) break;
-      else idx[d] = 0;
+      if (++idx[d] < batch[d])
+        break;
+      else
+        idx[d] = 0;
   }
 }
 
@@ -134,8 +136,8 @@ Status planMatmul(const KernelContext& ctx, const Tensor& x, const Tensor& y, Ma
                                 ")");
   auto batch = broadcastShapes(std::span(xs.data(), xs.size() - 2), std::span(ys.data(), ys.size() - 2));
   if (!batch)
-    return kernelError(ctx, "the batch dims of " + shapeText(x.shape()) + " and " + shapeText(y.shape()) +
-                                " do not broadcast");
+    return kernelError(
+        ctx, "the batch dims of " + shapeText(x.shape()) + " and " + shapeText(y.shape()) + " do not broadcast");
   p.out = *batch;
   if (x.rank() > 1) p.out.push_back(p.tx ? xs.back() : xs[xs.size() - 2]);
   if (y.rank() > 1) p.out.push_back(p.ty ? ys[ys.size() - 2] : ys.back());
@@ -190,13 +192,17 @@ Status matmulGrad(KernelContext& ctx) {
   bool tx = p.tx, ty = p.ty;
   if (wantsResult(ctx, 0)) {
     Tensor dx;
-    Status s = !tx ? batchedGemm(d, false, y, !ty, dx) : ty ? batchedGemm(y, true, d, true, dx) : batchedGemm(y, false, d, true, dx);
+    Status s = !tx  ? batchedGemm(d, false, y, !ty, dx)
+               : ty ? batchedGemm(y, true, d, true, dx)
+                    : batchedGemm(y, false, d, true, dx);
     if (!s) return kernelError(ctx, s.message());
     ctx.setOut(0, reduceTo(dx, x, ctx.in(0).shape()));
   }
   if (wantsResult(ctx, 1)) {
     Tensor dy;
-    Status s = !ty ? batchedGemm(x, !tx, d, false, dy) : tx ? batchedGemm(d, true, x, true, dy) : batchedGemm(d, true, x, false, dy);
+    Status s = !ty  ? batchedGemm(x, !tx, d, false, dy)
+               : tx ? batchedGemm(d, true, x, true, dy)
+                    : batchedGemm(d, true, x, false, dy);
     if (!s) return kernelError(ctx, s.message());
     ctx.setOut(1, reduceTo(dy, y, ctx.in(1).shape()));
   }

@@ -86,7 +86,8 @@ Status softmaxGrad(KernelContext& ctx) {  // (out, out_grad)
       for (int64_t b = 0; b < v.inner; ++b) {
         int64_t base = a * v.n * v.inner + b;
         double dot = 0;
-        for (int64_t k = 0; k < v.n; ++k) dot += double(load(y[base + k * v.inner])) * double(load(d[base + k * v.inner]));
+        for (int64_t k = 0; k < v.n; ++k)
+          dot += double(load(y[base + k * v.inner])) * double(load(d[base + k * v.inner]));
         for (int64_t k = 0; k < v.n; ++k) {
           int64_t i = base + k * v.inner;
           o[i] = store<T>(C(load(y[i])) * (C(load(d[i])) - C(dot)));
@@ -196,8 +197,8 @@ Status layerNormGrad(KernelContext& ctx) {
     return kernelError(ctx, "mean, variance or out_grad do not match x " + shapeText(x.shape()));
   if (Status s = checkPerColumn(ctx, 1, cols); !s) return s;
   double eps = core::getDouble(ctx.op, "epsilon").value_or(1e-5);
-  std::vector<double> gamma(static_cast<size_t>(cols)), dscale(size_t(cols), 0.0), dbias(size_t(cols), 0.0), xh(static_cast<size_t>(cols)),
-      g(static_cast<size_t>(cols));
+  std::vector<double> gamma(static_cast<size_t>(cols)), dscale(size_t(cols), 0.0), dbias(size_t(cols), 0.0),
+      xh(static_cast<size_t>(cols)), g(static_cast<size_t>(cols));
   for (int64_t j = 0; j < cols; ++j) gamma[size_t(j)] = optAt(ctx, 1, j, 1.0);
   return visitFloat(ctx, x.dtype(), [&](auto* tag) -> Status {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -221,8 +222,7 @@ Status layerNormGrad(KernelContext& ctx) {
       }
       mg /= double(cols);
       mgx /= double(cols);
-      for (int64_t j = 0; j < cols; ++j)
-        o[r * cols + j] = store<T>(rstd * (g[size_t(j)] - mg - xh[size_t(j)] * mgx));
+      for (int64_t j = 0; j < cols; ++j) o[r * cols + j] = store<T>(rstd * (g[size_t(j)] - mg - xh[size_t(j)] * mgx));
     }
     if (wantsResult(ctx, 0)) ctx.setOut(0, std::move(dx));
     if (wantsResult(ctx, 1)) ctx.setOut(1, perColumn(ctx, 1, dscale, statsDtype(x.dtype())));

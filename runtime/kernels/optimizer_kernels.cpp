@@ -67,8 +67,8 @@ Status target(KernelContext& ctx, size_t masterResult, Target& tg) {
   tg.master = inplaceOut(ctx, "master_param", masterResult);
   tg.t = tg.master ? tg.master : tg.param;
   if (tg.t->numel() != grad->numel() || tg.param->numel() != grad->numel())
-    return kernelError(ctx, "param " + shapeText(tg.param->shape()) + " and grad " + shapeText(grad->shape()) +
-                                " differ");
+    return kernelError(ctx,
+                       "param " + shapeText(tg.param->shape()) + " and grad " + shapeText(grad->shape()) + " differ");
   tg.grad = castTensor(*grad, tg.t->dtype());
   return Status::ok();
 }
@@ -87,7 +87,8 @@ Status sgd(KernelContext& ctx) {
     using C = ComputeT<T>;
     T* p = tg.t->data<T>();
     const T* g = tg.grad.data<T>();
-    for (int64_t i = 0; i < tg.t->numel(); ++i) p[i] = store<T>(static_cast<C>(double(load(p[i])) - lr * double(load(g[i]))));
+    for (int64_t i = 0; i < tg.t->numel(); ++i)
+      p[i] = store<T>(static_cast<C>(double(load(p[i])) - lr * double(load(g[i]))));
     finish(tg);
     return Status::ok();
   });
@@ -130,7 +131,8 @@ Status adam(KernelContext& ctx) {
   double decay = 0;
   if constexpr (kW) {
     lr *= core::getDouble(ctx.op, "lr_ratio").value_or(1.0);
-    if (core::getBool(ctx.op, "with_decay").value_or(false)) decay = lr * core::getDouble(ctx.op, "coeff").value_or(0.01);
+    if (core::getBool(ctx.op, "with_decay").value_or(false))
+      decay = lr * core::getDouble(ctx.op, "coeff").value_or(0.01);
   }
   bool amsgrad = ams && core::getBool(ctx.op, "amsgrad").value_or(false);
   double lrT = lr * std::sqrt(1 - b2p) / (1 - b1p);

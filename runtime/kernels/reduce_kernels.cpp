@@ -35,16 +35,6 @@ Status keptShape(const KernelContext& ctx, std::span<const int64_t> xs, const st
   return Status::ok();
 }
 
-/// The dtype result `i` is declared with, or `fallback`.
-DataType resultDtype(const KernelContext& ctx, uint32_t i, DataType fallback) {
-  if (i >= ctx.op.numResults()) return fallback;
-  const core::Type* t = ctx.op.result(i)->type();
-  if (!t) return fallback;
-  if (auto* d = t->dynCast<core::DenseTensorType>()) return d->dtype();
-  if (auto* d = t->dynCast<core::DistTensorType>()) return d->dtype();
-  return fallback;
-}
-
 /// Multiplies every element by `k`.
 void scaleBy(Tensor& t, double k) {
   visitDtype(t.dtype(), [&](auto* tag) {
@@ -71,9 +61,10 @@ Status reduceKernel(KernelContext& ctx) {
   if (!kMean) {
     // Paddle's SumInferMeta: bool and int32 sum to int64 unless a dtype is given.
     auto given = core::getDataType(ctx.op, "dtype");
-    dtype = given && *given != DataType::Undefined ? *given : resultDtype(ctx, 0, x.dtype());
+    bool promote = x.dtype() == DataType::Bool || x.dtype() == DataType::I32;
+    dtype = given && *given != DataType::Undefined ? *given : promote ? DataType::I64 : x.dtype();
   }
-  if (dtype == DataType::Bool || x.dtype() == DataType::Bool) return kernelError(ctx, "no reduction of bool tensors");
+  if (dtype == DataType::Bool) return kernelError(ctx, "no reduction into bool");
   if (kMean && dtype != DataType::F32 && dtype != DataType::F64 && dtype != DataType::BF16)
     return kernelError(ctx, "mean needs a float dtype");
   Tensor in = castTensor(x, dtype);

@@ -78,8 +78,7 @@ Status relu(KernelContext& ctx) {
   return unaryKernel(ctx, [](auto x) { return x > 0 ? x : decltype(x)(0); });
 }
 Status gelu(KernelContext& ctx) {
-  if (core::getBool(ctx.op, "approximate").value_or(false))
-    return unaryKernel(ctx, [](auto x) { return geluTanh(x); });
+  if (core::getBool(ctx.op, "approximate").value_or(false)) return unaryKernel(ctx, [](auto x) { return geluTanh(x); });
   return unaryKernel(ctx, [](auto x) { return geluExact(x); });
 }
 Status square(KernelContext& ctx) {
