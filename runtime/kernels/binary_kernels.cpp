@@ -21,10 +21,20 @@ struct Add {
   C operator()(C a, C b) const {
     return a + b;
   }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
+    return a + b;
+  }
 };
 struct Sub {
   template <class C>
   C operator()(C a, C b) const {
+    return a - b;
+  }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
     return a - b;
   }
 };
@@ -33,10 +43,20 @@ struct Mul {
   C operator()(C a, C b) const {
     return a * b;
   }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
+    return a * b;
+  }
 };
 struct Div {
   template <class C>
   C operator()(C a, C b) const {
+    return a / b;
+  }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
     return a / b;
   }
 };

@@ -1,13 +1,16 @@
 //===- elementwise.h - broadcasting binary loops -----------------*- C++ -*-===//
 //
 // The loop every broadcasting binary kernel shares (add, subtract, multiply,
-// divide and the products inside their grads): plain loops, which measured
-// faster than Eigen's Tensor module on the shapes the runner sees (README
-// "Kernels"). Same-shape and scalar operands take a contiguous loop; other
-// broadcasts walk the output row by row with per-operand strides.
+// divide and the products inside their grads). Same-shape f32/f64 operands
+// go through Eigen's Tensor module, whose explicit SIMD measured 1.5x faster
+// than a plain loop at -O2 on a 1M-element add (README "Kernels"); bf16,
+// ints, scalars and other broadcasts take plain loops, the general case
+// walking the output row by row with per-operand strides.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include <unsupported/Eigen/CXX11/Tensor>
 
 #include "runtime/kernels/kernel_util.h"
 
@@ -23,6 +26,12 @@ void binaryLoop(const Tensor& x, const Tensor& y, Tensor& out, Op op) {
   int64_t n = out.numel();
   bool sameX = x.numel() == n, sameY = y.numel() == n;
   if (sameX && sameY && std::equal(x.shape().begin(), x.shape().end(), y.shape().begin(), y.shape().end())) {
+    if constexpr (std::is_floating_point_v<T> && requires { Op::kEigen; }) {
+      using In = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor>>;
+      Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor>> eo(o, n);
+      eo = Op::eigen(In(a, n), In(b, n));  // coefficient-wise: o may alias a (add_)
+      return;
+    }
     for (int64_t i = 0; i < n; ++i) o[i] = store<T>(op(load(a[i]), load(b[i])));
     return;
   }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
+#include <unsupported/Eigen/CXX11/Tensor>
 
 #include "runtime/kernels/kernel_util.h"
 
@@ -36,9 +37,28 @@ Status axisView(const KernelContext& ctx, const Tensor& x, AxisView& v) {
   return Status::ok();
 }
 
+/// Softmax over contiguous rows (the last axis) in Eigen's Tensor module:
+/// its vectorised exp measured faster than a plain loop (README "Kernels").
+template <class T>
+void softmaxLastAxis(const T* x, T* o, const AxisView& v) {
+  using In = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor>>;
+  using Out = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor>>;
+  for (int64_t a = 0; a < v.outer; ++a) {
+    In row(x + a * v.n, v.n);
+    Out out(o + a * v.n, v.n);
+    Eigen::Tensor<T, 0, Eigen::RowMajor> m = row.maximum();
+    out = (row - m()).exp();
+    Eigen::Tensor<T, 0, Eigen::RowMajor> sum = out.sum();
+    out = out * (T(1) / sum());
+  }
+}
+
 template <class T>
 void softmaxRows(const T* x, T* o, const AxisView& v) {
   using C = ComputeT<T>;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (v.inner == 1 && v.n > 0) return softmaxLastAxis(x, o, v);
+  }
   std::vector<C> e(static_cast<size_t>(v.n));
   for (int64_t a = 0; a < v.outer; ++a)
     for (int64_t b = 0; b < v.inner; ++b) {
