@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/math_util.h"
 #include "runtime/kernels/matmul.h"
 
 namespace pir::runtime {

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <unsupported/Eigen/CXX11/Tensor>
 
-#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/math_util.h"
 
 namespace pir::runtime {
 namespace kernels {

@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/math_util.h"
 
 namespace pir::runtime {
 namespace kernels {

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 
-#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/math_util.h"
 
 namespace pir::runtime {
 namespace kernels {

@@ -2,13 +2,13 @@
 //
 // relu, gelu (erf form, or the tanh form with `approximate`), square, exp,
 // sqrt, tanh, sigmoid, abs, scale, cast; relu_grad (which takes out, not x:
-// Paddle's kDepOut), gelu_grad, square_grad, cast_grad. Float dtypes, bf16
-// computed in f32.
+// Paddle's kDepOut), gelu_grad, square_grad, cast_grad, and reshape_grad
+// (a copy with x's shape). Float dtypes, bf16 computed in f32.
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/math_util.h"
 
 namespace pir::runtime {
 namespace kernels {
@@ -152,6 +152,20 @@ Status castGrad(KernelContext& ctx) {  // (x, out_grad): out_grad cast back to x
   return Status::ok();
 }
 
+/// reshape_grad (x, out_grad): out_grad with x's shape (a copy). Before
+/// PR #66089 the first operand was xshape = [0] + x's dims.
+Status reshapeGrad(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {1}); !s) return s;
+  if (!ctx.has(0)) return kernelError(ctx, "x is needed for its shape");
+  std::span<const int64_t> shape = ctx.in(0).shape();
+  if (ctx.in(0).numel() == 0 && !shape.empty() && shape[0] == 0 && ctx.in(1).numel() != 0) shape = shape.subspan(1);
+  if (numElements(shape) != ctx.in(1).numel())
+    return kernelError(ctx, "out_grad " + shapeText(ctx.in(1).shape()) + " does not have the elements of " +
+                                shapeText(shape));
+  ctx.setOut(0, ctx.in(1).clone().view(shape));
+  return Status::ok();
+}
+
 }  // namespace
 }  // namespace kernels
 
@@ -165,6 +179,7 @@ void registerUnaryKernels(KernelRegistry& r) {
   r.add("pd_op.gelu_grad", geluGrad);
   r.add("pd_op.relu", relu);
   r.add("pd_op.relu_grad", reluGrad);
+  r.add("pd_op.reshape_grad", reshapeGrad);
   r.add("pd_op.scale", scale);
   r.add("pd_op.sigmoid", sigmoid);
   r.add("pd_op.sqrt", sqrtK);

@@ -118,3 +118,18 @@ TEST_CASE("adam_ with skip_update true leaves everything", "[kernels]") {
   checkValues(o.p, {1}, {1});
   checkValues(o.b1p, {1}, {0.9});
 }
+
+TEST_CASE("every compute op of the seeds and of gen-program's programs has a math kernel", "[kernels]") {
+  // Data movement, full*, reshape and communication have kernels of their
+  // own (shape.cpp, creation.cpp, comm.cpp), so they are not listed here.
+  for (const char* name :
+       {"pd_op.add", "pd_op.add_grad", "pd_op.adamw_", "pd_op.adam_", "pd_op.gelu", "pd_op.gelu_grad",
+        "pd_op.layer_norm", "pd_op.layer_norm_grad", "pd_op.matmul", "pd_op.matmul_grad", "pd_op.mean",
+        "pd_op.mean_grad", "pd_op.relu", "pd_op.relu_grad", "pd_op.sgd_", "pd_op.softmax", "pd_op.softmax_grad",
+        "pd_op.square", "pd_op.square_grad", "pd_op.subtract", "pd_op.subtract_grad", "pd_op.multiply",
+        "pd_op.multiply_grad", "pd_op.divide", "pd_op.divide_grad", "pd_op.sum", "pd_op.sum_grad", "pd_op.scale",
+        "pd_op.cast", "pd_op.cast_grad", "pd_op.reshape_grad"}) {
+    INFO(name);
+    CHECK(kernelRegistry().find(name) != nullptr);
+  }
+}

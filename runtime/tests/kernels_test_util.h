@@ -20,7 +20,7 @@
 #include "core/program.h"
 #include "parser/parser.h"
 #include "runtime/kernel.h"
-#include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/math_util.h"
 
 namespace pir::runtime::test {
 

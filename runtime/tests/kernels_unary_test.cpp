@@ -88,3 +88,15 @@ TEST_CASE("relu_grad, gelu_grad and square_grad match finite differences", "[ker
   auto rg = run("pd_op.relu_grad", "", {out, w});
   checkClose(rg.out(0), numericGrad([&](auto& in) { return forward("pd_op.relu", "", in); }, {x}, 0, w), 1e-7);
 }
+
+TEST_CASE("reshape_grad gives out_grad x's shape, also from an old xshape", "[kernels]") {
+  auto r = run("pd_op.reshape_grad", "", {f32({2, 3}, std::vector<double>(6, 0)), f32({3, 2}, {1, 2, 3, 4, 5, 6})});
+  REQUIRE(r.status.isOk());
+  CHECK(shapeOf(r.out(0)) == Shape{2, 3});
+  CHECK(values(r.out(0)) == std::vector<double>{1, 2, 3, 4, 5, 6});
+  auto old = run("pd_op.reshape_grad", "", {f32({0, 6}, {}), f32({3, 2}, {1, 2, 3, 4, 5, 6})});
+  REQUIRE(old.status.isOk());
+  CHECK(shapeOf(old.out(0)) == Shape{6});
+  auto bad = run("pd_op.reshape_grad", "", {f32({4}, {0, 0, 0, 0}), f32({3}, {1, 2, 3})});
+  CHECK(bad.status.message() == "pd_op.reshape_grad: out_grad [3] does not have the elements of [4]");
+}

@@ -1,4 +1,4 @@
-//===- kernel_util.h - shared pieces of the math kernels --------*- C++ -*-===//
+//===- math_util.h - shared pieces of the math kernels ----------*- C++ -*-===//
 //
 // Errors that name the op, dtype dispatch (bf16 stored as bf16, computed in
 // f32), numpy broadcasting (right-aligned shapes, size-1 dims stretched) and

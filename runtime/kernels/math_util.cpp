@@ -1,5 +1,5 @@
-//===- kernel_util.cpp - shared pieces of the math kernels ----------------===//
-#include "runtime/kernels/kernel_util.h"
+//===- math_util.cpp - shared pieces of the math kernels ------------------===//
+#include "runtime/kernels/math_util.h"
 
 #include <algorithm>
 
@@ -89,6 +89,11 @@ void sumInto(const Tensor& grad, std::span<const int64_t> shape, Tensor& out) {
 
 Tensor sumToShape(const Tensor& grad, std::span<const int64_t> shape) {
   if (std::equal(grad.shape().begin(), grad.shape().end(), shape.begin(), shape.end())) return grad.clone();
+  if (shape.size() > grad.rank()) {  // leading unit dims the gradient lacks
+    Shape wide(shape.size() - grad.rank(), 1);
+    wide.insert(wide.end(), grad.shape().begin(), grad.shape().end());
+    return sumToShape(grad.view(wide), shape);
+  }
   Tensor out = Tensor::allocate(grad.dtype(), shape);
   visitDtype(grad.dtype(), [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
