@@ -60,7 +60,8 @@ struct OneOp {
     }
     std::string types;
     for (int i = 0; i < operands; ++i) types += i ? ", builtin.tensor<1xf32>" : "builtin.tensor<1xf32>";
-    text += "    (%r) = \"" + name + "\" (" + list + ") {" + attrs + "} : (" + types + ") -> builtin.tensor<1xf32>\n}\n";
+    text +=
+        "    (%r) = \"" + name + "\" (" + list + ") {" + attrs + "} : (" + types + ") -> builtin.tensor<1xf32>\n}\n";
     src = std::make_unique<core::SourceFile>("bench.pir", text);
     diag = std::make_unique<core::DiagnosticEngine>(src.get());
     auto p = parser::parseProgram(ctx, *src, *diag);
@@ -122,8 +123,8 @@ void BM_SgemmDirect(benchmark::State& state) {
   Tensor c = Tensor::allocate(core::DataType::F32, s.withBatch({s.m, s.n}));
   for (auto _ : state) {
     for (int64_t b = 0; b < s.batch; ++b)
-      cblas_sgemm(CblasRowMajor, s.tx ? CblasTrans : CblasNoTrans, s.ty ? CblasTrans : CblasNoTrans, int(s.m),
-                  int(s.n), int(s.k), 1.0f, x.data<float>() + b * s.m * s.k, int(s.tx ? s.m : s.k),
+      cblas_sgemm(CblasRowMajor, s.tx ? CblasTrans : CblasNoTrans, s.ty ? CblasTrans : CblasNoTrans, int(s.m), int(s.n),
+                  int(s.k), 1.0f, x.data<float>() + b * s.m * s.k, int(s.tx ? s.m : s.k),
                   y.data<float>() + b * s.k * s.n, int(s.ty ? s.k : s.n), 0.0f, c.data<float>() + b * s.m * s.n,
                   int(s.n));
     benchmark::DoNotOptimize(c.data<float>());
@@ -176,7 +177,8 @@ void BM_AddEigen(benchmark::State& state) {
   Tensor a = randomTensor({kAddN}, 1), b = randomTensor({kAddN}, 2);
   for (auto _ : state) {
     Tensor c = Tensor::allocate(core::DataType::F32, {kAddN});
-    Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> ea(a.data<float>(), kAddN), eb(b.data<float>(), kAddN);
+    Eigen::TensorMap<Eigen::Tensor<const float, 1, Eigen::RowMajor>> ea(a.data<float>(), kAddN),
+        eb(b.data<float>(), kAddN);
     Eigen::TensorMap<Eigen::Tensor<float, 1, Eigen::RowMajor>> ec(c.data<float>(), kAddN);
     ec = ea + eb;
     benchmark::DoNotOptimize(c.raw());

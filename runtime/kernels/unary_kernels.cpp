@@ -160,8 +160,8 @@ Status reshapeGrad(KernelContext& ctx) {
   std::span<const int64_t> shape = ctx.in(0).shape();
   if (ctx.in(0).numel() == 0 && !shape.empty() && shape[0] == 0 && ctx.in(1).numel() != 0) shape = shape.subspan(1);
   if (numElements(shape) != ctx.in(1).numel())
-    return kernelError(ctx, "out_grad " + shapeText(ctx.in(1).shape()) + " does not have the elements of " +
-                                shapeText(shape));
+    return kernelError(
+        ctx, "out_grad " + shapeText(ctx.in(1).shape()) + " does not have the elements of " + shapeText(shape));
   ctx.setOut(0, ctx.in(1).clone().view(shape));
   return Status::ok();
 }

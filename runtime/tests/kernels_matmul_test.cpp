@@ -70,8 +70,8 @@ TEST_CASE("matmul_grad matches finite differences for every flag, broadcast batc
   };
   for (bool tx : {false, true})
     for (bool ty : {false, true}) {
-      std::vector<Case> cases = {{{3, 4}, {4, 5}}, {{2, 3, 4}, {4, 5}}, {{2, 1, 3, 4}, {3, 4, 5}}, {{4}, {4, 5}},
-                                 {{3, 4}, {4}}};
+      std::vector<Case> cases = {
+          {{3, 4}, {4, 5}}, {{2, 3, 4}, {4, 5}}, {{2, 1, 3, 4}, {3, 4, 5}}, {{4}, {4, 5}}, {{3, 4}, {4}}};
       for (Case c : cases) {
         // Swap the last two dims of a transposed operand (rank >= 2).
         if (tx && c.x.size() > 1) std::swap(c.x[c.x.size() - 1], c.x[c.x.size() - 2]);

@@ -67,7 +67,7 @@ TEST_CASE("adam_ with beta1, beta2 and epsilon as tensors (12) and amsgrad's mom
                6);
   REQUIRE(r.status.isOk());
   checkValues(o.p, {1}, {1 - kStep}, 1e-12);
-  checkValues(o.b1p, {1}, {0.9});            // use_global_beta_pow: left alone
+  checkValues(o.b1p, {1}, {0.9});  // use_global_beta_pow: left alone
   // amsgrad: m2max = max(m2max, m2) is the denominator's moment.
   AdamOperands a;
   a.m2max = f64({1}, {0.01});
@@ -89,16 +89,18 @@ TEST_CASE("adam_ with beta1, beta2 and epsilon as tensors (12) and amsgrad's mom
 
 TEST_CASE("adamw_ decays the param first, scaled by lr_ratio", "[kernels]") {
   AdamOperands o;
-  std::string attrs = "beta1:(Float)0.9,beta2:(Float)0.999,coeff:(Float)0.01,epsilon:(Float)1e-08,lr_ratio:(Float)1,"
-                      "multi_precision:false,use_global_beta_pow:false,with_decay:true";
+  std::string attrs =
+      "beta1:(Float)0.9,beta2:(Float)0.999,coeff:(Float)0.01,epsilon:(Float)1e-08,lr_ratio:(Float)1,"
+      "multi_precision:false,use_global_beta_pow:false,with_decay:true";
   auto r = run("pd_op.adamw_", attrs, {o.p, o.g, o.lr, o.m1, o.m2, o.b1p, o.b2p, Tensor(), Tensor()}, 6);
   REQUIRE(r.status.isOk());
   // p = 1·(1 - 0.01·0.01) - step = 0.9999 - step.
   checkValues(o.p, {1}, {0.9999 - kStep}, 1e-12);
   checkValues(o.b1p, {1}, {0.81}, 1e-7);
   AdamOperands h;
-  std::string half = "beta1:(Float)0.9,beta2:(Float)0.999,coeff:(Float)0.01,epsilon:(Float)1e-08,lr_ratio:(Float)0.5,"
-                     "with_decay:true";
+  std::string half =
+      "beta1:(Float)0.9,beta2:(Float)0.999,coeff:(Float)0.01,epsilon:(Float)1e-08,lr_ratio:(Float)0.5,"
+      "with_decay:true";
   auto hr = run("pd_op.adamw_", half, {h.p, h.g, h.lr, h.m1, h.m2, h.b1p, h.b2p, Tensor(), Tensor()}, 6);
   REQUIRE(hr.status.isOk());
   checkValues(h.p, {1}, {(1 - 0.005 * 0.01) - 0.5 * kStep}, 1e-12);
@@ -111,9 +113,8 @@ TEST_CASE("adamw_ decays the param first, scaled by lr_ratio", "[kernels]") {
 
 TEST_CASE("adam_ with skip_update true leaves everything", "[kernels]") {
   AdamOperands o;
-  auto r = run("pd_op.adam_", "beta1:(Float)0.9", {o.p, o.g, o.lr, o.m1, o.m2, o.b1p, o.b2p, Tensor(),
-                                                     tensorOf(DataType::Bool, {1}, {1})},
-               6);
+  auto r = run("pd_op.adam_", "beta1:(Float)0.9",
+               {o.p, o.g, o.lr, o.m1, o.m2, o.b1p, o.b2p, Tensor(), tensorOf(DataType::Bool, {1}, {1})}, 6);
   REQUIRE(r.status.isOk());
   checkValues(o.p, {1}, {1});
   checkValues(o.b1p, {1}, {0.9});
@@ -122,13 +123,14 @@ TEST_CASE("adam_ with skip_update true leaves everything", "[kernels]") {
 TEST_CASE("every compute op of the seeds and of gen-program's programs has a math kernel", "[kernels]") {
   // Data movement, full*, reshape and communication have kernels of their
   // own (shape.cpp, creation.cpp, comm.cpp), so they are not listed here.
-  for (const char* name :
-       {"pd_op.add", "pd_op.add_grad", "pd_op.adamw_", "pd_op.adam_", "pd_op.gelu", "pd_op.gelu_grad",
-        "pd_op.layer_norm", "pd_op.layer_norm_grad", "pd_op.matmul", "pd_op.matmul_grad", "pd_op.mean",
-        "pd_op.mean_grad", "pd_op.relu", "pd_op.relu_grad", "pd_op.sgd_", "pd_op.softmax", "pd_op.softmax_grad",
-        "pd_op.square", "pd_op.square_grad", "pd_op.subtract", "pd_op.subtract_grad", "pd_op.multiply",
-        "pd_op.multiply_grad", "pd_op.divide", "pd_op.divide_grad", "pd_op.sum", "pd_op.sum_grad", "pd_op.scale",
-        "pd_op.cast", "pd_op.cast_grad", "pd_op.reshape_grad"}) {
+  for (const char* name : {"pd_op.add",           "pd_op.add_grad",    "pd_op.adamw_",        "pd_op.adam_",
+                           "pd_op.gelu",          "pd_op.gelu_grad",   "pd_op.layer_norm",    "pd_op.layer_norm_grad",
+                           "pd_op.matmul",        "pd_op.matmul_grad", "pd_op.mean",          "pd_op.mean_grad",
+                           "pd_op.relu",          "pd_op.relu_grad",   "pd_op.sgd_",          "pd_op.softmax",
+                           "pd_op.softmax_grad",  "pd_op.square",      "pd_op.square_grad",   "pd_op.subtract",
+                           "pd_op.subtract_grad", "pd_op.multiply",    "pd_op.multiply_grad", "pd_op.divide",
+                           "pd_op.divide_grad",   "pd_op.sum",         "pd_op.sum_grad",      "pd_op.scale",
+                           "pd_op.cast",          "pd_op.cast_grad",   "pd_op.reshape_grad"}) {
     INFO(name);
     CHECK(kernelRegistry().find(name) != nullptr);
   }

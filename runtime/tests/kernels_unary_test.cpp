@@ -32,7 +32,8 @@ TEST_CASE("scale with bias after or before, from an attribute or an operand", "[
   Tensor x = f32({2}, {1, 2});
   checkValues(run("pd_op.scale", "bias:(Float)1,bias_after_scale:true,scale:(Float)3", {x}).out(0), {2}, {4, 7});
   checkValues(run("pd_op.scale", "bias:(Float)1,bias_after_scale:false", {x, f32({1}, {3})}).out(0), {2}, {6, 9});
-  auto ints = run("pd_op.scale", "bias:(Float)0,bias_after_scale:true", {tensorOf(DataType::I64, {1}, {5}), f32({1}, {2})});
+  auto ints =
+      run("pd_op.scale", "bias:(Float)0,bias_after_scale:true", {tensorOf(DataType::I64, {1}, {5}), f32({1}, {2})});
   CHECK(values(ints.out(0)) == std::vector<double>{10});
 }
 
