@@ -112,8 +112,8 @@ void forEachRow(std::span<const int64_t> shape, std::span<const int64_t> sa, std
 }
 
 /// `grad` (of a broadcast shape) summed over the dims that broadcasting
-/// stretched, as a contiguous tensor of `shape` (same dtype; bf16 summed in
-/// f32).
+/// stretched, as a contiguous tensor of `shape` (same dtype; floats summed
+/// in f64).
 Tensor sumToShape(const Tensor& grad, std::span<const int64_t> shape);
 
 /// `axis` wrapped into [0, rank), or nothing when out of range. For a 0-D
