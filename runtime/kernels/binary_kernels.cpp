@@ -19,7 +19,10 @@ using core::Status;
 struct Add {
   template <class C>
   C operator()(C a, C b) const {
-    return a + b;
+    if constexpr (std::is_integral_v<C>)  // wraps, as Paddle's int kernels do (no UB)
+      return C(std::make_unsigned_t<C>(a) + std::make_unsigned_t<C>(b));
+    else
+      return a + b;
   }
   static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
   template <class A, class B>
@@ -30,7 +33,10 @@ struct Add {
 struct Sub {
   template <class C>
   C operator()(C a, C b) const {
-    return a - b;
+    if constexpr (std::is_integral_v<C>)  // wraps, as Paddle's int kernels do (no UB)
+      return C(std::make_unsigned_t<C>(a) - std::make_unsigned_t<C>(b));
+    else
+      return a - b;
   }
   static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
   template <class A, class B>
@@ -41,7 +47,10 @@ struct Sub {
 struct Mul {
   template <class C>
   C operator()(C a, C b) const {
-    return a * b;
+    if constexpr (std::is_integral_v<C>)  // wraps, as Paddle's int kernels do (no UB)
+      return C(std::make_unsigned_t<C>(a) * std::make_unsigned_t<C>(b));
+    else
+      return a * b;
   }
   static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
   template <class A, class B>
@@ -52,6 +61,8 @@ struct Mul {
 struct Div {
   template <class C>
   C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>)  // MIN / -1 wraps to MIN instead of trapping
+      if (b == C(-1)) return C(std::make_unsigned_t<C>(0) - std::make_unsigned_t<C>(a));
     return a / b;
   }
   static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors

@@ -109,3 +109,11 @@ TEST_CASE("add_grad sums broadcast dims by hand and skips a null result", "[kern
   CHECK_FALSE(n.out(0).defined());
   checkValues(n.out(1), {3}, {5, 7, 9});
 }
+
+TEST_CASE("integer add and divide wrap instead of overflowing", "[kernels]") {
+  auto add = run("pd_op.add", "", {tensorOf(DataType::I32, {1}, {2147483647}), tensorOf(DataType::I32, {1}, {1})});
+  CHECK(add.out(0).data<int32_t>()[0] == -2147483647 - 1);
+  auto div =
+      run("pd_op.divide", "", {tensorOf(DataType::I32, {1}, {-2147483648.0}), tensorOf(DataType::I32, {1}, {-1})});
+  CHECK(div.out(0).data<int32_t>()[0] == -2147483647 - 1);
+}
