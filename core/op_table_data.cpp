@@ -107,6 +107,8 @@ constexpr SV kSliceIn[] = {"input", "starts", "ends"};
 constexpr SV kSplitIn[] = {"x", "sections", "axis"};
 constexpr SV kUniformIn[] = {"shape", "min", "max"};
 constexpr SV kOutputs[] = {"outputs"};
+constexpr SV kXYOutOutGrad[] = {"x", "y", "out", "out_grad"};
+constexpr SV kXOutGradAxis[] = {"x", "out_grad", "axis"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -237,6 +239,11 @@ constexpr OpInfo kOps[] = {
     // 2·x·out_grad: linear in each with the other fixed
     {.name = "pd_op.square_grad", .layout = fixed(kXOutGrad, kXGrad, kL0 | kL1)},
     {.name = "pd_op.subtract_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    {.name = "pd_op.cast_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    // out_grad / y and -out_grad·out / y: linear in out_grad only
+    {.name = "pd_op.divide_grad", .layout = fixed(kXYOutOutGrad, kXYGrad, 1u << 3)},
+    {.name = "pd_op.multiply_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    {.name = "pd_op.sum_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},

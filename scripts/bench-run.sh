@@ -1,21 +1,76 @@
 #!/usr/bin/env bash
-# pir-run's benchmarks (issue 18), not timed tests: prints a table.
+# Benchmarks of the runner (pir-run): one function per section, all run by
+# default, or the ones named on the command line.
 #
-#   executor overhead: a chain of N tiny elementwise ops (2 floats each) run by
-#     pir-run --steps 5, time per op from summary.yaml, next to PyTorch eager
-#     doing the same chain (python3-torch from Debian; skipped if missing).
-#     The chain uses pd_op.relu when pir-run has its kernel, else pd_op.assign.
-#   in-process all_reduce of 64 MiB on 2 ranks against memcpy of the buffer.
+#   bash scripts/bench-run.sh [SECTION...]     # e.g. bench_matmul
 #
-# usage: scripts/bench-run.sh [BUILD_DIR] [N]   (default build/, N=100000)
+# bench_matmul: pir-kernels-bench (app/bench/kernels_bench.cpp). The matmul
+#   kernel against direct cblas_sgemm calls on the same shapes in the same
+#   run (1024^3, 4096x1024x1024, batched 8x512x64x512, transposed operands),
+#   one OpenBLAS thread, BENCH_REPS repetitions (default 5, interleaved at
+#   random so that load drifts hit both alike): best and median GFLOP/s and
+#   the kernel's share of the direct rate (the target is >= 90%); then the 1M add
+#   and 1024x1024 softmax kernels against a plain loop and Eigen. Prints
+#   markdown tables; nothing is asserted about times.
+# Environment: BUILD_DIR (default build/), BENCH_REPS.
+#
+# bench_executor: executor overhead on a chain of BENCH_OPS (default 100000)
+#   tiny elementwise ops (2 floats each) run by pir-run --steps 5, time per op
+#   from summary.yaml, next to PyTorch eager doing the same chain
+#   (python3-torch from Debian; skipped if missing); then the in-process
+#   all_reduce of 64 MiB on 2 ranks against memcpy of the buffer.
 set -euo pipefail
+
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-n=${2:-100000}
-export OPENBLAS_NUM_THREADS=1
-cmake --build "$build" --target pir-run runtime_allreduce_bench > /dev/null
+build=${BUILD_DIR:-$root/build}
+n=${BENCH_OPS:-100000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+reps=${BENCH_REPS:-5}
+
+bench_matmul() {
+  cmake --build "$build" --target pir-kernels-bench -j2 >/dev/null
+  local json
+  json=$(mktemp)
+  OPENBLAS_NUM_THREADS=1 "$build/app/bench/pir-kernels-bench" --benchmark_repetitions="$reps" \
+    --benchmark_enable_random_interleaving=true --benchmark_format=json --benchmark_out="$json" \
+    --benchmark_out_format=json >/dev/null
+  python3 - "$json" <<'PY'
+import json, re, statistics, sys
+from collections import defaultdict
+runs = defaultdict(list)  # run name -> one result per repetition
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if b.get("run_type") == "iteration":
+        runs[b["run_name"]].append(b)
+def args(name):
+    return dict(re.findall(r"(\w+):(\d+)", name))
+rate = defaultdict(dict)
+for name, bs in runs.items():
+    kind = name.split("/")[0]
+    if kind in ("BM_SgemmDirect", "BM_MatmulKernel"):
+        a = args(name)
+        key = (int(a["batch"]), int(a["M"]), int(a["K"]), int(a["N"]), int(a["tx"]), int(a["ty"]))
+        g = [b["GFLOP/s"] for b in bs]
+        rate[key][kind] = (max(g), statistics.median(g))
+print("| shape (batch x M x K x N) | tx | ty | cblas_sgemm GFLOP/s best (median) | matmul kernel GFLOP/s best (median) "
+      "| kernel / direct, best (median) |")
+print("|---|---|---|---|---|---|")
+for key in sorted(rate):
+    batch, m, k, n, tx, ty = key
+    d, kern = rate[key].get("BM_SgemmDirect", (0, 0)), rate[key].get("BM_MatmulKernel", (0, 0))
+    shape = f"{batch}x{m}x{k}x{n}" if batch > 1 else f"{m}x{k}x{n}"
+    ratio = lambda i: f"{100 * kern[i] / d[i]:.0f}%" if d[i] else "-"
+    print(f"| {shape} | {tx} | {ty} | {d[0]:.1f} ({d[1]:.1f}) | {kern[0]:.1f} ({kern[1]:.1f}) | {ratio(0)} ({ratio(1)}) |")
+print()
+print("| elementwise (f32) | best CPU time (us) | median (us) |")
+print("|---|---|---|")
+for name in sorted(runs):
+    if name.startswith(("BM_Add", "BM_Softmax")):
+        t = [b["cpu_time"] for b in runs[name]]
+        print(f"| {name[3:]} | {min(t):.0f} | {statistics.median(t):.0f} |")
+PY
+  rm -f "$json"
+}
 
 chain() {  # chain OP N > FILE
   local op=$1 count=$2 i
@@ -28,24 +83,28 @@ chain() {  # chain OP N > FILE
   echo '}'
 }
 
-op=pd_op.relu
-chain "$op" 1 > "$tmp/probe.pir"
-"$build/app/pir-run" "$tmp/probe.pir" > /dev/null 2>&1 || op=pd_op.assign
-chain "$op" "$n" > "$tmp/chain.pir"
-steps=5
-"$build/app/pir-run" "$tmp/chain.pir" --steps $steps --output-dir "$tmp/out" > /dev/null
-secs=$(sed -n 's/^    seconds: //p' "$tmp/out/summary.yaml")
-kern=$(sed -n 's/^    kernel_seconds: //p' "$tmp/out/summary.yaml")
-printf '%-44s %10s\n' "benchmark" "result"
-awk -v s="$secs" -v k="$kern" -v n="$n" -v st=$steps -v op="$op" 'BEGIN {
-  printf "%-44s %8.3f us/op\n", "pir-run " op " chain (" n " ops), per op", s * 1e6 / (n * st);
-  printf "%-44s %8.3f us/op\n", "  of which outside kernels (executor)", (s - k) * 1e6 / (n * st) }'
+bench_executor() {
+  export OPENBLAS_NUM_THREADS=1
+  cmake --build "$build" --target pir-run runtime_allreduce_bench > /dev/null
 
-if ! /usr/bin/python3 -c 'import torch' 2> /dev/null; then
-  if [ "$(id -u)" = 0 ]; then apt-get install -y python3-torch > /dev/null 2>&1 || true; fi
-fi
-if /usr/bin/python3 -c 'import torch' 2> /dev/null; then
-  /usr/bin/python3 - "$n" "$op" <<'PY'
+  op=pd_op.relu
+  chain "$op" 1 > "$tmp/probe.pir"
+  "$build/app/pir-run" "$tmp/probe.pir" > /dev/null 2>&1 || op=pd_op.assign
+  chain "$op" "$n" > "$tmp/chain.pir"
+  steps=5
+  "$build/app/pir-run" "$tmp/chain.pir" --steps $steps --output-dir "$tmp/out" > /dev/null
+  secs=$(sed -n 's/^    seconds: //p' "$tmp/out/summary.yaml")
+  kern=$(sed -n 's/^    kernel_seconds: //p' "$tmp/out/summary.yaml")
+  printf '%-44s %10s\n' "benchmark" "result"
+  awk -v s="$secs" -v k="$kern" -v n="$n" -v st=$steps -v op="$op" 'BEGIN {
+    printf "%-44s %8.3f us/op\n", "pir-run " op " chain (" n " ops), per op", s * 1e6 / (n * st);
+    printf "%-44s %8.3f us/op\n", "  of which outside kernels (executor)", (s - k) * 1e6 / (n * st) }'
+
+  if ! /usr/bin/python3 -c 'import torch' 2> /dev/null; then
+    if [ "$(id -u)" = 0 ]; then apt-get install -y python3-torch > /dev/null 2>&1 || true; fi
+  fi
+  if /usr/bin/python3 -c 'import torch' 2> /dev/null; then
+    /usr/bin/python3 - "$n" "$op" <<'PY'
 import sys, time, torch
 n, op = int(sys.argv[1]), sys.argv[2]
 torch.set_num_threads(1)
@@ -60,8 +119,18 @@ for _ in range(5):
     best = min(best, time.perf_counter() - t0)
 print("%-44s %8.3f us/op" % ("torch eager %s chain, per op (best of 5)" % f.__name__, best * 1e6 / n))
 PY
-else
-  echo "torch eager: skipped (python3-torch cannot be installed)"
-fi
+  else
+    echo "torch eager: skipped (python3-torch cannot be installed)"
+  fi
 
-"$build/runtime/runtime_allreduce_bench"
+  "$build/runtime/runtime_allreduce_bench"
+}
+
+sections=("$@")
+[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor)
+echo "# pir-run benchmarks ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+for s in "${sections[@]}"; do
+  echo
+  echo "## $s"
+  "$s"
+done

@@ -4,16 +4,26 @@
 namespace pir::runtime {
 
 // One function per kernel file; keep the list sorted.
-// Data movement and communication (runner-core):
-void registerCommKernels(KernelRegistry& registry);
-void registerCreationKernels(KernelRegistry& registry);
-void registerShapeKernels(KernelRegistry& registry);
+void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
+void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
+void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
+void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
+void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
+void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
+void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
+void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
+void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
 void registerAllKernels(KernelRegistry& registry) {
-  // Data movement and communication (runner-core):
+  registerBinaryKernels(registry);
   registerCommKernels(registry);
   registerCreationKernels(registry);
+  registerMatmulKernels(registry);
+  registerNormKernels(registry);
+  registerOptimizerKernels(registry);
+  registerReduceKernels(registry);
   registerShapeKernels(registry);
+  registerUnaryKernels(registry);
 }
 
 }  // namespace pir::runtime

@@ -1,0 +1,202 @@
+//===- binary_kernels.cpp - add, subtract, multiply, divide and grads -----===//
+//
+// numpy broadcasting (Paddle's axis = -1, right-aligned). A grad sums the
+// broadcast dims back to each operand's shape (funcs/elementwise_grad_base.h).
+// Ints are accepted by the forward ops; an integer division by zero is an
+// error rather than undefined behaviour.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+
+#include "runtime/kernels/elementwise.h"
+
+namespace pir::runtime {
+namespace kernels {
+namespace {
+
+using core::Status;
+
+struct Add {
+  template <class C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>)  // wraps, as Paddle's int kernels do (no UB)
+      return C(std::make_unsigned_t<C>(a) + std::make_unsigned_t<C>(b));
+    else
+      return a + b;
+  }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
+    return a + b;
+  }
+};
+struct Sub {
+  template <class C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>)  // wraps, as Paddle's int kernels do (no UB)
+      return C(std::make_unsigned_t<C>(a) - std::make_unsigned_t<C>(b));
+    else
+      return a - b;
+  }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
+    return a - b;
+  }
+};
+struct Mul {
+  template <class C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>)  // wraps, as Paddle's int kernels do (no UB)
+      return C(std::make_unsigned_t<C>(a) * std::make_unsigned_t<C>(b));
+    else
+      return a * b;
+  }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
+    return a * b;
+  }
+};
+struct Div {
+  template <class C>
+  C operator()(C a, C b) const {
+    if constexpr (std::is_integral_v<C>)  // MIN / -1 wraps to MIN instead of trapping
+      if (b == C(-1)) return C(std::make_unsigned_t<C>(0) - std::make_unsigned_t<C>(a));
+    return a / b;
+  }
+  static constexpr bool kEigen = true;  // eigen() is the same op on Eigen tensors
+  template <class A, class B>
+  static auto eigen(const A& a, const B& b) {
+    return a / b;
+  }
+};
+
+/// The result tensor of a binary op: the preset in-place operand (add_) when
+/// it has the broadcast shape, else a new one.
+Status prepareOut(KernelContext& ctx, const Shape& shape, DataType dtype) {
+  Tensor& out = ctx.out(0);
+  if (out.defined()) {
+    if (!std::equal(out.shape().begin(), out.shape().end(), shape.begin(), shape.end()))
+      return kernelError(
+          ctx, "in-place result " + shapeText(out.shape()) + " cannot hold the broadcast shape " + shapeText(shape));
+    return Status::ok();
+  }
+  ctx.setOut(0, Tensor::allocate(dtype, shape));
+  return Status::ok();
+}
+
+Status broadcastOf(const KernelContext& ctx, const Tensor& x, const Tensor& y, Shape& shape) {
+  auto s = broadcastShapes(x.shape(), y.shape());
+  if (!s)
+    return kernelError(ctx, "shapes " + shapeText(x.shape()) + " and " + shapeText(y.shape()) + " do not broadcast");
+  shape = std::move(*s);
+  return Status::ok();
+}
+
+template <class Op>
+Status binaryKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  const Tensor& y = ctx.in(1);
+  Shape shape;
+  if (Status s = broadcastOf(ctx, x, y, shape); !s) return s;
+  return visitNumber(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (std::is_integral_v<T> && std::is_same_v<Op, Div>) {
+      const T* b = y.data<T>();
+      if (std::find(b, b + y.numel(), T(0)) != b + y.numel()) return kernelError(ctx, "integer division by zero");
+    }
+    // Read y before out may alias x (add_): elementwise, each index is read
+    // before it is written.
+    if (Status s = prepareOut(ctx, shape, x.dtype()); !s) return s;
+    binaryLoop<T>(x, y, ctx.out(0), Op{});
+    return Status::ok();
+  });
+}
+
+void negateInPlace(Tensor& t) {
+  visitDtype(t.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (!std::is_same_v<T, bool>) {
+      T* p = t.data<T>();
+      for (int64_t i = 0; i < t.numel(); ++i) p[i] = store<T>(-load(p[i]));
+    }
+  });
+}
+
+/// add_grad / subtract_grad (x, y, out_grad): the incoming gradient summed
+/// back to x's and y's shapes, negated for subtract's y.
+template <bool kNegateY>
+Status addGradKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {2}); !s) return s;
+  if (!ctx.has(0) || !ctx.has(1)) return kernelError(ctx, "x and y are needed for their shapes");
+  const Tensor& dout = ctx.in(2);
+  if (wantsResult(ctx, 0)) ctx.setOut(0, sumToShape(dout, ctx.in(0).shape()));
+  if (wantsResult(ctx, 1)) {
+    Tensor dy = sumToShape(dout, ctx.in(1).shape());
+    if (kNegateY) negateInPlace(dy);
+    ctx.setOut(1, std::move(dy));
+  }
+  return Status::ok();
+}
+
+/// multiply_grad (x, y, out_grad) -> (sum(dout·y), sum(dout·x)).
+Status multiplyGradKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1, 2}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  const Tensor& y = ctx.in(1);
+  const Tensor& dout = ctx.in(2);
+  return visitNumber(ctx, dout.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor tmp = Tensor::allocate(dout.dtype(), dout.shape());
+    if (wantsResult(ctx, 0)) {
+      binaryLoop<T>(dout, y, tmp, Mul{});
+      ctx.setOut(0, sumToShape(tmp, x.shape()));
+    }
+    if (wantsResult(ctx, 1)) {
+      binaryLoop<T>(dout, x, tmp, Mul{});
+      ctx.setOut(1, sumToShape(tmp, y.shape()));
+    }
+    return Status::ok();
+  });
+}
+
+/// divide_grad (x, y, out, out_grad) -> (sum(dout / y), sum(-dout·out / y)).
+Status divideGradKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1, 2, 3}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  const Tensor& y = ctx.in(1);
+  const Tensor& out = ctx.in(2);
+  const Tensor& dout = ctx.in(3);
+  return visitFloat(ctx, dout.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor q = Tensor::allocate(dout.dtype(), dout.shape());
+    binaryLoop<T>(dout, y, q, Div{});
+    if (wantsResult(ctx, 1)) {
+      Tensor dy = Tensor::allocate(dout.dtype(), dout.shape());
+      binaryLoop<T>(q, out, dy, [](auto a, auto b) { return -a * b; });
+      ctx.setOut(1, sumToShape(dy, y.shape()));
+    }
+    if (wantsResult(ctx, 0)) ctx.setOut(0, sumToShape(q, x.shape()));
+    return Status::ok();
+  });
+}
+
+}  // namespace
+}  // namespace kernels
+
+void registerBinaryKernels(KernelRegistry& r) {
+  using namespace kernels;
+  r.add("pd_op.add", binaryKernel<Add>);
+  r.add("pd_op.add_", binaryKernel<Add>);
+  r.add("pd_op.subtract", binaryKernel<Sub>);
+  r.add("pd_op.multiply", binaryKernel<Mul>);
+  r.add("pd_op.divide", binaryKernel<Div>);
+  r.add("pd_op.add_grad", addGradKernel<false>);
+  r.add("pd_op.subtract_grad", addGradKernel<true>);
+  r.add("pd_op.multiply_grad", multiplyGradKernel);
+  r.add("pd_op.divide_grad", divideGradKernel);
+}
+
+}  // namespace pir::runtime

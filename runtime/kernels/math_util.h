@@ -1,0 +1,138 @@
+//===- math_util.h - shared pieces of the math kernels ----------*- C++ -*-===//
+//
+// Errors that name the op, dtype dispatch (bf16 stored as bf16, computed in
+// f32), numpy broadcasting (right-aligned shapes, size-1 dims stretched) and
+// the reverse of broadcasting that binary grads need (sum a gradient back to
+// an operand's shape). Every kernel runs on one thread: ranks are the
+// parallelism.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/attr_access.h"
+#include "core/status.h"
+#include "core/types.h"
+#include "runtime/kernel.h"
+#include "runtime/tensor.h"
+
+namespace pir::runtime::kernels {
+
+using Shape = std::vector<int64_t>;
+
+/// A user error `OPNAME: message`, located at the op.
+core::Status kernelError(const KernelContext& ctx, const std::string& message);
+/// `2x3xf32`-style text of a tensor's shape, for messages.
+std::string shapeText(std::span<const int64_t> shape);
+
+/// Whether result `i` is to be computed: false for a `<<NULL TYPE>>` result.
+bool wantsResult(const KernelContext& ctx, size_t i);
+
+/// The element type a storage type is computed in.
+template <class T>
+using ComputeT = std::conditional_t<std::is_same_v<T, BFloat16>, float, T>;
+
+template <class T>
+inline ComputeT<T> load(T v) {
+  if constexpr (std::is_same_v<T, BFloat16>)
+    return v.toFloat();
+  else
+    return v;
+}
+template <class T, class C>
+inline T store(C v) {
+  if constexpr (std::is_same_v<T, BFloat16>)
+    return BFloat16::fromFloat(static_cast<float>(v));
+  else
+    return static_cast<T>(v);
+}
+
+/// Calls `f(T*)` for a float dtype (f32, f64, bf16); an error naming the
+/// dtype for the others.
+template <class F>
+core::Status visitFloat(const KernelContext& ctx, DataType dtype, F&& f) {
+  switch (dtype) {
+    case DataType::F32:
+      return f(static_cast<float*>(nullptr));
+    case DataType::F64:
+      return f(static_cast<double*>(nullptr));
+    case DataType::BF16:
+      return f(static_cast<BFloat16*>(nullptr));
+    default:
+      return kernelError(ctx, std::string("no kernel for dtype ") + std::string(core::dataTypeName(dtype)));
+  }
+}
+/// As visitFloat, also for i32 and i64 (the arithmetic that makes sense on
+/// integers: add, subtract, multiply, divide, scale, sum).
+template <class F>
+core::Status visitNumber(const KernelContext& ctx, DataType dtype, F&& f) {
+  if (dtype == DataType::I32) return f(static_cast<int32_t*>(nullptr));
+  if (dtype == DataType::I64) return f(static_cast<int64_t*>(nullptr));
+  return visitFloat(ctx, dtype, f);
+}
+
+/// Checks that the operands `indices` are present and all of one dtype.
+core::Status requireOperands(const KernelContext& ctx, std::initializer_list<size_t> indices);
+
+/// numpy's broadcast of two shapes, or nothing when a pair of dims is
+/// neither equal nor 1.
+std::optional<Shape> broadcastShapes(std::span<const int64_t> a, std::span<const int64_t> b);
+/// The element strides with which a contiguous tensor of shape `in` is read
+/// at each index of the broadcast shape `out` (0 on stretched dims).
+Shape broadcastStrides(std::span<const int64_t> in, std::span<const int64_t> out);
+
+/// Walks the contiguous shape `shape` row by row (the last dim is the row):
+/// `f(offA, offB, row, n)` with the offsets of row `row` in two strided
+/// operands, n = the row length. A 0-D shape is one row of one element.
+template <class F>
+void forEachRow(std::span<const int64_t> shape, std::span<const int64_t> sa, std::span<const int64_t> sb, F&& f) {
+  size_t r = shape.size();
+  int64_t n = r ? shape[r - 1] : 1;
+  int64_t rows = numElements(shape) / (n ? n : 1);
+  if (numElements(shape) == 0) return;
+  std::vector<int64_t> idx(r ? r - 1 : 0, 0);
+  int64_t offA = 0, offB = 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    f(offA, offB, row, n);
+    for (size_t d = idx.size(); d-- > 0;) {  // odometer increment over the outer dims
+      offA += sa[d];
+      offB += sb[d];
+      if (++idx[d] < shape[d]) break;
+      offA -= sa[d] * shape[d];
+      offB -= sb[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/// `grad` (of a broadcast shape) summed over the dims that broadcasting
+/// stretched, as a contiguous tensor of `shape` (same dtype; floats summed
+/// in f64).
+Tensor sumToShape(const Tensor& grad, std::span<const int64_t> shape);
+
+/// `axis` wrapped into [0, rank), or nothing when out of range. For a 0-D
+/// tensor, axis 0 and -1 are the (empty) whole.
+std::optional<int64_t> normalizeAxis(int64_t axis, size_t rank);
+
+/// An IntArray that is either operand `operandIndex` (an int tensor, e.g.
+/// full_int_array's) when present, or attribute `attr`.
+std::optional<std::vector<int64_t>> intArrayArg(const KernelContext& ctx, size_t operandIndex, std::string_view attr);
+/// A Scalar that is operand `operandIndex` (a one-element tensor) when
+/// present, else attribute `attr`, else `fallback`.
+double scalarArg(const KernelContext& ctx, size_t operandIndex, std::string_view attr, double fallback);
+/// Writes `src`'s elements converted to `dst`'s dtype into `dst`'s buffer
+/// (the same element count; any runnable dtypes).
+void castInto(const Tensor& src, Tensor& dst);
+/// `src` converted into a new tensor of `dtype` (`src` itself when it has it).
+Tensor castTensor(const Tensor& src, DataType dtype);
+
+/// Element `i` (flat) of a tensor of any runnable dtype, as f64.
+double valueAt(const Tensor& t, int64_t i);
+
+}  // namespace pir::runtime::kernels

@@ -1,0 +1,27 @@
+//===- matmul.h - GEMM through OpenBLAS and its thread count ----*- C++ -*-===//
+//
+// matmul and matmul_grad call cblas_sgemm / cblas_dgemm (bf16 operands are
+// widened to f32 around the call). Kernels are single-threaded, ranks being
+// the parallelism: OpenBLAS runs on one thread unless setBlasThreads says
+// otherwise (pir-run's --blas-threads, for a one-rank run).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "core/status.h"
+#include "runtime/tensor.h"
+
+namespace pir::runtime {
+
+/// OpenBLAS's thread count for every later GEMM (n >= 1). Before the kernel
+/// registry is built it is 1 (the registry sets it unless this was called).
+void setBlasThreads(int n);
+int blasThreads();
+
+/// C = op(A)·op(B) over the last two dims, batch dims broadcast numpy-style:
+/// A is (..., r, c) read as (..., c, r) when `transA`; likewise B. Both have
+/// rank >= 2 and one float dtype (f32, f64, bf16); C is allocated with
+/// shape broadcast(batchA, batchB) + [m, n].
+core::Status batchedGemm(const Tensor& a, bool transA, const Tensor& b, bool transB, Tensor& c);
+
+}  // namespace pir::runtime

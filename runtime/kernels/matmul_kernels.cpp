@@ -1,0 +1,221 @@
+//===- matmul_kernels.cpp - matmul and matmul_grad over cblas -------------===//
+//
+// matmul(x, y){transpose_x, transpose_y} as numpy and Paddle define it: a
+// flag transposes the last two dims; a 1-D x is read as [1, K] and a 1-D y
+// as [K, 1] (their flag ignored), the unit dim squeezed from the result;
+// batch dims broadcast. When y is a matrix and x is not transposed, x's
+// batch dims fold into its rows: one GEMM instead of one per batch, in the
+// forward pass and both grads (Paddle's matmul_grad folds the same way).
+// matmul_grad (impl/matmul_grad_kernel_impl.h) sums broadcast batch dims
+// back to each operand's shape.
+//
+//===----------------------------------------------------------------------===//
+#include <cblas.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "runtime/kernels/math_util.h"
+#include "runtime/kernels/matmul.h"
+
+namespace pir::runtime {
+
+namespace {
+
+std::atomic<bool> gThreadsSet{false};
+std::atomic<int> gThreads{1};
+
+using core::Status;
+using kernels::Shape;
+
+Tensor toF32(const Tensor& t) {
+  Tensor f = Tensor::allocate(DataType::F32, t.shape());
+  const BFloat16* a = t.data<BFloat16>();
+  float* o = f.data<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) o[i] = a[i].toFloat();
+  return f;
+}
+
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, blasint(m), blasint(n),
+              blasint(k), 1.0f, a, blasint(ta ? m : k), b, blasint(tb ? k : n), 0.0f, c, blasint(n));
+}
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, blasint(m), blasint(n),
+              blasint(k), 1.0, a, blasint(ta ? m : k), b, blasint(tb ? k : n), 0.0, c, blasint(n));
+}
+
+template <class T>
+void runBatches(const Tensor& a, bool ta, const Tensor& b, bool tb, Tensor& c, const Shape& batch) {
+  size_t ra = a.rank(), rb = b.rank();
+  int64_t m = ta ? a.dim(ra - 1) : a.dim(ra - 2), k = ta ? a.dim(ra - 2) : a.dim(ra - 1);
+  int64_t n = tb ? b.dim(rb - 2) : b.dim(rb - 1);
+  Shape batchA(a.shape().begin(), a.shape().end() - 2), batchB(b.shape().begin(), b.shape().end() - 2);
+  Shape sa = kernels::broadcastStrides(batchA, batch), sb = kernels::broadcastStrides(batchB, batch);
+  int64_t nb = numElements(batch);
+  std::vector<int64_t> idx(batch.size(), 0);
+  for (int64_t i = 0; i < nb; ++i) {
+    int64_t offA = 0, offB = 0;
+    for (size_t d = 0; d < batch.size(); ++d) offA += idx[d] * sa[d], offB += idx[d] * sb[d];
+    gemm(ta, tb, m, n, k, a.data<T>() + offA * m * k, b.data<T>() + offB * k * n, c.data<T>() + i * m * n);
+    for (size_t d = batch.size(); d-- > 0;)
+      if (++idx[d] < batch[d])
+        break;
+      else
+        idx[d] = 0;
+  }
+}
+
+}  // namespace
+
+void setBlasThreads(int n) {
+  gThreadsSet = true;
+  gThreads = std::max(1, n);
+  openblas_set_num_threads(gThreads);
+}
+
+int blasThreads() { return gThreads; }
+
+Status batchedGemm(const Tensor& a, bool ta, const Tensor& b, bool tb, Tensor& c) {
+  size_t ra = a.rank(), rb = b.rank();
+  if (ra < 2 || rb < 2 || a.dtype() != b.dtype()) return Status::internal("batchedGemm: bad operands");
+  int64_t m = ta ? a.dim(ra - 1) : a.dim(ra - 2), k = ta ? a.dim(ra - 2) : a.dim(ra - 1);
+  int64_t kb = tb ? b.dim(rb - 1) : b.dim(rb - 2), n = tb ? b.dim(rb - 2) : b.dim(rb - 1);
+  if (k != kb)
+    return Status::error("the contracted dims differ (" + std::to_string(k) + " and " + std::to_string(kb) + ")");
+  auto batch = kernels::broadcastShapes(std::span(a.shape().begin(), ra - 2), std::span(b.shape().begin(), rb - 2));
+  if (!batch) return Status::error("the batch dims do not broadcast");
+  Shape shape = *batch;
+  shape.push_back(m);
+  shape.push_back(n);
+  DataType dt = a.dtype();
+  if (dt != DataType::F32 && dt != DataType::F64 && dt != DataType::BF16)
+    return Status::error(std::string("no matmul for dtype ") + std::string(core::dataTypeName(dt)));
+  if (k == 0) {
+    c = Tensor::zeros(dt, shape);
+    return Status::ok();
+  }
+  if (dt == DataType::F64) {
+    c = Tensor::allocate(dt, shape);
+    runBatches<double>(a, ta, b, tb, c, *batch);
+  } else if (dt == DataType::F32) {
+    c = Tensor::allocate(dt, shape);
+    runBatches<float>(a, ta, b, tb, c, *batch);
+  } else {
+    Tensor cf = Tensor::allocate(DataType::F32, shape);
+    runBatches<float>(toF32(a), ta, toF32(b), tb, cf, *batch);
+    c = Tensor::allocate(dt, shape);
+    for (int64_t i = 0; i < cf.numel(); ++i) c.data<BFloat16>()[i] = BFloat16::fromFloat(cf.data<float>()[i]);
+  }
+  return Status::ok();
+}
+
+namespace kernels {
+namespace {
+
+/// x and y as matrices (1-D operands unsqueezed, their flag dropped), and
+/// the shapes of out with and without the unit dims.
+struct MatmulPlan {
+  Tensor x, y;
+  bool tx = false, ty = false;
+  Shape out;  // the op's result shape
+  bool folded = false;
+};
+
+Status planMatmul(const KernelContext& ctx, const Tensor& x, const Tensor& y, MatmulPlan& p) {
+  if (x.rank() == 0 || y.rank() == 0) return kernelError(ctx, "matmul needs operands of rank >= 1");
+  p.tx = core::getBool(ctx.op, "transpose_x").value_or(false) && x.rank() > 1;
+  p.ty = core::getBool(ctx.op, "transpose_y").value_or(false) && y.rank() > 1;
+  Shape xs(x.shape().begin(), x.shape().end()), ys(y.shape().begin(), y.shape().end());
+  if (xs.size() == 1) xs.insert(xs.begin(), 1);
+  if (ys.size() == 1) ys.push_back(1);
+  int64_t xk = p.tx ? xs[xs.size() - 2] : xs.back(), yk = p.ty ? ys.back() : ys[ys.size() - 2];
+  if (xk != yk)
+    return kernelError(ctx, "x " + shapeText(x.shape()) + " and y " + shapeText(y.shape()) +
+                                " differ in the contracted dim (" + std::to_string(xk) + " vs " + std::to_string(yk) +
+                                ")");
+  auto batch = broadcastShapes(std::span(xs.data(), xs.size() - 2), std::span(ys.data(), ys.size() - 2));
+  if (!batch)
+    return kernelError(
+        ctx, "the batch dims of " + shapeText(x.shape()) + " and " + shapeText(y.shape()) + " do not broadcast");
+  p.out = *batch;
+  if (x.rank() > 1) p.out.push_back(p.tx ? xs.back() : xs[xs.size() - 2]);
+  if (y.rank() > 1) p.out.push_back(p.ty ? ys[ys.size() - 2] : ys.back());
+  // Fold x's batch into its rows when y is one matrix.
+  p.folded = ys.size() == 2 && xs.size() > 2 && !p.tx;
+  if (p.folded) xs = {numElements(xs) / xs.back(), xs.back()};
+  p.x = x.view(xs);
+  p.y = y.view(ys);
+  return Status::ok();
+}
+
+Status matmul(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1}); !s) return s;
+  MatmulPlan p;
+  if (Status s = planMatmul(ctx, ctx.in(0), ctx.in(1), p); !s) return s;
+  Tensor c;
+  if (Status s = batchedGemm(p.x, p.tx, p.y, p.ty, c); !s) return kernelError(ctx, s.message());
+  ctx.setOut(0, c.view(p.out));
+  return Status::ok();
+}
+
+/// `full` summed back to `target`'s shape (broadcast batch dims) and viewed
+/// as `shape`.
+Tensor reduceTo(const Tensor& full, const Tensor& target, std::span<const int64_t> shape) {
+  if (full.numel() == target.numel()) return full.view(shape);
+  return sumToShape(full, target.shape()).view(shape);
+}
+
+/// matmul_grad (x, y, out_grad){transpose_x, transpose_y} -> (x_grad, y_grad):
+///   tx,ty  dx        dy
+///   F,F    dO·Yᵀ     Xᵀ·dO
+///   F,T    dO·Y      dOᵀ·X
+///   T,F    Y·dOᵀ     X·dO
+///   T,T    Yᵀ·dOᵀ    dOᵀ·Xᵀ
+Status matmulGrad(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1, 2}); !s) return s;
+  MatmulPlan p;
+  if (Status s = planMatmul(ctx, ctx.in(0), ctx.in(1), p); !s) return s;
+  const Tensor& dout = ctx.in(2);
+  if (dout.numel() != numElements(p.out))
+    return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " is not the result shape " + shapeText(p.out));
+  // dO with the unit dims of 1-D operands back, rows folded like x's.
+  Shape ds(p.x.shape().begin(), p.x.shape().end() - 2);
+  if (!p.folded) {
+    auto b = broadcastShapes(ds, std::span(p.y.shape().begin(), p.y.rank() - 2));
+    ds = *b;
+  }
+  ds.push_back(p.tx ? p.x.shape().back() : p.x.dim(p.x.rank() - 2));
+  ds.push_back(p.ty ? p.y.dim(p.y.rank() - 2) : p.y.shape().back());
+  Tensor d = dout.view(ds);
+  const Tensor &x = p.x, &y = p.y;
+  bool tx = p.tx, ty = p.ty;
+  if (wantsResult(ctx, 0)) {
+    Tensor dx;
+    Status s = !tx  ? batchedGemm(d, false, y, !ty, dx)
+               : ty ? batchedGemm(y, true, d, true, dx)
+                    : batchedGemm(y, false, d, true, dx);
+    if (!s) return kernelError(ctx, s.message());
+    ctx.setOut(0, reduceTo(dx, x, ctx.in(0).shape()));
+  }
+  if (wantsResult(ctx, 1)) {
+    Tensor dy;
+    Status s = !ty  ? batchedGemm(x, !tx, d, false, dy)
+               : tx ? batchedGemm(d, true, x, true, dy)
+                    : batchedGemm(d, true, x, false, dy);
+    if (!s) return kernelError(ctx, s.message());
+    ctx.setOut(1, reduceTo(dy, y, ctx.in(1).shape()));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace kernels
+
+void registerMatmulKernels(KernelRegistry& r) {
+  if (!gThreadsSet) openblas_set_num_threads(1);
+  r.add("pd_op.matmul", kernels::matmul);
+  r.add("pd_op.matmul_grad", kernels::matmulGrad);
+}
+
+}  // namespace pir::runtime

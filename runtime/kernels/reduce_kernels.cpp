@@ -1,0 +1,133 @@
+//===- reduce_kernels.cpp - mean, sum and their grads ---------------------===//
+//
+// mean(x){axis, keepdim} and sum(x, axis?){dtype, keepdim}: an empty axis
+// list (or reduce_all) reduces every dim. A reduction is the broadcast-grad
+// sum (sumToShape) onto the shape with reduced dims set to 1, then viewed
+// without them unless keepdim. mean_grad divides by the local count
+// numel(x) / numel(out) as Paddle's MeanGradFunctor does.
+//
+//===----------------------------------------------------------------------===//
+#include <algorithm>
+
+#include "runtime/kernels/math_util.h"
+
+namespace pir::runtime {
+namespace kernels {
+namespace {
+
+using core::Status;
+
+constexpr size_t kNoOperand = SIZE_MAX;  // mean's axis is an attribute only
+
+/// x's shape with the reduced dims set to 1.
+Status keptShape(const KernelContext& ctx, std::span<const int64_t> xs, const std::vector<int64_t>& axes, bool all,
+                 Shape& kept) {
+  kept.assign(xs.begin(), xs.end());
+  if (all || axes.empty()) {
+    std::fill(kept.begin(), kept.end(), 1);
+    return Status::ok();
+  }
+  for (int64_t a : axes) {
+    auto n = normalizeAxis(a, xs.size());
+    if (!n) return kernelError(ctx, "axis " + std::to_string(a) + " is out of range for " + shapeText(xs));
+    if (!kept.empty()) kept[size_t(*n)] = 1;
+  }
+  return Status::ok();
+}
+
+/// Multiplies every element by `k`.
+void scaleBy(Tensor& t, double k) {
+  visitDtype(t.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (!std::is_same_v<T, bool>) {
+      T* p = t.data<T>();
+      for (int64_t i = 0; i < t.numel(); ++i) p[i] = store<T>(static_cast<ComputeT<T>>(double(load(p[i])) * k));
+    }
+  });
+}
+
+/// mean (axis an attribute) and sum (axis operand 1 or an attribute).
+template <bool kMean>
+Status reduceKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  auto axes = intArrayArg(ctx, kMean ? kNoOperand : 1, "axis");
+  if (!axes) return kernelError(ctx, "axis is neither an int tensor nor an IntArray attribute");
+  bool keepdim = core::getBool(ctx.op, "keepdim").value_or(false);
+  bool all = core::getBool(ctx.op, "reduce_all").value_or(false);
+  Shape kept;
+  if (Status s = keptShape(ctx, x.shape(), *axes, all, kept); !s) return s;
+  DataType dtype = x.dtype();
+  if (!kMean) {
+    // Paddle's SumInferMeta: bool and int32 sum to int64 unless a dtype is given.
+    auto given = core::getDataType(ctx.op, "dtype");
+    bool promote = x.dtype() == DataType::Bool || x.dtype() == DataType::I32;
+    dtype = given && *given != DataType::Undefined ? *given : promote ? DataType::I64 : x.dtype();
+  }
+  if (dtype == DataType::Bool) return kernelError(ctx, "no reduction into bool");
+  if (kMean && dtype != DataType::F32 && dtype != DataType::F64 && dtype != DataType::BF16)
+    return kernelError(ctx, "mean needs a float dtype");
+  Tensor in = castTensor(x, dtype);
+  Tensor r = sumToShape(in, kept);
+  if (kMean && x.numel() > 0) scaleBy(r, double(r.numel()) / double(x.numel()));
+  Shape out = kept;
+  if (!keepdim) {  // the same elements without the reduced dims
+    out.clear();
+    std::vector<bool> red(x.rank(), all || axes->empty());
+    for (int64_t a : *axes)
+      if (auto n = normalizeAxis(a, x.rank()); n && x.rank()) red[size_t(*n)] = true;
+    for (size_t i = 0; i < x.rank(); ++i)
+      if (!red[i]) out.push_back(x.dim(i));
+  }
+  ctx.setOut(0, r.view(out));
+  return Status::ok();
+}
+
+/// mean_grad (x, out_grad){axis, keepdim, reduce_all} and sum_grad (x,
+/// out_grad, axis?){keepdim, reduce_all}: out_grad broadcast back to x's
+/// shape, divided by the reduced count for mean.
+template <bool kMean>
+Status reduceGradKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {1}); !s) return s;
+  if (!ctx.has(0)) return kernelError(ctx, "x is needed for its shape");
+  const Tensor& x = ctx.in(0);
+  const Tensor& dout = ctx.in(1);
+  auto axes = intArrayArg(ctx, kMean ? kNoOperand : 2, "axis");
+  if (!axes) return kernelError(ctx, "axis is neither an int tensor nor an IntArray attribute");
+  Shape kept;
+  if (Status s = keptShape(ctx, x.shape(), *axes, core::getBool(ctx.op, "reduce_all").value_or(false), kept); !s)
+    return s;
+  if (numElements(kept) != dout.numel())
+    return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " is not x " + shapeText(x.shape()) + " reduced");
+  double k = kMean && dout.numel() > 0 ? double(dout.numel()) / double(x.numel()) : 1.0;
+  return visitNumber(ctx, dout.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor out = Tensor::allocate(dout.dtype(), x.shape());
+    Shape sd = broadcastStrides(kept, x.shape());
+    Shape so = broadcastStrides(x.shape(), x.shape());
+    int64_t ld = sd.empty() ? 0 : sd.back();
+    const T* d = dout.data<T>();
+    T* o = out.data<T>();
+    forEachRow(x.shape(), so, sd, [&](int64_t offO, int64_t offD, int64_t, int64_t n) {
+      for (int64_t j = 0; j < n; ++j) {
+        auto v = load(d[offD + j * ld]);
+        o[offO + j] = kMean ? store<T>(static_cast<ComputeT<T>>(double(v) * k)) : store<T>(v);
+      }
+    });
+    ctx.setOut(0, std::move(out));
+    return Status::ok();
+  });
+}
+
+}  // namespace
+}  // namespace kernels
+
+void registerReduceKernels(KernelRegistry& r) {
+  using namespace kernels;
+  r.add("pd_op.mean", reduceKernel<true>);
+  r.add("pd_op.mean_grad", reduceGradKernel<true>);
+  r.add("pd_op.sum", reduceKernel<false>);
+  r.add("pd_op.sum_grad", reduceGradKernel<false>);
+}
+
+}  // namespace pir::runtime

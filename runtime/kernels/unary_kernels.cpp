@@ -1,0 +1,191 @@
+//===- unary_kernels.cpp - activations, scale, cast and their grads -------===//
+//
+// relu, gelu (erf form, or the tanh form with `approximate`), square, exp,
+// sqrt, tanh, sigmoid, abs, scale, cast; relu_grad (which takes out, not x:
+// Paddle's kDepOut), gelu_grad, square_grad, cast_grad, and reshape_grad
+// (a copy with x's shape). Float dtypes, bf16 computed in f32.
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+
+#include "runtime/kernels/math_util.h"
+
+namespace pir::runtime {
+namespace kernels {
+namespace {
+
+using core::Status;
+
+constexpr double kSqrt2 = 1.41421356237309504880;
+constexpr double kSqrt2OverPi = 0.79788456080286535588;  // sqrt(2/pi)
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;   // 1/sqrt(2 pi)
+constexpr double kGeluCoeff = 0.044715;
+
+/// out = f(x) elementwise; the result is x's buffer for an in-place op.
+template <class F>
+Status unaryKernel(KernelContext& ctx, F f) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  return visitFloat(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if (!ctx.out(0).defined()) ctx.setOut(0, Tensor::allocate(x.dtype(), x.shape()));
+    const T* a = x.data<T>();
+    T* o = ctx.out(0).template data<T>();
+    for (int64_t i = 0; i < x.numel(); ++i) o[i] = store<T>(f(load(a[i])));
+    return Status::ok();
+  });
+}
+
+/// x_grad = f(a, dout) elementwise, `a` being x or out.
+template <class F>
+Status unaryGradKernel(KernelContext& ctx, F f) {
+  if (Status s = requireOperands(ctx, {0, 1}); !s) return s;
+  const Tensor& a = ctx.in(0);
+  const Tensor& dout = ctx.in(1);
+  if (a.numel() != dout.numel())
+    return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " does not match " + shapeText(a.shape()));
+  return visitFloat(ctx, a.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if (!ctx.out(0).defined()) ctx.setOut(0, Tensor::allocate(a.dtype(), a.shape()));
+    const T* pa = a.data<T>();
+    const T* pd = dout.data<T>();
+    T* o = ctx.out(0).template data<T>();
+    for (int64_t i = 0; i < a.numel(); ++i) o[i] = store<T>(f(load(pa[i]), load(pd[i])));
+    return Status::ok();
+  });
+}
+
+template <class C>
+C geluExact(C x) {
+  return C(0.5) * x * (C(1) + std::erf(x / C(kSqrt2)));
+}
+template <class C>
+C geluTanh(C x) {
+  return C(0.5) * x * (C(1) + std::tanh(C(kSqrt2OverPi) * (x + C(kGeluCoeff) * x * x * x)));
+}
+template <class C>
+C geluExactGrad(C x, C d) {
+  return d * (C(0.5) * (C(1) + std::erf(x / C(kSqrt2))) + x * C(kInvSqrt2Pi) * std::exp(C(-0.5) * x * x));
+}
+template <class C>
+C geluTanhGrad(C x, C d) {
+  C t = std::tanh(C(kSqrt2OverPi) * (x + C(kGeluCoeff) * x * x * x));
+  C du = C(kSqrt2OverPi) * (C(1) + C(3 * kGeluCoeff) * x * x);
+  return d * (C(0.5) * (C(1) + t) + C(0.5) * x * (C(1) - t * t) * du);
+}
+
+Status relu(KernelContext& ctx) {
+  return unaryKernel(ctx, [](auto x) { return x > 0 ? x : decltype(x)(0); });
+}
+Status gelu(KernelContext& ctx) {
+  if (core::getBool(ctx.op, "approximate").value_or(false)) return unaryKernel(ctx, [](auto x) { return geluTanh(x); });
+  return unaryKernel(ctx, [](auto x) { return geluExact(x); });
+}
+Status square(KernelContext& ctx) {
+  return unaryKernel(ctx, [](auto x) { return x * x; });
+}
+Status expK(KernelContext& ctx) {
+  return unaryKernel(ctx, [](auto x) { return std::exp(x); });
+}
+Status sqrtK(KernelContext& ctx) {
+  return unaryKernel(ctx, [](auto x) { return std::sqrt(x); });
+}
+Status tanhK(KernelContext& ctx) {
+  return unaryKernel(ctx, [](auto x) { return std::tanh(x); });
+}
+Status sigmoid(KernelContext& ctx) {
+  return unaryKernel(ctx, [](auto x) { return decltype(x)(1) / (decltype(x)(1) + std::exp(-x)); });
+}
+Status absK(KernelContext& ctx) {
+  return unaryKernel(ctx, [](auto x) { return std::abs(x); });
+}
+
+Status reluGrad(KernelContext& ctx) {  // (out, out_grad)
+  return unaryGradKernel(ctx, [](auto out, auto d) { return out > 0 ? d : decltype(d)(0); });
+}
+Status geluGrad(KernelContext& ctx) {  // (x, out_grad)
+  if (core::getBool(ctx.op, "approximate").value_or(false))
+    return unaryGradKernel(ctx, [](auto x, auto d) { return geluTanhGrad(x, d); });
+  return unaryGradKernel(ctx, [](auto x, auto d) { return geluExactGrad(x, d); });
+}
+Status squareGrad(KernelContext& ctx) {  // (x, out_grad)
+  return unaryGradKernel(ctx, [](auto x, auto d) { return decltype(x)(2) * x * d; });
+}
+
+/// scale(x, scale?) {scale, bias, bias_after_scale}: scale·x + bias, or
+/// scale·(x + bias) when bias_after_scale is false. Ints too.
+Status scale(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  double k = scalarArg(ctx, 1, "scale", 1.0);
+  double bias = core::getDouble(ctx.op, "bias").value_or(0.0);
+  bool after = core::getBool(ctx.op, "bias_after_scale").value_or(true);
+  return visitNumber(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    using C = ComputeT<T>;
+    using F = std::conditional_t<std::is_integral_v<C>, double, C>;
+    if (!ctx.out(0).defined()) ctx.setOut(0, Tensor::allocate(x.dtype(), x.shape()));
+    const T* a = x.data<T>();
+    T* o = ctx.out(0).template data<T>();
+    F fk = F(k), fb = F(bias);
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      F v = F(load(a[i]));
+      o[i] = store<T>(after ? fk * v + fb : fk * (v + fb));
+    }
+    return Status::ok();
+  });
+}
+
+Status cast(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  auto dtype = core::getDataType(ctx.op, "dtype");
+  if (!dtype || !isRunnable(*dtype) || !isRunnable(ctx.in(0).dtype()))
+    return kernelError(ctx, "no cast to or from this dtype");
+  ctx.setOut(0, ctx.in(0).dtype() == *dtype ? ctx.in(0).clone() : castTensor(ctx.in(0), *dtype));
+  return Status::ok();
+}
+
+Status castGrad(KernelContext& ctx) {  // (x, out_grad): out_grad cast back to x's dtype
+  if (Status s = requireOperands(ctx, {1}); !s) return s;
+  if (!ctx.has(0)) return kernelError(ctx, "x is needed for its dtype");
+  ctx.setOut(0, ctx.in(1).dtype() == ctx.in(0).dtype() ? ctx.in(1).clone() : castTensor(ctx.in(1), ctx.in(0).dtype()));
+  return Status::ok();
+}
+
+/// reshape_grad (x, out_grad): out_grad with x's shape (a copy). Before
+/// PR #66089 the first operand was xshape = [0] + x's dims.
+Status reshapeGrad(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {1}); !s) return s;
+  if (!ctx.has(0)) return kernelError(ctx, "x is needed for its shape");
+  std::span<const int64_t> shape = ctx.in(0).shape();
+  if (ctx.in(0).numel() == 0 && !shape.empty() && shape[0] == 0 && ctx.in(1).numel() != 0) shape = shape.subspan(1);
+  if (numElements(shape) != ctx.in(1).numel())
+    return kernelError(
+        ctx, "out_grad " + shapeText(ctx.in(1).shape()) + " does not have the elements of " + shapeText(shape));
+  ctx.setOut(0, ctx.in(1).clone().view(shape));
+  return Status::ok();
+}
+
+}  // namespace
+}  // namespace kernels
+
+void registerUnaryKernels(KernelRegistry& r) {
+  using namespace kernels;
+  r.add("pd_op.abs", absK);
+  r.add("pd_op.cast", cast);
+  r.add("pd_op.cast_grad", castGrad);
+  r.add("pd_op.exp", expK);
+  r.add("pd_op.gelu", gelu);
+  r.add("pd_op.gelu_grad", geluGrad);
+  r.add("pd_op.relu", relu);
+  r.add("pd_op.relu_grad", reluGrad);
+  r.add("pd_op.reshape_grad", reshapeGrad);
+  r.add("pd_op.scale", scale);
+  r.add("pd_op.sigmoid", sigmoid);
+  r.add("pd_op.sqrt", sqrtK);
+  r.add("pd_op.square", square);
+  r.add("pd_op.square_grad", squareGrad);
+  r.add("pd_op.tanh", tanhK);
+}
+
+}  // namespace pir::runtime
