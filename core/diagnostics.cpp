@@ -60,6 +60,10 @@ Diagnostic& DiagnosticEngine::error(int64_t offset, std::string message) {
   return diags_.back();
 }
 
+void DiagnosticEngine::prefixMessages(size_t first, std::string_view prefix) {
+  for (size_t i = first; i < diags_.size(); ++i) diags_[i].message.insert(0, prefix);
+}
+
 bool DiagnosticEngine::hasErrors() const {
   return std::any_of(diags_.begin(), diags_.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }

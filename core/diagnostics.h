@@ -57,6 +57,9 @@ class DiagnosticEngine {
   size_t size() const { return diags_.size(); }
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
   void clear() { diags_.clear(); }
+  /// Puts `prefix` before the message of every diagnostic from index
+  /// `first` on (e.g. "after pass 'X': " on what a check after X found).
+  void prefixMessages(size_t first, std::string_view prefix);
 
   /// Sorts by position (stable, so equal offsets keep their order).
   void sortByPosition();

@@ -92,11 +92,13 @@ core::Status PassManager::verifyAfter(const Pass& pass, const core::ProgramSet& 
   std::string name(pass.name());
   core::VerifyOptions v;
   v.distConsistency = options_.verifyDist || pass.verifiesDistAfter();
-  size_t errors = 0;
+  v.partialReads = options_.verifyDist ? core::CheckLevel::Error : core::CheckLevel::Off;
+  size_t errors = 0, first = diag.size();
   auto start = std::chrono::steady_clock::now();
   for (const core::NamedProgram& p : programs.programs) errors += core::verifyProgram(*p.program, diag, v);
   timings_.emplace_back("verify after " + name, secondsSince(start));
   if (!errors) return core::Status::ok();
+  diag.prefixMessages(first, "after pass '" + name + "': ");
   // The input verified, so failing the structural checks is the pass's bug;
   // only the dist-consistency check may fail on what the user gave. Which
   // it was is asked again only now, on the way out.

@@ -251,10 +251,17 @@ TEST_CASE("a pass whose output fails the verifier is an internal error", "[passe
 
 TEST_CASE("the dist-consistency check failing after a pass is the input's fault", "[passes][manager][status]") {
   Fixture f(kSeed);
-  Status s = f.run("fold-reshard");
+  PassManagerOptions verifyDist;
+  verifyDist.verifyDist = true;
+  Status s = f.run("fold-reshard", verifyDist);
   REQUIRE_FALSE(s.isOk());
   CHECK_FALSE(s.isInternal());
   CHECK(s.message() == "verification failed after pass 'fold-reshard'");
+  REQUIRE(f.diag.size() == 2);
+  CHECK(f.diag.diagnostics()[0].message.rfind("after pass 'fold-reshard': operand 0 of 'pd_op.relu'", 0) == 0);
+  // fold-reshard only removes reshards: it asks for no dist check itself.
+  Fixture quiet(kSeed);
+  CHECK(quiet.run("fold-reshard").isOk());
   // A pass refusing its input is a user error, under the pass's name.
   Fixture g(PIR_TESTDATA_DIR "/pipeline/12_err_multi_mesh.pir");
   Status refused = g.run("pipeline-split");
