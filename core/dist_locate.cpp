@@ -39,8 +39,10 @@ class Scanner {
   }
   size_t skipString(size_t p) const {  // p at the opening quote
     for (++p; p < end_; ++p) {
-      if (text_[p] == '\\') ++p;
-      else if (text_[p] == '"') return p + 1;
+      if (text_[p] == '\\')
+        ++p;
+      else if (text_[p] == '"')
+        return p + 1;
     }
     return end_;
   }
@@ -63,11 +65,16 @@ class Scanner {
   size_t skipField(size_t p) const {
     while (p < end_) {
       char c = text_[p];
-      if (c == '"') p = skipString(p);
-      else if (opener(c)) p = skipGroup(p);
-      else if (c == ',') return p + 1;
-      else if (closer(c)) return p;
-      else ++p;
+      if (c == '"')
+        p = skipString(p);
+      else if (opener(c))
+        p = skipGroup(p);
+      else if (c == ',')
+        return p + 1;
+      else if (closer(c))
+        return p;
+      else
+        ++p;
     }
     return end_;
   }
@@ -93,13 +100,13 @@ class Scanner {
   size_t end_;
 };
 
-/// The `item`-th number of the int list at `p` (`[..]`), or -1.
+/// The `item`-th element of the list at `p` (`[..]` or `(..)`), or -1.
 int64_t listItem(const Scanner& s, size_t p, int64_t item) {
-  if (s.at(p) != '[') return -1;
+  if (s.at(p) != '[' && s.at(p) != '(') return -1;
   ++p;
   for (int64_t k = 0; p < s.end(); ++k) {
     p = s.skipSpaces(p);
-    if (s.at(p) == ']') return -1;
+    if (closer(s.at(p))) return -1;
     if (k == item) return static_cast<int64_t>(p);
     p = s.skipField(p);
   }
@@ -173,13 +180,25 @@ int64_t locateDistEntry(std::string_view text, int64_t opOffset, const DistEntry
       size_t q = p + f.size() + 1;
       int64_t n = 0;
       bool digits = false;
-      for (; s.at(q) >= '0' && s.at(q) <= '9' && n < (int64_t{1} << 40); ++q, digits = true) n = n * 10 + (s.at(q) - '0');
+      for (; s.at(q) >= '0' && s.at(q) <= '9' && n < (int64_t{1} << 40); ++q, digits = true)
+        n = n * 10 + (s.at(q) - '0');
       if (digits && n == ref.index && s.at(q) == ')' && s.at(q + 1) == ':' && s.at(q + 2) == '{')
         return locateInEntry(s, s.skipSpaces(q + 3), key, ref);
     }
     p = s.skipField(p + (f.empty() ? 1 : 0));
   }
   return -1;
+}
+
+int64_t locateOperand(std::string_view text, int64_t opOffset, uint32_t operand) {
+  if (opOffset < 0 || static_cast<uint64_t>(opOffset) >= text.size()) return -1;
+  Scanner s(text, static_cast<size_t>(opOffset));
+  size_t p = static_cast<size_t>(opOffset);
+  if (s.at(p) == '(') p = s.skipSpaces(s.skipGroup(p));  // the results
+  if (s.at(p) != '=') return -1;
+  p = s.skipSpaces(p + 1);
+  p = s.at(p) == '"' ? s.skipString(p) : p + s.ident(p).size();
+  return listItem(s, s.skipSpaces(p), operand);
 }
 
 }  // namespace pir::core

@@ -35,4 +35,8 @@ struct DistEntryRef {
 /// the text does not hold it (an op a pass changed).
 int64_t locateDistEntry(std::string_view text, int64_t opOffset, const DistEntryRef& ref);
 
+/// The offset of operand `operand` in the operand list of the op whose
+/// text starts at `opOffset` (`(%r) = "name" (%a, %b)`), or -1.
+int64_t locateOperand(std::string_view text, int64_t opOffset, uint32_t operand);
+
 }  // namespace pir::core

@@ -165,7 +165,12 @@ class Verifier {
 
   void entryError(const Operation& op, const DistEntryRef& ref, std::string message) {
     ++errors_;
-    diag_.error(entryLocation(op, ref), "in op_dist_attr of " + opLabel(op) + ", " + message);
+    Diagnostic& d = diag_.error(entryLocation(op, ref), "in op_dist_attr of " + opLabel(op) + ", " + message);
+    if (ref.part != DistPart::Entry) {  // show where the entry (or its list element) starts too, where it fits
+      DistEntryRef start = ref;
+      start.part = DistPart::Entry;
+      d.context = entryLocation(op, start);
+    }
   }
 
   /// Checks one op_dist_attr entry (`kind`(index), element `element` of a
@@ -287,8 +292,9 @@ class Verifier {
     bool error = options_.partialReads == CheckLevel::Error;
     errors_ += error;
     std::string what = "operand " + std::to_string(i) + (element >= 0 ? "[" + std::to_string(element) + "]" : "");
+    int64_t at = op.location() >= 0 && diag_.source() ? locateOperand(diag_.source()->text(), op.location(), i) : -1;
     diag_.add(Diagnostic{error ? Severity::Error : Severity::Warning,
-                         reportLocation(&op),
+                         at >= 0 ? at : reportLocation(&op),
                          what + " of " + opLabel(op) +
                              " is partial, but the op is not linear in it and no op_dist_attr entry asks for a "
                              "reshard: it would compute on partial values",
@@ -308,9 +314,13 @@ class Verifier {
           const Value* v = y->operandValue(i);
           if (!v || typesEqual(v->type(), op.result(i)->type())) continue;
           PrintStyle full;
-          error(*y, "operand " + std::to_string(i) + " of 'cf.yield' has type " + typeToString(v->type(), full) +
-                        ", but result " + std::to_string(i) + " of " + opLabel(op) + " is " +
-                        typeToString(op.result(i)->type(), full));
+          int64_t at =
+              y->location() >= 0 && diag_.source() ? locateOperand(diag_.source()->text(), y->location(), i) : -1;
+          ++errors_;
+          diag_.error(at >= 0 ? at : reportLocation(y), "operand " + std::to_string(i) + " of 'cf.yield' has type " +
+                                                            typeToString(v->type(), full) + ", but result " +
+                                                            std::to_string(i) + " of " + opLabel(op) + " is " +
+                                                            typeToString(op.result(i)->type(), full));
         }
       }
   }

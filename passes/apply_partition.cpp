@@ -213,7 +213,7 @@ class ApplyPartitionPass : public ProgramPass {
     if (def && def->numResults() == 1 && prev->useEmpty() &&
         (def->name() == "dist_op.reshard" || def->name() == "builtin.combine")) {
       if (def->name() == "dist_op.reshard") {
-        stats_.add("reshard(s) erased (their reader reshards from their input)");
+        stats_.add("reshard(s) erased again (the reader takes their input instead)");
         erasedInserted_ += backReshards_.erase(def);
       }
       def->erase();
