@@ -2,8 +2,9 @@
 //
 // A byte scanner over one op line that knows only what it must: strings,
 // balanced brackets, identifiers, and how the reader splits the elements of
-// a list entry (parser_dist.cpp: `null`, `<#AttrNull>` or a repeated
-// `mesh_shape`, `dims_maping` or `mesh` starts the next element).
+// a list entry (parser_dist.cpp: `null` and `<#AttrNull>` are elements of
+// their own, and a repeated `mesh_shape`, `dims_maping` or `mesh` starts the
+// next element).
 //
 //===----------------------------------------------------------------------===//
 #include "core/dist_locate.h"
@@ -120,7 +121,7 @@ int64_t locateInEntry(const Scanner& s, size_t p, size_t key, const DistEntryRef
   if (list != (ref.element >= 0)) return -1;
   if (list) ++p;
   int64_t element = 0, partials = 0;
-  bool seenShape = false, seenDims = false, seenMesh = false, first = true;
+  bool seenShape = false, seenDims = false, seenMesh = false, first = true, afterNull = false;
   while (p < s.end()) {
     p = s.skipSpaces(p);
     size_t field = p;
@@ -128,13 +129,14 @@ int64_t locateInEntry(const Scanner& s, size_t p, size_t key, const DistEntryRef
     std::string_view f = s.at(p) == '<' ? std::string_view("<") : s.ident(p);
     // The reader's rule for where the next element of a list starts.
     if (list && !first &&
-        (f == "null" || f == "<" || (f == "mesh_shape" && seenShape) || (f == "dims_maping" && seenDims) ||
+        (afterNull || f == "null" || f == "<" || (f == "mesh_shape" && seenShape) || (f == "dims_maping" && seenDims) ||
          (f == "mesh" && seenMesh))) {
       ++element;
       seenShape = seenDims = seenMesh = false;
       partials = 0;
     }
     first = false;
+    afterNull = f == "null" || f == "<";  // a null is a whole element
     seenShape |= f == "mesh_shape";
     seenDims |= f == "dims_maping" || f == "dims_mappings";
     seenMesh |= f == "mesh";

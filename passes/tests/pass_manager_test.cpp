@@ -269,3 +269,18 @@ TEST_CASE("the dist-consistency check failing after a pass is the input's fault"
   CHECK_FALSE(refused.isInternal());
   CHECK(refused.message() == "pass 'pipeline-split' failed: several meshes");
 }
+
+TEST_CASE("statistics say one in the singular", "[passes][statistics]") {
+  PassStatistics stats;
+  stats.add("reshard(s) inserted: P→R");
+  stats.add("plain counter");
+  REQUIRE(stats.entries().size() == 2);
+  CHECK(stats.entries()[0] == std::make_pair(std::string("reshard inserted: P→R"), int64_t{1}));
+  stats.add("reshard(s) inserted: P→R");
+  CHECK(stats.entries()[0] == std::make_pair(std::string("reshards inserted: P→R"), int64_t{2}));
+  stats.add("reshard(s) inserted: P→R", -1);
+  CHECK(stats.entries()[0].first == "reshard inserted: P→R");
+  stats.add("reshard(s) left", 0);
+  CHECK(stats.entries()[2].first == "reshards left");
+  CHECK(stats.entries()[1].first == "plain counter");
+}
