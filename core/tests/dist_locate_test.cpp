@@ -62,7 +62,8 @@ TEST_CASE("locateDistEntry looks at the op's own line only", "[diag][locate]") {
   CHECK(locateDistEntry(text, static_cast<int64_t>(text.size()), {}) == -1);
   // Unbalanced and cut-off text ends the search, never reads past the line.
   CHECK(locateDistEntry("(%0) = \"a\" () {op_dist_attr:{mesh:{shape:[", 0, {false, 0}) == -1);
-  CHECK(locateDistEntry("{op_dist_attr:{operand(0):{[dims_maping:[0", 0, {false, 0, 0, DistPart::DimsMapping, 3}) == -1);
+  CHECK(locateDistEntry("{op_dist_attr:{operand(0):{[dims_maping:[0", 0, {false, 0, 0, DistPart::DimsMapping, 3}) ==
+        -1);
 }
 
 TEST_CASE("locateOperand finds the operands of an op's signature", "[diag][locate]") {
