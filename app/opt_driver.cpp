@@ -231,6 +231,11 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   if (!opts.noVerify) {
     core::VerifyOptions v;
     v.distConsistency = opts.verifyDist && specs.empty();
+    // A partial read no entry fixes: an error with --verify-dist (after the
+    // passes when there are any), else a warning once, here.
+    v.partialReads = !opts.verifyDist ? core::CheckLevel::Warn
+                     : specs.empty()  ? core::CheckLevel::Error
+                                      : core::CheckLevel::Off;
     auto start = Clock::now();
     size_t errors = core::verifyProgram(program, diag, v);
     session.verifyMs += msSince(start);
@@ -545,6 +550,10 @@ int process(const OptOptions& opts) {
     return 2;
   }
   if (!session.treeStatus) return fail(session.treeStatus.message());
+  if (diag.size()) {  // warnings only
+    diag.sortByPosition();
+    std::fputs(diag.render().c_str(), stderr);
+  }
 
   // A file (or directory) is all or nothing; stdout gets the chunks that succeeded.
   auto printStart = Clock::now();

@@ -60,6 +60,10 @@ Diagnostic& DiagnosticEngine::error(int64_t offset, std::string message) {
   return diags_.back();
 }
 
+void DiagnosticEngine::prefixMessages(size_t first, std::string_view prefix) {
+  for (size_t i = first; i < diags_.size(); ++i) diags_[i].message.insert(0, prefix);
+}
+
 bool DiagnosticEngine::hasErrors() const {
   return std::any_of(diags_.begin(), diags_.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
 }
@@ -90,8 +94,14 @@ std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d) {
     size_t caret = static_cast<size_t>(lc.column - 1);
     size_t from = 0;
     if (line.size() > kMaxShownLine) {
-      // Keep the caret inside a 160-byte window, a third of the way in.
-      if (caret > kMaxShownLine / 3) from = caret - kMaxShownLine / 3;
+      // Keep the caret inside a 160-byte window, a third of the way in, or
+      // from the context the message names when the caret fits after it.
+      int64_t start = d.offset - static_cast<int64_t>(caret);  // the line's
+      size_t context = d.context >= start && d.context <= d.offset ? static_cast<size_t>(d.context - start) : caret;
+      if (caret - context < kMaxShownLine * 2 / 3)
+        from = std::min(context, caret > kMaxShownLine / 3 ? caret - kMaxShownLine / 3 : 0);
+      else if (caret > kMaxShownLine / 3)
+        from = caret - kMaxShownLine / 3;
       from = std::min(from, line.size() - kMaxShownLine);
       line = line.substr(from, kMaxShownLine);
     }

@@ -43,6 +43,10 @@ struct Diagnostic {
   int64_t offset = -1;  // -1: no location
   std::string message;
   std::vector<Diagnostic> notes;
+  /// Where the text the message names begins (an op_dist_attr entry), if
+  /// before the caret: a clipped source line starts there when the caret
+  /// still fits, so the named text shows; -1: none.
+  int64_t context = -1;
 };
 
 /// Collects diagnostics about one source and renders them in order of
@@ -57,11 +61,15 @@ class DiagnosticEngine {
   size_t size() const { return diags_.size(); }
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
   void clear() { diags_.clear(); }
+  /// Puts `prefix` before the message of every diagnostic from index
+  /// `first` on (e.g. "after pass 'X': " on what a check after X found).
+  void prefixMessages(size_t first, std::string_view prefix);
 
   /// Sorts by position (stable, so equal offsets keep their order).
   void sortByPosition();
   /// Renders every diagnostic; each is `file:line:col: error: msg`, the
-  /// source line (clipped to 160 bytes around the caret) and a caret line.
+  /// source line (clipped to 160 bytes around the caret, from the
+  /// diagnostic's context when it fits) and a caret line.
   std::string render() const;
 
   const SourceFile* source() const { return source_; }

@@ -5,6 +5,8 @@
 #include <unordered_set>
 
 #include "core/context.h"
+#include "core/dist_locate.h"
+#include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/printer.h"
 
@@ -75,6 +77,7 @@ class Verifier {
           verifyBlock(*b);
           clearBlock(*b);  // what a region defines is not visible outside it
         }
+      if (options_.distConsistency && op.numRegions()) checkYields(op);
       for (uint32_t i = 0; i < op.numResults(); ++i) define(op.result(i));
     }
   }
@@ -107,60 +110,110 @@ class Verifier {
     return {};
   }
 
+  /// A problem with a tensor dist attr, and what part of its text it is in.
+  struct Problem {
+    std::string message;  // empty: none
+    DistPart part = DistPart::Entry;
+    int64_t item = -1;
+  };
+
   /// Problems with a tensor dist attr for a tensor of `rank` dims (-1:
-  /// unknown), or empty.
-  static std::string tensorDistProblem(const TensorDistAttr* tda, int64_t rank) {
-    if (std::string m = meshProblem(tda->mesh()); !m.empty()) return m;
+  /// unknown), or none.
+  static Problem tensorDistProblem(const TensorDistAttr* tda, int64_t rank) {
+    if (std::string m = meshProblem(tda->mesh()); !m.empty()) return {m, DistPart::Mesh};
     auto dims = tda->dimsMapping();
     int64_t ndim = static_cast<int64_t>(tda->mesh()->ndim());
     if (rank >= 0 && static_cast<int64_t>(dims.size()) != rank)
-      return "dims_mapping has " + count(static_cast<int64_t>(dims.size()), "entry", "entries") +
-             " for a tensor of rank " + std::to_string(rank);
+      return {"dims_mapping has " + count(static_cast<int64_t>(dims.size()), "entry", "entries") +
+                  " for a tensor of rank " + std::to_string(rank),
+              DistPart::DimsMapping};
     for (size_t i = 0; i < dims.size(); ++i) {
       int64_t d = dims[i];
+      auto item = static_cast<int64_t>(i);
       if (d == -1) continue;
       if (d < 0 || d >= ndim)
-        return "dims_mapping names mesh dim " + std::to_string(d) + ", but the mesh has " + std::to_string(ndim) +
-               " dim(s)";
+        return {"dims_mapping names mesh dim " + std::to_string(d) + ", but the mesh has " + std::to_string(ndim) +
+                    " dim(s)",
+                DistPart::DimsMapping, item};
       for (size_t j = 0; j < i; ++j)
-        if (dims[j] == d) return "dims_mapping uses mesh dim " + std::to_string(d) + " twice";
+        if (dims[j] == d)
+          return {"dims_mapping uses mesh dim " + std::to_string(d) + " twice", DistPart::DimsMapping, item};
     }
     auto partial = tda->partial();
     for (size_t i = 0; i < partial.size(); ++i) {
       int64_t p = partial[i].meshDim;
+      auto item = static_cast<int64_t>(i);
       if (p < 0 || p >= ndim)
-        return "partial names mesh dim " + std::to_string(p) + ", but the mesh has " + std::to_string(ndim) + " dim(s)";
+        return {
+            "partial names mesh dim " + std::to_string(p) + ", but the mesh has " + std::to_string(ndim) + " dim(s)",
+            DistPart::Partial, item};
       for (int64_t d : dims)
-        if (d == p) return "mesh dim " + std::to_string(p) + " is both partial and sharded";
+        if (d == p) return {"mesh dim " + std::to_string(p) + " is both partial and sharded", DistPart::Partial, item};
       for (size_t j = 0; j < i; ++j)
-        if (partial[j].meshDim == p) return "partial names mesh dim " + std::to_string(p) + " twice";
+        if (partial[j].meshDim == p)
+          return {"partial names mesh dim " + std::to_string(p) + " twice", DistPart::Partial, item};
     }
     return {};
   }
 
+  /// Where to report a problem with the part of `op`'s op_dist_attr that
+  /// `ref` names: there, when the op's own text holds it; else at the op.
+  int64_t entryLocation(const Operation& op, const DistEntryRef& ref) const {
+    if (op.location() >= 0 && diag_.source())
+      if (int64_t at = locateDistEntry(diag_.source()->text(), op.location(), ref); at >= 0) return at;
+    return reportLocation(&op);
+  }
+
+  void entryError(const Operation& op, const DistEntryRef& ref, std::string message) {
+    ++errors_;
+    Diagnostic& d = diag_.error(entryLocation(op, ref), "in op_dist_attr of " + opLabel(op) + ", " + message);
+    if (ref.part != DistPart::Entry) {  // show where the entry (or its list element) starts too, where it fits
+      DistEntryRef start = ref;
+      start.part = DistPart::Entry;
+      d.context = entryLocation(op, start);
+    }
+  }
+
   /// Checks one op_dist_attr entry (`kind`(index), element `element` of a
   /// list when >= 0); the label is only spelled when there is a problem.
-  void checkEntry(const Operation& op, const Attribute* entry, const Type* type, const char* kind, size_t index,
+  void checkEntry(const Operation& op, const Attribute* entry, const Type* type, bool result, size_t index,
                   long element = -1) {
+    DistEntryRef ref{result, static_cast<int64_t>(index), element};
     auto where = [&] {
-      std::string w = std::string(kind) + "(" + std::to_string(index) + ")";
+      std::string w = std::string(result ? "result" : "operand") + "(" + std::to_string(index) + ")";
       return element >= 0 ? w + "[" + std::to_string(element) + "]" : w;
     };
+    auto* vec = type ? type->dynCast<VectorType>() : nullptr;
     if (auto* tda = entry->dynCast<TensorDistAttr>()) {
+      if (vec) {  // Paddle gives a vec[..] value a list of dist attrs
+        entryError(op, ref,
+                   where() + " is one dist attr, but " + (result ? "result " : "operand ") + std::to_string(index) +
+                       " is a vec of " + count(static_cast<int64_t>(vec->elements().size()), "tensor", "tensors"));
+        return;
+      }
       EntryKey key{tda, rankOf(type)};
       if (soundEntries_.count(key)) return;
-      if (std::string p = tensorDistProblem(tda, key.rank); !p.empty())
-        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where() + ": " + p);
-      else
+      if (Problem p = tensorDistProblem(tda, key.rank); !p.message.empty()) {
+        ref.part = p.part;
+        ref.item = p.item;
+        entryError(op, ref, where() + ": " + p.message);
+      } else {
         soundEntries_.insert(key);
+      }
     } else if (auto* arr = entry->dynCast<ArrayAttr>()) {
-      auto* vec = type ? type->dynCast<VectorType>() : nullptr;
+      if (!vec && type && tensorShape(type)) {
+        entryError(op, ref,
+                   where() + " lists " + std::to_string(arr->size()) + " dist attrs, but " +
+                       (result ? "result " : "operand ") + std::to_string(index) + " is one tensor");
+        return;
+      }
       if (vec && vec->elements().size() != arr->size())
-        error(op, "in op_dist_attr of " + opLabel(op) + ", " + where() + " lists " + std::to_string(arr->size()) +
-                      " dist attrs for " + std::to_string(vec->elements().size()) + " tensors");
+        entryError(op, ref,
+                   where() + " lists " + std::to_string(arr->size()) + " dist attrs for " +
+                       std::to_string(vec->elements().size()) + " tensors");
       for (size_t i = 0; i < arr->size(); ++i) {
         const Type* et = vec && i < vec->elements().size() ? vec->elements()[i] : nullptr;
-        checkEntry(op, arr->elements()[i], et, kind, index, static_cast<long>(i));
+        if (element < 0) checkEntry(op, arr->elements()[i], et, result, index, static_cast<long>(i));
       }
     }
   }
@@ -170,8 +223,8 @@ class Verifier {
     if (!t) return;
     if (auto* dt = t->dynCast<DistTensorType>()) {
       if (checkedTypes_.insert(dt).second)
-        if (std::string p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.empty())
-          error(op, "type of " + std::string(what) + " " + std::to_string(i) + " of " + opLabel(op) + ": " + p);
+        if (Problem p = tensorDistProblem(dt->distAttr(), static_cast<int64_t>(dt->dims().size())); !p.message.empty())
+          error(op, "type of " + std::string(what) + " " + std::to_string(i) + " of " + opLabel(op) + ": " + p.message);
     } else if (auto* vec = t->dynCast<VectorType>()) {
       for (const Type* e : vec->elements()) checkDistTypes(op, e, what, i);
     }
@@ -185,11 +238,14 @@ class Verifier {
     for (uint32_t i = 0; i < op.numOperands(); ++i)
       if (const Value* v = op.operandValue(i)) checkDistTypes(op, v->type(), "operand", i);
     const OpDistAttr* od = op.distAttr();
+    if (options_.partialReads != CheckLevel::Off) checkPartialReads(op, od);
     if (!od) return;
     if (!soundMeshes_.count(od->mesh())) {
-      if (std::string m = meshProblem(od->mesh()); !m.empty())
-        error(op, "in op_dist_attr of " + opLabel(op) + ": " + m);
-      else
+      if (std::string m = meshProblem(od->mesh()); !m.empty()) {
+        ++errors_;
+        diag_.error(entryLocation(op, DistEntryRef{false, -1, -1, DistPart::Mesh}),
+                    "in op_dist_attr of " + opLabel(op) + ": " + m);
+      } else
         soundMeshes_.insert(od->mesh());
     }
     if (od->operands().size() > op.numOperands())
@@ -200,12 +256,12 @@ class Verifier {
                     " result entries, but the op has " + std::to_string(op.numResults()) + " result(s)");
     for (size_t i = 0; i < od->operands().size(); ++i) {
       const Value* v = i < op.numOperands() ? op.operandValue(static_cast<uint32_t>(i)) : nullptr;
-      checkEntry(op, od->operands()[i], v ? v->type() : nullptr, "operand", i);
+      checkEntry(op, od->operands()[i], v ? v->type() : nullptr, false, i);
       if (options_.distConsistency && v) checkConsistency(op, od->operands()[i], v->type(), i);
     }
     for (size_t i = 0; i < od->results().size(); ++i) {
       const Value* v = i < op.numResults() ? op.result(static_cast<uint32_t>(i)) : nullptr;
-      checkEntry(op, od->results()[i], v ? v->type() : nullptr, "result", i);
+      checkEntry(op, od->results()[i], v ? v->type() : nullptr, true, i);
     }
   }
 
@@ -220,6 +276,67 @@ class Verifier {
     for (int64_t r : sub->processIds())
       if (std::find(ids.begin(), ids.end(), r) == ids.end()) return false;
     return true;
+  }
+
+  /// Each operand without an entry (none, or null) whose value, or an
+  /// element of it, is partial where the op is not linear in it: no reshard
+  /// will be asked for, and the op would compute on partial sums.
+  void checkPartialReads(const Operation& op, const OpDistAttr* od) {
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      const Value* v = op.operandValue(i);
+      if (!v || !v->type()) continue;
+      const Attribute* entry = od && i < od->operands().size() ? od->operands()[i] : nullptr;
+      if (entry && entry->isa<NullAttr>()) entry = nullptr;
+      if (auto* vec = v->type()->dynCast<VectorType>()) {
+        auto* list = entry ? entry->dynCast<ArrayAttr>() : nullptr;
+        if (entry && !list) continue;  // the entry's shape is reported on its own
+        for (size_t k = 0; k < vec->elements().size(); ++k) {
+          const Attribute* e = list && k < list->size() ? list->elements()[k] : nullptr;
+          if (!e || e->isa<NullAttr>()) partialRead(op, i, vec->elements()[k], static_cast<long>(k));
+        }
+      } else if (!entry) {
+        partialRead(op, i, v->type(), -1);
+      }
+    }
+  }
+
+  void partialRead(const Operation& op, uint32_t i, const Type* t, long element) {
+    const TensorDistAttr* a = distAttrOf(t);
+    if (!a || !a->isPartial() || linearityOf(op, i) != Linearity::NotLinear) return;
+    bool error = options_.partialReads == CheckLevel::Error;
+    errors_ += error;
+    std::string what = "operand " + std::to_string(i) + (element >= 0 ? "[" + std::to_string(element) + "]" : "");
+    int64_t at = op.location() >= 0 && diag_.source() ? locateOperand(diag_.source()->text(), op.location(), i) : -1;
+    diag_.add(Diagnostic{error ? Severity::Error : Severity::Warning,
+                         at >= 0 ? at : reportLocation(&op),
+                         what + " of " + opLabel(op) +
+                             " is partial, but the op is not linear in it and no op_dist_attr entry asks for a "
+                             "reshard: it would compute on partial values",
+                         {}});
+  }
+
+  /// --verify-dist: each branch of a `pd_op.if` yields values of the types
+  /// of the if's results (apply-partition retypes a result to its attr).
+  void checkYields(const Operation& op) {
+    const OpInfo* info = lookupOp(op);
+    if (!info || info->regionSyntax != RegionSyntax::IfElse) return;
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (const Block* b : op.region(r).blocks()) {
+        const Operation* y = b->back();
+        if (!y || y->name() != "cf.yield") continue;
+        for (uint32_t i = 0; i < y->numOperands() && i < op.numResults(); ++i) {
+          const Value* v = y->operandValue(i);
+          if (!v || typesEqual(v->type(), op.result(i)->type())) continue;
+          PrintStyle full;
+          int64_t at =
+              y->location() >= 0 && diag_.source() ? locateOperand(diag_.source()->text(), y->location(), i) : -1;
+          ++errors_;
+          diag_.error(at >= 0 ? at : reportLocation(y), "operand " + std::to_string(i) + " of 'cf.yield' has type " +
+                                                            typeToString(v->type(), full) + ", but result " +
+                                                            std::to_string(i) + " of " + opLabel(op) + " is " +
+                                                            typeToString(op.result(i)->type(), full));
+        }
+      }
   }
 
   /// --verify-dist: the operand's value carries the attr its consumer

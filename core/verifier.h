@@ -8,8 +8,9 @@
 // shape, and partial dims that exist and are not also sharded.
 //
 // The dist-consistency check (every operand's value carries the attr its
-// consumer expects) is separate and opt-in: a program before the reshard pass
-// is allowed to disagree.
+// consumer expects, each `pd_op.if` branch yields its result's type) is
+// separate and opt-in: a program before the reshard pass is allowed to
+// disagree. Errors about one op_dist_attr entry point at the entry.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -19,11 +20,19 @@
 
 namespace pir::core {
 
+enum class CheckLevel : uint8_t { Off, Warn, Error };
+
 struct VerifyOptions {
+  /// Every operand's value carries the attr its consumer expects, and each
+  /// branch of a `pd_op.if` yields its result's type.
   bool distConsistency = false;
+  /// A partial value read by an op that is not linear in that operand (the
+  /// op table says), with no op_dist_attr entry asking for a reshard.
+  CheckLevel partialReads = CheckLevel::Off;
 };
 
-/// Adds every problem found to `diag` and returns how many there were.
+/// Adds every problem found to `diag` and returns how many errors there
+/// were (warnings are added, not counted).
 size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options = {});
 
 /// The byte offset to report a problem with `op` at: its own, or for an op

@@ -23,6 +23,7 @@
 
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "core/context.h"
 #include "core/op_table.h"
@@ -43,9 +44,9 @@ const TensorDistAttr* distOf(const Value* v) { return v ? distAttrOf(v->type()) 
 /// of each end (partial, shard, replicated).
 std::string_view transitionStatistic(const TensorDistAttr* src, const TensorDistAttr* dst) {
   static constexpr std::string_view kNames[3][3] = {
-      {"reshards inserted: P→P", "reshards inserted: P→S", "reshards inserted: P→R"},
-      {"reshards inserted: S→P", "reshards inserted: S→S", "reshards inserted: S→R"},
-      {"reshards inserted: R→P", "reshards inserted: R→S", "reshards inserted: R→R"}};
+      {"reshard(s) inserted: P→P", "reshard(s) inserted: P→S", "reshard(s) inserted: P→R"},
+      {"reshard(s) inserted: S→P", "reshard(s) inserted: S→S", "reshard(s) inserted: S→R"},
+      {"reshard(s) inserted: R→P", "reshard(s) inserted: R→S", "reshard(s) inserted: R→R"}};
   auto kind = [](const TensorDistAttr* a) { return a->isPartial() ? 0 : a->isShard() ? 1 : 2; };
   return kNames[kind(src)][kind(dst)];
 }
@@ -93,8 +94,13 @@ class ApplyPartitionPass : public ProgramPass {
     diag_ = &diag;
     factory_ = std::make_unique<DistOpFactory>(program);
     shared_.clear();
+    backReshards_.clear();
     failed_ = false;
+    inserted_ = erasedInserted_ = 0;
     walkBlock(program.body());
+    // Reshards back from a retyped result may be erased again when their
+    // reader reshards from their input: say how many of those made stay.
+    if (inserted_) stats_.add("reshard(s) left of those inserted", inserted_ - erasedInserted_);
     if (failed_) return core::Status::error("apply-partition could not complete");
     return core::Status::ok();
   }
@@ -127,8 +133,9 @@ class ApplyPartitionPass : public ProgramPass {
   /// Creates `reshard(input) -> dst` at `builder`'s point, counting it.
   Operation* makeReshard(Builder& builder, Value* input, const TensorDistAttr* dst, const Operation& like) {
     const TensorDistAttr* src = distOf(input);
+    ++inserted_;
     if (src->mesh() != dst->mesh())
-      stats_.add("reshards inserted: cross-mesh");
+      stats_.add("reshard(s) inserted: cross-mesh");
     else
       stats_.add(transitionStatistic(src, dst));
     return factory_->reshard(builder, input, dst, &like);
@@ -169,9 +176,9 @@ class ApplyPartitionPass : public ProgramPass {
           Operation* anchor = ancestorIn(r, target);
           r->parentBlock()->remove(r);
           target->insertBefore(anchor, r);
-          stats_.add("shared reshards hoisted");
+          stats_.add("shared reshard(s) hoisted");
         }
-        stats_.add("reshards shared");
+        stats_.add("reshard(s) shared");
         return r->result(0);
       }
     }
@@ -195,8 +202,13 @@ class ApplyPartitionPass : public ProgramPass {
     // An old reshard or combine nothing reads any more goes away.
     Operation* def = prev->definingOp();
     if (def && def->numResults() == 1 && prev->useEmpty() &&
-        (def->name() == "dist_op.reshard" || def->name() == "builtin.combine"))
+        (def->name() == "dist_op.reshard" || def->name() == "builtin.combine")) {
+      if (def->name() == "dist_op.reshard") {
+        stats_.add("reshard(s) erased again (the reader takes their input instead)");
+        erasedInserted_ += backReshards_.erase(def);
+      }
       def->erase();
+    }
   }
 
   /// A tensor list from builtin.combine: each element resharded, a new
@@ -204,7 +216,7 @@ class ApplyPartitionPass : public ProgramPass {
   Value* reshardList(Operation& op, Value* prev, const ArrayAttr* list) {
     Operation* combine = prev->definingOp();
     if (!combine || combine->name() != "builtin.combine" || combine->numOperands() != list->size()) {
-      stats_.add("tensor lists skipped (not from a matching builtin.combine)");
+      stats_.add("tensor list(s) skipped (not from a matching builtin.combine)");
       return nullptr;
     }
     std::vector<Value*> elems;
@@ -238,7 +250,7 @@ class ApplyPartitionPass : public ProgramPass {
     Builder b(ctx());
     b.setInsertionPoint(&op);
     const Type* resultTypes[] = {ctx().vectorType(types)};
-    stats_.add("tensor lists rebuilt");
+    stats_.add("tensor list(s) rebuilt");
     return b.create("builtin.combine", elems, resultTypes, attrs.attrs())->result(0);
   }
 
@@ -250,9 +262,31 @@ class ApplyPartitionPass : public ProgramPass {
     Builder b(ctx());
     b.setInsertionPointAfter(&op);
     Operation* back = makeReshard(b, v, old, op);
+    backReshards_.insert(back);
     v->replaceAllUsesWith(back->result(0));
     back->operand(0).set(v);
     op.setAttr(ctx(), "replace_all_uses_with_reshard_var", ctx().boolAttr(true));
+    reshardYields(op, i, attr);
+  }
+
+  /// A `pd_op.if` whose result `i` was retyped to `attr`: each branch
+  /// yields the value in that attr, through a reshard before its yield.
+  void reshardYields(Operation& op, uint32_t i, const TensorDistAttr* attr) {
+    if (!op.numRegions()) return;
+    const OpInfo* info = lookupOp(op);
+    if (!info || info->regionSyntax != RegionSyntax::IfElse) return;
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (Block* b : op.region(r).blocks()) {
+        Operation* yield = b->back();
+        if (!yield || yield->name() != "cf.yield" || i >= yield->numOperands()) continue;
+        Value* y = yield->operandValue(i);
+        const TensorDistAttr* have = distOf(y);
+        if (!have || sameDistAttr(have, attr) || !spellable(op, have, attr)) continue;
+        Builder builder(ctx());
+        builder.setInsertionPoint(yield);
+        yield->operand(i).set(makeReshard(builder, y, attr, op)->result(0));
+        stats_.add("branch result(s) resharded before their yield");
+      }
   }
 
   void processInplace(Operation& op, const OpDistAttr* od) {
@@ -294,14 +328,16 @@ class ApplyPartitionPass : public ProgramPass {
     Builder after(ctx());
     after.setInsertionPointAfter(&op);
     Operation* back = makeReshard(after, result, prevAttr, op);
+    backReshards_.insert(back);
     after.setInsertionPointAfter(back);
     Operation* assign = makeAssignOut(after, back->result(0), prev, op);
-    stats_.add("in-place values resharded");
+    stats_.add("in-place value(s) resharded");
     if (!old || sameDistAttr(old, want)) return;
     Operation* back2 = back;
     if (!sameDistAttr(old, prevAttr)) {
       after.setInsertionPointAfter(assign);
       back2 = makeReshard(after, result, old, op);
+      backReshards_.insert(back2);
     }
     // Later uses expected the result's old attr: they read the reshard that
     // produces it (Paddle moves them to the first one, leaving the second
@@ -329,6 +365,8 @@ class ApplyPartitionPass : public ProgramPass {
   std::unique_ptr<DistOpFactory> factory_;
   std::map<std::pair<Value*, const TensorDistAttr*>, Operation*> shared_;
   std::set<std::string> warned_;
+  std::unordered_set<const Operation*> backReshards_;  // made after an op, may be erased later
+  int64_t inserted_ = 0, erasedInserted_ = 0;
   bool failed_ = false;
 };
 

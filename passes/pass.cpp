@@ -5,13 +5,26 @@
 
 namespace pir::passes {
 
+namespace {
+std::string statisticLabel(std::string_view key, int64_t value) {
+  std::string s(key);
+  for (size_t at = s.find("(s)"); at != std::string::npos; at = s.find("(s)", at))
+    s.replace(at, 3, value == 1 ? "" : "s");
+  return s;
+}
+}  // namespace
+
 void PassStatistics::add(std::string_view name, int64_t delta) {
-  for (auto& [key, value] : entries_)
-    if (key == name) {
+  for (size_t i = 0; i < keys_.size(); ++i)
+    if (keys_[i] == name) {
+      int64_t& value = entries_[i].second;
+      bool wasOne = value == 1;
       value += delta;
+      if (wasOne != (value == 1)) entries_[i].first = statisticLabel(name, value);
       return;
     }
-  entries_.emplace_back(name, delta);
+  keys_.emplace_back(name);
+  entries_.emplace_back(statisticLabel(name, delta), delta);
 }
 
 namespace {

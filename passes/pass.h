@@ -36,11 +36,15 @@ class Pass;
 class PassStatistics {
  public:
   /// Adds to the counter `name` (a literal, typically: no string is made
-  /// unless the counter is new).
+  /// unless the counter is new or crosses 1). A `(s)` in the name is
+  /// dropped for a count of one and reads `s` otherwise: "1 reshard",
+  /// "2 reshards".
   void add(std::string_view name, int64_t delta = 1);
+  /// The counters as printed (`(s)` resolved), in insertion order.
   const std::vector<std::pair<std::string, int64_t>>& entries() const { return entries_; }
 
  private:
+  std::vector<std::string> keys_;  // the names as added
   std::vector<std::pair<std::string, int64_t>> entries_;
 };
 

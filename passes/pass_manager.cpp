@@ -193,9 +193,11 @@ core::Status PassManager::verifyPrograms(const Pass& pass, std::span<const core:
   std::string name(pass.name());
   core::VerifyOptions v;
   v.distConsistency = options_.verifyDist || pass.verifiesDistAfter();
-  size_t errors = 0;
+  v.partialReads = options_.verifyDist ? core::CheckLevel::Error : core::CheckLevel::Off;
+  size_t errors = 0, first = diag.size();
   for (const core::Program* p : programs) errors += core::verifyProgram(*p, diag, v);
   if (!errors) return core::Status::ok();
+  diag.prefixMessages(first, "after pass '" + name + "': ");
   // The input verified, so failing the structural checks is the pass's bug;
   // only the dist-consistency check may fail on what the user gave. Which
   // it was is asked again only now, on the way out.

@@ -72,12 +72,12 @@ test_output_keeps_old_on_syntax_error() {
 test_output_keeps_old_on_verify_error() {
   printf 'old content\n' > target.pir
   cp target.pir expected.pir
-  # reshard_before.pir parses but fails fold-reshard's dist check (partial
+  # reshard_before.pir parses but fails the dist check after fold-reshard (partial
   # operand fed to a relu that wants it replicated).
-  run "$SEED" --pass-pipeline=fold-reshard -o target.pir
+  run "$SEED" --pass-pipeline=fold-reshard --verify-dist -o target.pir
   expect_rc 1 "verification after fold-reshard"
   expect_located "$SEED"
-  stderr_has "error: operand 0 of 'pd_op.relu' is distributed as"
+  stderr_has "error: after pass 'fold-reshard': operand 0 of 'pd_op.relu' is distributed as"
   same expected.pir target.pir "target after a verification error"
   no_temp_files
 

@@ -19,7 +19,7 @@ PIR_OPT=$(realpath "$1")
 TEST_NAME=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TESTDATA=${PIR_TESTDATA:-$(cd "$HERE/../../testdata" && pwd)}
-SEED=$TESTDATA/seeds/reshard_before.pir         # fails fold-reshard's dist check
+SEED=$TESTDATA/seeds/reshard_before.pir         # fails the dist check (--verify-dist)
 SEED_AFTER=$TESTDATA/seeds/reshard_after.pir    # passes it
 SIMPLE=$TESTDATA/roundtrip/01_classic_mlp_builtin_tensor.pir
 

@@ -113,8 +113,8 @@ test_internal_error_exits_2() {
   expect_located "$DENSE"
   [ -e o.pir ] && fail "an output was written"
   [ -s out ] && fail "stdout is not empty"
-  # An input error stays 1 with the same binary: the fold-reshard dist check.
-  run "$SEED" --pass-pipeline=fold-reshard
+  # An input error stays 1 with the same binary: the dist check --verify-dist asks for.
+  run "$SEED" --pass-pipeline=fold-reshard --verify-dist
   expect_rc 1 "a dist-consistency failure of the input"
   return 0
 }

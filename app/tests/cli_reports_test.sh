@@ -52,8 +52,8 @@ test_tree_dir_failing_input() {
   [ -e tree ] && fail "tree/ exists after a syntax error"
   no_temp_files
 
-  # Failing after a pass ran (fold-reshard's dist check).
-  run "$SEED" --pass-pipeline=fold-reshard,fold-reshard --print-ir-tree-dir=tree
+  # Failing after a pass ran (the dist check --verify-dist asks for).
+  run "$SEED" --pass-pipeline=fold-reshard,fold-reshard --verify-dist --print-ir-tree-dir=tree
   expect_rc 1
   [ -e tree ] && fail "tree/ exists after a verification error: $(ls -A tree)"
   no_temp_files
@@ -66,7 +66,7 @@ test_tree_dir_failing_input() {
 
   # An existing folder is left as it was.
   mkdir keep && echo mine > keep/notes.txt
-  run "$SEED" --pass-pipeline=fold-reshard --print-ir-tree-dir=keep
+  run "$SEED" --pass-pipeline=fold-reshard --verify-dist --print-ir-tree-dir=keep
   expect_rc 1
   [ "$(ls -A keep)" = notes.txt ] || fail "keep/ now holds: $(ls -A keep | tr '\n' ' ')"
   no_temp_files
@@ -162,7 +162,7 @@ test_pass_statistics() {
   expect_rc 0
   stderr_has "Pass statistics report"
   stderr_has "^fold-reshard$"
-  stderr_has "^  \(S\) 1 identity reshards removed$"
+  stderr_has "^  \(S\) 1 identity reshard removed$"
   grep -q "statistics" out && fail "the report went to stdout"
 
   run "$SEED_AFTER" --pass-pipeline=fold-reshard --pass-statistics

@@ -21,7 +21,7 @@ test_split_input_file() {
   run two.pir --split-input-file --pass-pipeline=fold-reshard --pass-statistics
   expect_rc 0
   same want.pir out "fold-reshard on each split program"
-  [ "$(grep -c 'identity reshards removed' err)" = 2 ] || fail "expected two statistics entries, got: $(cat err)"
+  [ "$(grep -c 'identity reshard removed' err)" = 2 ] || fail "expected two statistics entries, got: $(cat err)"
 
   # Values do not leak from one program to the next.
   { cat one.pir; echo '// -----'; echo '{'

@@ -251,14 +251,36 @@ TEST_CASE("a pass whose output fails the verifier is an internal error", "[passe
 
 TEST_CASE("the dist-consistency check failing after a pass is the input's fault", "[passes][manager][status]") {
   Fixture f(kSeed);
-  Status s = f.run("fold-reshard");
+  PassManagerOptions verifyDist;
+  verifyDist.verifyDist = true;
+  Status s = f.run("fold-reshard", verifyDist);
   REQUIRE_FALSE(s.isOk());
   CHECK_FALSE(s.isInternal());
   CHECK(s.message() == "verification failed after pass 'fold-reshard'");
+  REQUIRE(f.diag.size() == 2);
+  CHECK(f.diag.diagnostics()[0].message.rfind("after pass 'fold-reshard': operand 0 of 'pd_op.relu'", 0) == 0);
+  // fold-reshard only removes reshards: it asks for no dist check itself.
+  Fixture quiet(kSeed);
+  CHECK(quiet.run("fold-reshard").isOk());
   // A pass refusing its input is a user error, under the pass's name.
   Fixture g(PIR_TESTDATA_DIR "/pipeline/12_err_multi_mesh.pir");
   Status refused = g.run("pipeline-split");
   REQUIRE_FALSE(refused.isOk());
   CHECK_FALSE(refused.isInternal());
   CHECK(refused.message() == "pass 'pipeline-split' failed: several meshes");
+}
+
+TEST_CASE("statistics say one in the singular", "[passes][statistics]") {
+  PassStatistics stats;
+  stats.add("reshard(s) inserted: P→R");
+  stats.add("plain counter");
+  REQUIRE(stats.entries().size() == 2);
+  CHECK(stats.entries()[0] == std::make_pair(std::string("reshard inserted: P→R"), int64_t{1}));
+  stats.add("reshard(s) inserted: P→R");
+  CHECK(stats.entries()[0] == std::make_pair(std::string("reshards inserted: P→R"), int64_t{2}));
+  stats.add("reshard(s) inserted: P→R", -1);
+  CHECK(stats.entries()[0].first == "reshard inserted: P→R");
+  stats.add("reshard(s) left", 0);
+  CHECK(stats.entries()[2].first == "reshards left");
+  CHECK(stats.entries()[1].first == "plain counter");
 }

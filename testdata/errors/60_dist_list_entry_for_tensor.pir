@@ -1,0 +1,4 @@
+{
+    (%0) = "pd_op.data" () {dtype:float32,name:"a",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,place:Place(undefined:0),shape:[4,8],stop_gradient:[true]} : () -> pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>
+    (%1) = "pd_op.relu" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{[mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1],mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]},chunk_id:0},op_role:0,stop_gradient:[false]} : (pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>) -> pd_dist.tensor<4x8xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1]>
+}
