@@ -550,10 +550,6 @@ int process(const OptOptions& opts) {
     return 2;
   }
   if (!session.treeStatus) return fail(session.treeStatus.message());
-  if (diag.size()) {  // warnings only
-    diag.sortByPosition();
-    std::fputs(diag.render().c_str(), stderr);
-  }
 
   // A file (or directory) is all or nothing; stdout gets the chunks that succeeded.
   auto printStart = Clock::now();

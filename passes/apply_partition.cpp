@@ -281,7 +281,7 @@ class ApplyPartitionPass : public ProgramPass {
         if (!yield || yield->name() != "cf.yield" || i >= yield->numOperands()) continue;
         Value* y = yield->operandValue(i);
         const TensorDistAttr* have = distOf(y);
-        if (!have || sameDistAttr(have, attr) || !spellable(op, have, attr)) continue;
+        if (!have || sameDistAttr(have, attr)) continue;
         Builder builder(ctx());
         builder.setInsertionPoint(yield);
         yield->operand(i).set(makeReshard(builder, y, attr, op)->result(0));

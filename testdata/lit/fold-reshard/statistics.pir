@@ -3,7 +3,7 @@
 
 // CHECK:      Pass statistics report
 // CHECK:      fold-reshard
-// CHECK-NEXT:   (S) 1 identity reshards removed
+// CHECK-NEXT:   (S) 1 identity reshard removed
 {
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>
     (%1) = "dist_op.reshard" (%0) {} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32>

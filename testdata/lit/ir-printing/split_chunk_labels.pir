@@ -7,7 +7,7 @@
 // CHECK:      Pass statistics report
 // CHECK:      chunk 1 (line 1):
 // CHECK-NEXT: fold-reshard
-// CHECK-NEXT:   (S) 1 identity reshards removed
+// CHECK-NEXT:   (S) 1 identity reshard removed
 // CHECK-NEXT: chunk 2 (line [[@LINE+8]]):
 // CHECK-NEXT: fold-reshard
 // CHECK-NEXT:   (no changes)
