@@ -12,7 +12,7 @@
 # a failure, so that the entry goes once the lowering is fixed). Exit 1 if any
 # case fails, printing each failure's pir-run output.
 set -u
-pir_run=$1 dir=$2
+pir_run=$(realpath "$1") dir=$2
 shift 2
 cd "$dir/lowering" || exit 2
 
