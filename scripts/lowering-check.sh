@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs `pir-run --check` on every distributed input of testdata/lowering: the
+# program's ranks (apply-partition,split-ranks, run by pir-run itself) must
+# compute what its serial meaning computes (issue 18).
+#
+#   lowering-check.sh PIR_RUN TESTDATA_DIR [CASE...]
+#
+# Without CASEs every testdata/lowering input (*.pir, and the rank passes'
+# input .txt) is a case. A case is skipped, with its reason printed, when it
+# is an error case (a .stderr expectation), dense (no pd_dist type), or listed
+# in `skipped` below. A case in `known_wrong` must fail (XFAIL; its passing is
+# a failure, so that the entry goes once the lowering is fixed). Exit 1 if any
+# case fails, printing each failure's pir-run output.
+set -u
+pir_run=$(realpath "$1") dir=$2
+shift 2
+cd "$dir/lowering" || exit 2
+
+# Cases the runner cannot check, each with why (never skip silently).
+# (none today: every input's feeds and parameters have static shapes the
+# runner can draw from --seed)
+declare -A skipped=()
+
+# Cases whose lowering computes something other than the serial meaning, with
+# the first mismatch. The [0,1] -> [1,0] S->R lowering moves each shard to its
+# position on the destination mesh, then all_gathers over the sorted ranks
+# (ring 12 = [0,1], as Paddle does), so the pieces are concatenated in sorted
+# rank order, not in the order of the destination mesh [1,0]: rows 4-7 come
+# first. (P->R across the same meshes, 04a/04b, is order-free and passes.)
+# The same holds for every order-dependent collective (all_gather,
+# reduce_scatter, all_to_all) on a mesh whose process_ids are not ascending,
+# e.g. 01a, 05a or 10g with the mesh [1,0]: they need the mesh-order ring.
+declare -A known_wrong=(
+  [02a_s0_to_r_cross_rank0.pir]="S(0)->R [0,1]->[1,0]: halves swapped ('out' index 0 is w0[4,0])"
+  [02b_s0_to_r_cross_rank1.pir]="S(0)->R [0,1]->[1,0]: halves swapped ('out' index 0 is w0[4,0])"
+  [02c_s1_to_r_cross_rank0.pir]="S(1)->R [0,1]->[1,0]: column halves swapped ('out' index 0 is w0[0,4])"
+)
+
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=(*.pir rank_passes_input.txt)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0 skip=0 xfail=0
+failed=()
+for case in "${cases[@]}"; do
+  base=${case%.*}
+  if [ -f "$base.stderr" ]; then
+    echo "SKIP $case: an error case ($base.stderr)"; skip=$((skip + 1)); continue
+  fi
+  if ! grep -q 'pd_dist\.' "$case"; then
+    echo "SKIP $case: a dense program"; skip=$((skip + 1)); continue
+  fi
+  if [ -n "${skipped[$case]:-}" ]; then
+    echo "SKIP $case: ${skipped[$case]}"; skip=$((skip + 1)); continue
+  fi
+  log=$work/$base.log
+  timeout 120 "$pir_run" "$case" --check > "$log" 2>&1 < /dev/null
+  code=$?
+  wrong=${known_wrong[$case]:-}
+  if [ -n "$wrong" ] && [ $code -eq 1 ] && grep -q '^check:.* differs at' "$log"; then
+    echo "XFAIL $case: $wrong: $(grep '^check:' "$log" | tail -n 1)"; xfail=$((xfail + 1))
+  elif [ -n "$wrong" ]; then
+    echo "FAIL $case (exit $code): listed as known wrong ($wrong) but:"; sed 's/^/  /' "$log" | head -n 20
+    fail=$((fail + 1)); failed+=("$case")
+  elif [ $code -eq 0 ]; then
+    echo "PASS $case: $(grep '^check:' "$log" | tail -n 1)"; pass=$((pass + 1))
+  else
+    echo "FAIL $case (exit $code):"; sed 's/^/  /' "$log" | head -n 20
+    fail=$((fail + 1)); failed+=("$case")
+  fi
+done
+echo "lowering-check: $pass passed, $fail failed, $xfail known wrong, $skip skipped"
+[ $fail -eq 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
