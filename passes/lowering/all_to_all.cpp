@@ -83,7 +83,7 @@ Value* Emitter::sToS(const Step& step, Value* cur) {
   const Attribute* results[] = {step.to};
   AttrListBuilder at = attrs(opDist(mesh, operands, results, chunk()), 1);
   at.setString("execution_stream", "DefaultStream");
-  at.setInt32("ring_id", static_cast<int32_t>(sortedRing(mesh).ringId));
+  at.setInt32("ring_id", static_cast<int32_t>(meshRing(mesh).ringId));
   Value* x[] = {in};
   const Type* t[] = {distType(dims, a != 0 ? step.from : step.to)};
   Value* out = create("pd_op.all_to_all", x, t, at)->result(0);

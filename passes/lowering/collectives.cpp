@@ -96,7 +96,7 @@ Value* Emitter::pToS(const Step& step, Value* cur) {
     AttrListBuilder a = attrs(opDist(mesh, operands, results, chunk()), 1);
     a.setString("execution_stream", "DefaultStream");
     a.setInt32("nranks", static_cast<int32_t>(n));
-    a.setInt32("ring_id", static_cast<int32_t>(sortedRing(mesh).ringId));
+    a.setInt32("ring_id", static_cast<int32_t>(meshRing(mesh).ringId));
     Value* in[] = {x};
     const Type* t[] = {distType(fd, toT)};
     out = create("pd_op.reduce_scatter", in, t, a)->result(0);
@@ -138,7 +138,7 @@ Value* Emitter::pToSPadded(const Step&, Value* x, const TensorDistAttr* in1, con
   AttrListBuilder a = attrs(opDist(mesh, operands, results, chunk()), 1);
   a.setString("execution_stream", "DefaultStream");
   a.setInt32("nranks", static_cast<int32_t>(n));
-  a.setInt32("ring_id", static_cast<int32_t>(sortedRing(mesh).ringId));
+  a.setInt32("ring_id", static_cast<int32_t>(meshRing(mesh).ringId));
   Value* in[] = {cat};
   const Type* t[] = {distType(cut ? std::span<const int64_t>(padded) : fd, toT)};
   Value* rs = create("pd_op.reduce_scatter", in, t, a)->result(0);
@@ -215,7 +215,7 @@ Value* Emitter::sToRGather(const Step& step, Value* x, const TensorDistAttr* in1
   const Attribute* results[] = {out1};
   AttrListBuilder a = attrs(opDist(mesh, operands, results, chunk()), 1);
   a.setInt32("nranks", static_cast<int32_t>(n));
-  a.setInt32("ring_id", static_cast<int32_t>(sortedRing(mesh).ringId));
+  a.setInt32("ring_id", static_cast<int32_t>(meshRing(mesh).ringId));
   Value* in[] = {x};
   const Type* t[] = {distType(ag, step.to)};
   Value* gathered = create("pd_op.all_gather", in, t, a)->result(0);

@@ -107,6 +107,8 @@ const ProcessGroup& Emitter::sortedRing(const ProcessMesh* mesh) {
   return ring(ids);
 }
 
+const ProcessGroup& Emitter::meshRing(const ProcessMesh* mesh) { return ring(mesh->processIds()); }
+
 std::vector<int64_t> Emitter::dimsOf(const Value* v) {
   auto s = tensorShape(v->type());
   return s ? std::vector<int64_t>(s->dims.begin(), s->dims.end()) : std::vector<int64_t>();

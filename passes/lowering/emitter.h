@@ -73,6 +73,12 @@ class Emitter {
   const core::ProcessGroup& ring(std::span<const int64_t> ranks);
   /// The collective ring over `mesh`'s ranks, sorted.
   const core::ProcessGroup& sortedRing(const core::ProcessMesh* mesh);
+  /// The ring of a collective over a 1-D `mesh`, in the mesh's order: a
+  /// gather, a scatter or an all_to_all places pieces by position in the
+  /// ring, and piece i belongs to the mesh's i-th rank. On an ascending mesh
+  /// (every mesh Paddle's tests use) this is the sorted ring Paddle makes;
+  /// on `[1,0]` Paddle's sorted ring swaps the pieces.
+  const core::ProcessGroup& meshRing(const core::ProcessMesh* mesh);
 
   const core::Type* distType(std::span<const int64_t> dims, const core::TensorDistAttr* attr,
                              core::DataType dtype = core::DataType::Undefined);

@@ -306,15 +306,17 @@ void forEachRing(const Step& step, const std::function<void(std::span<const int6
     default:
       break;
   }
-  // A collective along mesh dim m: every 1-D sub-mesh along it, by where its
-  // first rank appears in the process ids.
+  // A collective along mesh dim m: every 1-D sub-mesh along it, by where
+  // its first rank appears in the process ids; sorted for all_reduce (as
+  // Paddle's new_process_group), in mesh order for the collectives that
+  // place pieces by position (Emitter::meshRing).
   const ProcessMesh& mesh = *step.from->mesh();
   auto ids = mesh.processIds();
   std::vector<std::vector<int64_t>> seen;
   for (int64_t r : ids) {
     std::vector<int64_t> sub = subMeshRanks(mesh, static_cast<size_t>(step.meshDim), r);
     if (sub.empty()) continue;
-    std::sort(sub.begin(), sub.end());
+    if (step.kind == StepKind::PToR) std::sort(sub.begin(), sub.end());
     if (std::find(seen.begin(), seen.end(), sub) != seen.end()) continue;
     // SToR on a one-rank mesh is share_data_: no ring (Paddle returns
     // before asking for its group).

@@ -56,9 +56,14 @@ using Rows = std::vector<std::pair<int64_t, std::vector<int64_t>>>;
 
 }  // namespace
 
-TEST_CASE("planRings gives S to R on one mesh its sorted mesh as ring 12", "[ring_plan]") {
+TEST_CASE("planRings gives S to R on one mesh its mesh in mesh order as ring 12", "[ring_plan]") {
+  // The gather concatenates by position in the ring: on [1,0] rank 1 holds
+  // piece 0, so the ring is [1,0] (Paddle's sorted [0,1] swaps the pieces).
   std::string t = program({{distType("8x8", "2", "1,0", "0,-1"), distType("8x8", "2", "1,0", "-1,-1")}});
-  CHECK(rings(t) == Rows{{12, {0, 1}}});
+  CHECK(rings(t) == Rows{{12, {1, 0}}});
+  // P -> R keeps Paddle's sorted ring: a sum does not depend on positions.
+  std::string p = program({{distType("8x8", "2", "1,0", "-1,-1", "0,SUM"), distType("8x8", "2", "1,0", "-1,-1")}});
+  CHECK(rings(p) == Rows{{12, {0, 1}}});
 }
 
 TEST_CASE("planRings orders the rings of a 2-D P,P to R,R by mesh dim, then sub-mesh", "[ring_plan]") {
@@ -102,7 +107,7 @@ TEST_CASE("planRings gives the general path one ring per receiving rank", "[ring
 TEST_CASE("planRings gives SubToGlobalMesh the destination's sorted ranks and GlobalToSubMesh none", "[ring_plan]") {
   std::string t = program({{distType("4x4", "1", "2", "-1,-1"), distType("4x4", "2", "2,1", "-1,-1")}});
   CHECK(rings(t) == Rows{{12, {1, 2}}});
-  // S(0) on [0,1] -> R on [0]: the gather to replicated on [0,1] only.
+  // S(0) on [1,0] -> R on [0]: the gather to replicated on [1,0] only.
   std::string g = program({{distType("8x8", "2", "1,0", "0,-1"), distType("8x8", "1", "0", "-1,-1")}});
-  CHECK(rings(g) == Rows{{12, {0, 1}}});
+  CHECK(rings(g) == Rows{{12, {1, 0}}});
 }
