@@ -16,6 +16,7 @@
 #include "core/verifier.h"
 #include "passes/lowering/emitter.h"
 #include "passes/pass_registry.h"
+#include "passes/rank_option.h"
 #include "passes/reshard_builder.h"
 #include "passes/ring_plan.h"
 
@@ -78,7 +79,7 @@ class LowerReshardPass : public ProgramPass {
     return true;
   }
 
-  Option<int> rank_{this, "rank", "the global rank to lower for (-1: the program's own rank)", -1, -1, 1 << 24};
+  Option<int> rank_{this, "rank", "the global rank to lower for (-1: the program's own rank)", -1, -1, kMaxRank};
 };
 
 }  // namespace

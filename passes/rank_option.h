@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <limits>
 #include <string>
 #include <string_view>
 
@@ -18,10 +17,13 @@
 
 namespace pir::passes {
 
+/// The largest rank a `rank=R` option takes (lower-reshard and split-ranks too).
+inline constexpr int kMaxRank = 1 << 24;
+
 class RankOption {
  public:
   RankOption(Pass* owner, std::string_view name, std::string_view description)
-      : option_(owner, name, description, -1, -1, std::numeric_limits<int>::max()) {}
+      : option_(owner, name, description, -1, -1, kMaxRank) {}
 
   /// The rank given, else `program`'s; an error naming `pass` when neither is.
   core::Result<int64_t> resolve(const core::NamedProgram& program, std::string_view pass) const {

@@ -33,6 +33,7 @@
 #include "core/verifier.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_layout.h"
+#include "passes/rank_option.h"
 #include "passes/ring_plan.h"
 
 namespace pir::passes {
@@ -185,7 +186,7 @@ class SplitRanksPass : public SplittingPass {
     return piece;
   }
 
-  Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, 1 << 24};
+  Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
 };
 
