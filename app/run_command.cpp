@@ -13,13 +13,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
 
 #include "app/cli_checks.h"
 #include "app/input_file.h"
+#include "app/output_file.h"
 #include "app/run_inputs.h"
 #include "app/run_layout.h"
 #include "app/staged_directory.h"
@@ -265,6 +265,34 @@ Status writeOutputs(const RunOptions& opts, const TensorMap& results, const std:
   return dir.commit();
 }
 
+/// The loss of each step on stdout: `step 1: loss_0 0.5`.
+void printLosses(const std::string& lossName, const std::vector<double>& losses) {
+  for (size_t i = 0; i < losses.size(); ++i)
+    std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
+}
+
+/// What every run ends with: the trace and the output folder (each all or
+/// nothing), then stdout flushed; the exit code.
+int finishRun(const RunOptions& opts, const std::vector<RankRun>& runs, const TensorMap& results,
+              const std::vector<double>& losses) {
+  if (!opts.trace.empty()) {
+    OutputFile trace;
+    Status s = trace.open(opts.trace);
+    if (s) {
+      trace.write(traceJson(runs));  // a write error is reported by commit()
+      s = trace.commit();
+    }
+    if (!s)
+      return std::fprintf(stderr, "error: %s: cannot write the trace: %s\n", opts.trace.c_str(), s.message().c_str()),
+             1;
+  }
+  if (!opts.outputDir.empty())
+    if (Status s = writeOutputs(opts, results, summaryYaml(runs, opts, losses)); !s)
+      return std::fprintf(stderr, "error: %s\n", s.message().c_str()), 1;
+  std::fflush(stdout);
+  return std::ferror(stdout) ? 1 : 0;
+}
+
 struct Loaded {
   InputFile file;
   std::unique_ptr<core::SourceFile> source;
@@ -308,8 +336,7 @@ int execute(const RunOptions& opts) {
   if (Status s = runRanks(runs, opts, lossName, {l.source.get()}, {}, 1); !s)
     return std::fprintf(stderr, "%s", s.message().c_str()), 1;
   const std::vector<double>& losses = runs[0].losses;
-  for (size_t i = 0; i < losses.size(); ++i)
-    std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
+  printLosses(lossName, losses);
   TensorMap results = resultsOf(runs[0]);
   if (opts.check) {
     // The serial meaning of a dense program is the program: a second run
@@ -323,16 +350,7 @@ int execute(const RunOptions& opts) {
       return std::fprintf(stderr, "serial run: %s", s.message().c_str()), 1;
     if (!compareRuns(results, resultsOf(serial[0]))) return 1;
   }
-  if (!opts.trace.empty()) {
-    std::ofstream t(opts.trace);
-    t << traceJson(runs);
-    if (!t) return std::fprintf(stderr, "error: %s: cannot write the trace\n", opts.trace.c_str()), 1;
-  }
-  if (!opts.outputDir.empty())
-    if (Status s = writeOutputs(opts, results, summaryYaml(runs, opts, losses)); !s)
-      return std::fprintf(stderr, "error: %s\n", s.message().c_str()), 1;
-  std::fflush(stdout);
-  return std::ferror(stdout) ? 1 : 0;
+  return finishRun(opts, runs, results, losses);
 }
 
 const passes::LayoutValue* findValue(const passes::RankLayout& layout, const std::string& name,
@@ -462,20 +480,10 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
           if (auto x = scalarOf(*l)) losses.push_back(*x);
       }
   }
-  for (size_t i = 0; i < losses.size(); ++i)
-    std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
+  printLosses(lossName, losses);
   if (set.check)
     if (int rc = set.check(global, results); rc != 0) return rc;
-  if (!opts.trace.empty()) {
-    std::ofstream t(opts.trace);
-    t << traceJson(runs);
-    if (!t) return std::fprintf(stderr, "error: %s: cannot write the trace\n", opts.trace.c_str()), 1;
-  }
-  if (!opts.outputDir.empty())
-    if (Status s = writeOutputs(opts, results, summaryYaml(runs, opts, losses)); !s)
-      return std::fprintf(stderr, "error: %s\n", s.message().c_str()), 1;
-  std::fflush(stdout);
-  return std::ferror(stdout) ? 1 : 0;
+  return finishRun(opts, runs, results, losses);
 }
 
 /// Runs drop-dist's meaning of the program on one rank from the same global
