@@ -126,8 +126,8 @@ class GradientMergePass : public ProgramPass {
       }
       m.grad = v;
       if (!tensorShape(v->type())) {
-        diag.error(reportLocation(&op), "the gradient of optimizer op '" + std::string(op.name()) +
-                                            "' is no tensor: it cannot be merged");
+        diag.error(reportLocation(&op),
+                   "the gradient of optimizer op '" + std::string(op.name()) + "' is no tensor: it cannot be merged");
         return Status::error("no tensor gradient");
       }
       const OpInfo* info = lookupOp(op);
@@ -140,8 +140,7 @@ class GradientMergePass : public ProgramPass {
       }
       m.name = param + "@GRAD@MERGE";
       if (!names.insert(m.name).second) {
-        diag.error(reportLocation(&op), "the merge buffer '" + m.name + "' of optimizer op '" +
-                                            std::string(op.name()) +
+        diag.error(reportLocation(&op), "the merge buffer '" + m.name + "' of optimizer op '" + std::string(op.name()) +
                                             "' exists already (a kwarg of the program, or a second optimizer op of "
                                             "the parameter; gradient-merge runs once)");
         return Status::error("buffer exists");

@@ -73,8 +73,7 @@ core::Result<Box> boxOf(const KernelContext& ctx, std::span<const int64_t> dims)
   if (!starts) return starts.takeStatus();
   if (!ends) return ends.takeStatus();
   if (!steps) return steps.takeStatus();
-  if (starts->size() != axes.size() || ends->size() != axes.size() ||
-      (!steps->empty() && steps->size() != axes.size()))
+  if (starts->size() != axes.size() || ends->size() != axes.size() || (!steps->empty() && steps->size() != axes.size()))
     return kernelError(ctx, "starts, ends and steps need one value per axis (" + std::to_string(axes.size()) + ")");
   for (size_t i = 0; i < axes.size(); ++i) {
     auto a = wrapAxis(axes[i], dims.size());
@@ -106,8 +105,8 @@ core::Result<std::vector<int64_t>> valueStrides(const KernelContext& ctx, const 
   for (size_t d = 0; d < box.count.size(); ++d) {
     bool dropped = std::find(decrease.begin(), decrease.end(), int64_t(d)) != decrease.end();
     if (dropped && box.count[d] != 1)
-      return kernelError(ctx, "decreased axis " + std::to_string(d) + " has " + std::to_string(box.count[d]) +
-                                  " elements, not 1");
+      return kernelError(
+          ctx, "decreased axis " + std::to_string(d) + " has " + std::to_string(box.count[d]) + " elements, not 1");
     if (!dropped) kept.push_back(d);
   }
   std::vector<int64_t> strides(box.count.size(), 0);
@@ -169,7 +168,7 @@ Status setValueWithTensor(KernelContext& ctx) {
 
 }  // namespace
 
-void registerGradientMergeKernels(KernelRegistry& r) {
+void registerMergeKernels(KernelRegistry& r) {
   r.add("pd_op.full_", fillInPlace);
   r.add("pd_op.set_value_with_tensor_", setValueWithTensor);
 }

@@ -7,8 +7,8 @@ namespace pir::runtime {
 void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
 void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
-void registerGradientMergeKernels(KernelRegistry& registry);  // kernels/gradient_merge_kernels.cpp
 void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
+void registerMergeKernels(KernelRegistry& registry);      // kernels/gradient_merge_kernels.cpp
 void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
 void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
@@ -19,8 +19,8 @@ void registerAllKernels(KernelRegistry& registry) {
   registerBinaryKernels(registry);
   registerCommKernels(registry);
   registerCreationKernels(registry);
-  registerGradientMergeKernels(registry);
   registerMatmulKernels(registry);
+  registerMergeKernels(registry);
   registerNormKernels(registry);
   registerOptimizerKernels(registry);
   registerReduceKernels(registry);

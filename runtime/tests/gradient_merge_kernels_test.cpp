@@ -90,8 +90,8 @@ TEST_CASE("set_value_with_tensor_ refuses values that do not fit, a zero step an
   CHECK_FALSE(setWith("axes:[(Int64)0],decrease_axes:[],none_axes:[]",
                       {f32({1}, {0}), i64({1}, {0}), i64({1}, {2}), i64({1}, {0})})
                   .isOk());
-  CHECK_FALSE(setWith("axes:[],decrease_axes:[],none_axes:[(Int64)0]", {f32({1}, {0}), noBounds(), noBounds(),
-                                                                         noBounds()})
-                  .isOk());
+  CHECK_FALSE(
+      setWith("axes:[],decrease_axes:[],none_axes:[(Int64)0]", {f32({1}, {0}), noBounds(), noBounds(), noBounds()})
+          .isOk());
   CHECK(values(x) == std::vector<double>{1, 2, 3, 4});
 }
