@@ -147,6 +147,7 @@ class GradientMergePass : public ProgramPass {
       }
       merges.push_back(std::move(m));
     }
+    countUnoptimized(body, merges);
     if (merges.empty()) {
       diag.error(body.empty() ? -1 : reportLocation(body.front()),
                  "gradient-merge: the program has no optimizer op (sgd_, adam_, adamw_, lamb_, momentum_), so no "
@@ -154,6 +155,22 @@ class GradientMergePass : public ProgramPass {
       return Status::error("no optimizer op");
     }
     return Status::ok();
+  }
+
+  /// Trainable parameters no optimizer op updates have no gradient to
+  /// merge (Paddle's params_grads leaves them out): counted, not refused.
+  void countUnoptimized(const Block& body, const std::vector<Merge>& merges) {
+    std::unordered_set<const Value*> updated;
+    for (const Merge& m : merges) {
+      const OpInfo* info = lookupOp(*m.optimizer);
+      updated.insert(m.optimizer->operandValue(info->operandIndex("param", m.optimizer->numOperands())));
+    }
+    for (const Operation& op : body) {
+      if (op.name() != "builtin.parameter" || op.numResults() != 1 || updated.count(op.result(0))) continue;
+      auto* trainable = op.attrOf<ArrayAttr>("trainable");
+      if (trainable && trainable->size() > 0 && getBool(trainable->elements()[0]).value_or(false))
+        stats_.add("trainable parameter(s) without an optimizer op, not merged");
+    }
   }
 
   void merge(Program& program, Merge& m) {
