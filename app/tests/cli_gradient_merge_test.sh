@@ -27,4 +27,16 @@ test_gradient_merge_k1_runs_as_plain_step() {
   [ "$(tail -c 24 "b/w@GRAD@MERGE.npy" | od -An -tx1 | tr -d ' \n')" = "$(printf '0%.0s' {1..48})" ] ||
     fail "w@GRAD@MERGE is not zero after the step"
 }
+
+# On the distributed seed (2 ranks): ranks.yaml lists the persistable buffers
+# as data, so pir-run feeds them zeros; with k=1 the losses are the plain
+# program's and --check finds every rank's tensors equal to the serial run.
+test_gradient_merge_k1_dist_seed_check() {
+  run "$SEED_AFTER" '--pass-pipeline=gradient-merge{k=1}' -o merged.pir
+  expect_rc 0
+  timeout 60 "$PIR_RUN" "$SEED_AFTER" --steps 2 > plain.out 2> err || fail "plain run: $(cat err)"
+  timeout 60 "$PIR_RUN" merged.pir --steps 2 --check > out 2> err || fail "merged run: $(cat err)"
+  grep -q '^check: 6 tensors match' out || fail "no check of the 6 tensors: $(cat out)"
+  grep '^step' out | cmp -s - plain.out || fail "losses differ: $(cat out) / $(cat plain.out)"
+}
 cli_main
