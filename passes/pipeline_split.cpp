@@ -183,37 +183,40 @@ class PipelineSplitPass : public SplittingPass {
     for (size_t i = 0; i < ops.size(); ++i) {
       if (roles[i] != kRoleForward || chunk[i] > 1) continue;
       auto c = static_cast<size_t>(chunk[i]);
-      if (first[c] == kNo) first[c] = i;
+      if (first[c] == kNo && p2p[i] == P2P::None) first[c] = i;
       if (p2p[i] == P2P::Recv && recv[c] == kNo) recv[c] = i;
       if (p2p[i] == P2P::Send && send[c] == kNo) send[c] = i;
     }
     std::string at = stage >= 0 ? "stage " + std::to_string(stage) : "this stage";
-    // At `i` (an op of chunk `c`; kNo: the chunk has no forward op, the program's first op).
-    auto fail = [&](size_t i, int c, const std::string& why) {
+    // At `i` (kNo: the chunk has no forward op; the program's first op). A
+    // lowered send_v2 or recv_v2 stands where the value it moves is made or read.
+    auto fail = [&](size_t i, const std::string& why) {
       const Operation* op = ops[i == kNo ? 0 : i];
+      std::string which = p2p[i == kNo ? 0 : i] == P2P::Send   ? " (the pd_op.send_v2 of what this op makes)"
+                          : p2p[i == kNo ? 0 : i] == P2P::Recv ? " (the pd_op.recv_v2 this op reads)"
+                                                               : "";
       diag.error(reportLocation(op),
                  "ZBVPP places chunks in a V (chunk 0 of stage s holds layer group s, chunk 1 "
-                 "group 2P-1-s); at op '" +
-                     std::string(op->name()) + "' of chunk " + std::to_string(c) + " on " + at + ": " + why);
+                 "group 2P-1-s), but on " +
+                     at + " " + why + which);
       return Status::error("chunks not placed in a V");
     };
-    if (stage == 0 && recv[0] != kNo)
-      return fail(recv[0], 0, "stage 0's chunk 0 holds group 0, which receives nothing");
+    if (stage == 0 && recv[0] != kNo) return fail(recv[0], "chunk 0 (group 0, the first) receives a forward input");
     if (stage == 0 && send[1] != kNo)
-      return fail(send[1], 1, "stage 0's chunk 1 holds the last group and the loss, whose forward sends nothing on");
+      return fail(send[1], "chunk 1 (the last group, with the loss) sends its forward output on");
     if (stage > 0 && recv[0] == kNo)
-      return fail(first[0], 0,
-                  "chunk 0 holds group " + std::to_string(stage) + ", whose input comes from stage " +
-                      std::to_string(stage - 1) + ", but its forward receives none");
+      return fail(first[0], "chunk 0 (group " + std::to_string(stage) + ") receives no forward input from stage " +
+                                std::to_string(stage - 1));
     if (stage > 0 && send[1] == kNo)
-      return fail(first[1], 1,
-                  "chunk 1's output goes on to stage " + std::to_string(stage - 1) +
-                      " (the loss is on stage 0), but its forward sends nothing");
+      return fail(first[1], "chunk 1 sends no forward output on to stage " + std::to_string(stage - 1) +
+                                " (the loss is on stage 0)");
     if ((send[0] == kNo) != (recv[1] == kNo))
-      return send[0] != kNo ? fail(send[0], 0, "chunk 0 sends its output to another stage, but chunk 1 receives none")
-                            : fail(recv[1], 1,
-                                   "chunk 1 receives its input from another stage, but chunk 0 sends none "
-                                   "(only the last stage keeps chunk 0's output for chunk 1)");
+      return send[0] != kNo ? fail(send[0],
+                                   "chunk 0 sends its forward output to another stage, but chunk 1 "
+                                   "receives none")
+                            : fail(recv[1],
+                                   "chunk 1 receives its forward input from another stage, but chunk 0 "
+                                   "sends none (only the last stage keeps chunk 0's output for chunk 1)");
     return Status::ok();
   }
 
