@@ -19,6 +19,7 @@
 #include "app/run_inputs.h"
 #include "app/run_layout.h"
 #include "app/run_outputs.h"
+#include "app/run_pipeline.h"
 #include "app/run_ranks.h"
 #include "core/clone.h"
 #include "passes/manifest.h"
@@ -38,9 +39,14 @@ int executeRanks(const RunOptions& opts);
 int executeDistributed(const RunOptions& opts, Loaded& l);
 
 int execute(const RunOptions& opts) {
-  if (!opts.programsDir.empty()) return executeRanks(opts);
+  if (!opts.programsDir.empty()) return wantsPipeline(opts) ? executePipelineDir(opts) : executeRanks(opts);
   Loaded l;
   if (Status s = loadProgram(opts.program, l); !s) return std::fprintf(stderr, "%s", s.message().c_str()), 1;
+  if (wantsPipeline(opts)) {
+    if (!hasDistTypes(*l.program))
+      return std::fprintf(stderr, "error: --mode needs a distributed program (its stages on meshes)\n"), 1;
+    return executePipelineProgram(opts, l);
+  }
   if (hasDistTypes(*l.program)) return executeDistributed(opts, l);
   if (opts.ranks > 1) {
     std::fprintf(stderr, "error: --ranks %lld: a dense program runs on one rank\n", (long long)opts.ranks);
@@ -114,7 +120,7 @@ int executeRanks(const RunOptions& opts) {
   std::vector<RankRun>& runs = set.runs;
   for (const passes::ManifestProgram& mp : manifest->programs) {
     if (mp.rank < 0 || !mp.job.empty()) {
-      std::fprintf(stderr, "error: %s: pir-run runs one program per rank (no pipeline jobs yet)\n", mp.name.c_str());
+      std::fprintf(stderr, "error: %s: a job program: give --mode, --schedule or --micro-batches\n", mp.name.c_str());
       return 1;
     }
     for (auto& r : runs)
@@ -314,6 +320,19 @@ int runRun(int argc, char** argv) {
   app.add_option("--trace", opts.trace, "Write a Chrome trace (one track per rank) to FILE")->check(path);
   app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--mode", opts.mode,
+                 "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP; as pir-opt schedule): PROGRAM "
+                 "goes through apply-partition, split-ranks, gradient-merge and pipeline-split in process; with "
+                 "--programs, the job lists of MODE");
+  app.add_option("--schedule", opts.schedule, "Run the job lists of FILE.yaml (pir-opt schedule's output)")
+      ->check(path);
+  app.add_option("--micro-batches", opts.microBatches,
+                 "Micro-batches N: the program's data shapes are one micro-batch's, each feed holds N on dim 0; "
+                 "--check compares with the serial program run per micro-batch, parameters with the mean of its "
+                 "updates (the merged, averaged gradient: exact for sgd_, as the loss is a mean)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--vpp", opts.vpp, "Virtual pipeline chunks per stage (VPP, ZBVPP)")->check(CLI::PositiveNumber);
+  app.add_flag("--split-bw", opts.splitBw, "VPP with backward split into backward_b and backward_w");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

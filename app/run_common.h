@@ -28,6 +28,11 @@ struct RunOptions {
   uint64_t seed = 0;
   bool check = false;
   double timeout = 60;
+  // Pipelines (app/run_pipeline.h).
+  std::string mode, schedule;
+  int64_t microBatches = 0;  // 0: not given
+  int64_t vpp = 0;           // 0: not given
+  bool splitBw = false;
 };
 
 /// One rank's program, plan and values.
