@@ -1,0 +1,207 @@
+//===- gradient_merge_test.cpp - merged micro-batches equal the whole batch ===//
+//
+// A dense training step (matmul, add, relu, a mean loss; sgd_ on w, adamw_
+// on b) after `gradient-merge{k=K avg=true},pipeline-split{mode=FThenB}`:
+// forward and backward run once per micro-batch (K row blocks of the
+// batch), sharing parameters, optimizer state and merge buffers, with the
+// values the jobs hand over passed by name; then the optimizer runs once.
+// The loss is a mean, so the averaged micro-batch gradients are the whole
+// batch's gradient: the parameters must equal those of the plain program
+// run once on the whole batch.
+//
+//===----------------------------------------------------------------------===//
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "passes/pass_manager.h"
+#include "passes/pass_pipeline.h"
+#include "passes/pass_registry.h"
+#include "runtime/tests/run_helpers.h"
+
+using namespace pir;
+using namespace pir::runtime;
+
+namespace {
+
+// Batch dim -1: micro-batches of any size.
+const char* kStep = R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_role:(Int32)0,place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[-1,3],stop_gradient:[true]} : () -> builtin.tensor<-1x3xf32>
+    (%1) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"label",op_role:(Int32)0,place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[-1,2],stop_gradient:[true]} : () -> builtin.tensor<-1x2xf32>
+    (%2) = "builtin.parameter" () {op_role:(Int32)0,parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> builtin.tensor<3x2xf32>
+    (%3) = "builtin.parameter" () {op_role:(Int32)0,parameter_name:"b",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> builtin.tensor<2xf32>
+    (%4) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"learning_rate",op_role:(Int32)0,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[],stop_gradient:[true]} : () -> builtin.tensor<f32>
+    (%5) = "pd_op.matmul" (%0, %2) {op_role:(Int32)0,stop_gradient:[false],transpose_x:false,transpose_y:false} : (builtin.tensor<-1x3xf32>, builtin.tensor<3x2xf32>) -> builtin.tensor<-1x2xf32>
+    (%6) = "pd_op.add" (%5, %3) {op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<-1x2xf32>
+    (%7) = "pd_op.relu" (%6) {op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>
+    (%8) = "pd_op.multiply" (%7, %1) {op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>
+    (%9) = "pd_op.mean" (%8) {axis:(pd_op.IntArray)[],keepdim:false,op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>) -> builtin.tensor<f32>
+    () = "builtin.shadow_output" (%9) {op_role:(Int32)0,output_name:"loss"} : (builtin.tensor<f32>) -> 
+    (%10) = "pd_op.full" () {dtype:(pd_op.DataType)float32,op_role:(Int32)1,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],stop_gradient:[true],value:(Float)1} : () -> builtin.tensor<1xf32>
+    (%11) = "pd_op.full_like" (%9, %10) {dtype:(pd_op.DataType)float32,op_role:(Int32)1,place:(pd_op.Place)Place(undefined:0),stop_gradient:[false]} : (builtin.tensor<f32>, builtin.tensor<1xf32>) -> builtin.tensor<f32>
+    (%12) = "pd_op.mean_grad" (%8, %11) {axis:(pd_op.IntArray)[],keepdim:false,op_role:(Int32)1,reduce_all:false,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<f32>) -> builtin.tensor<-1x2xf32>
+    (%13, %14) = "pd_op.multiply_grad" (%7, %1, %12) {axis:(Int32)-1,op_role:(Int32)1,stop_gradient:[false,false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>
+    (%15) = "pd_op.relu_grad" (%7, %13) {op_role:(Int32)1,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>
+    (%16, %17) = "pd_op.add_grad" (%5, %3, %15) {axis:(Int32)-1,op_role:(Int32)1,stop_gradient:[false,false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>, builtin.tensor<2xf32>
+    (%18, %19) = "pd_op.matmul_grad" (%0, %2, %16) {op_role:(Int32)1,stop_gradient:[false,false],transpose_x:false,transpose_y:false} : (builtin.tensor<-1x3xf32>, builtin.tensor<3x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x3xf32>, builtin.tensor<3x2xf32>
+    (%20, %21) = "pd_op.sgd_" (%2, %4, %19, <<NULL VALUE>>) {multi_precision:false,op_role:(Int32)2,stop_gradient:[false,false]} : (builtin.tensor<3x2xf32>, builtin.tensor<f32>, builtin.tensor<3x2xf32>, <<NULL TYPE>>) -> builtin.tensor<3x2xf32>, <<NULL TYPE>>
+    (%22) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_moment1",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>
+    (%23) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_moment2",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>
+    (%24) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_beta1_pow",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[1],stop_gradient:[true]} : () -> builtin.tensor<1xf32>
+    (%25) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_beta2_pow",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[1],stop_gradient:[true]} : () -> builtin.tensor<1xf32>
+    (%26, %27, %28, %29, %30, %31) = "pd_op.adamw_" (%3, %17, %4, %22, %23, %24, %25, <<NULL VALUE>>, <<NULL VALUE>>) {beta1:(Float)0.9,beta2:(Float)0.999,coeff:(Float)0.01,epsilon:(Float)1e-06,lazy_mode:false,lr_ratio:(Float)1,min_row_size_to_use_multithread:(Int64)1000,multi_precision:false,op_role:(Int32)2,stop_gradient:[false,false,false,false,false,false],use_global_beta_pow:false,with_decay:true} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<f32>, builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<1xf32>, builtin.tensor<1xf32>, <<NULL TYPE>>, <<NULL TYPE>>) -> builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<1xf32>, builtin.tensor<1xf32>, <<NULL TYPE>>
+}
+)";
+
+constexpr int64_t kBatch = 8;
+
+Tensor filled(std::vector<int64_t> shape, uint32_t seed, float lo, float hi) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  Tensor t = Tensor::allocate(DataType::F32, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = d(gen);
+  return t;
+}
+
+Tensor constant(std::vector<int64_t> shape, float v) {
+  Tensor t = Tensor::allocate(DataType::F32, shape);
+  std::fill(t.data<float>(), t.data<float>() + t.numel(), v);
+  return t;
+}
+
+/// Rows [from, to) of a 2-D tensor, as a tensor of its own.
+Tensor rows(const Tensor& t, int64_t from, int64_t to) {
+  int64_t cols = t.dim(1);
+  Tensor r = Tensor::allocate(DataType::F32, {to - from, cols});
+  std::copy(t.data<float>() + from * cols, t.data<float>() + to * cols, r.data<float>());
+  return r;
+}
+
+/// The step's inputs: the batch, and the state (parameters, learning rate,
+/// adamw's moments and beta powers), which the optimizers update in place.
+struct Inputs {
+  Tensor x = filled({kBatch, 3}, 1, -1, 1), label = filled({kBatch, 2}, 2, 0.5, 1.5);
+  TensorMap state{{"w", filled({3, 2}, 3, -1, 1)},        {"b", filled({2}, 4, 0, 0.5)},
+                  {"learning_rate", constant({}, 0.1f)},  {"b_moment1", constant({2}, 0)},
+                  {"b_moment2", constant({2}, 0)},        {"b_beta1_pow", constant({1}, 0.9f)},
+                  {"b_beta2_pow", constant({1}, 0.999f)}};
+
+  Inputs copy() const {
+    Inputs c;
+    for (auto& [name, t] : state) c.state[name] = t.clone();
+    return c;
+  }
+};
+
+/// The programs `pipeline` makes of the step, compiled, by job.
+struct Jobs {
+  std::unique_ptr<testing::TestProgram> step = testing::parse(kStep);
+  core::ProgramSet set;
+  std::map<std::string, std::unique_ptr<Executor>> byJob;
+
+  explicit Jobs(const std::string& pipeline) {
+    REQUIRE(step->program);
+    passes::registerAllPasses();
+    core::SourceFile src("step.pir", step->text);
+    core::DiagnosticEngine diag(&src);
+    set.programs.push_back({"", std::move(step->program)});
+    std::vector<passes::PassSpec> specs;
+    REQUIRE(passes::parsePassPipeline(pipeline, specs, diag));
+    passes::PassManager pm;
+    REQUIRE(pm.addPipeline(specs, diag));
+    core::Status s = pm.run(set, diag);
+    INFO(diag.render() << s.message());
+    REQUIRE(s.isOk());
+    for (core::NamedProgram& p : set.programs) {
+      auto ex = Executor::compile(*p.program);
+      INFO(p.name << ": " << (ex.isOk() ? "" : ex.status().message()));
+      REQUIRE(ex.isOk());
+      byJob[p.name] = std::move(ex.value());
+    }
+  }
+
+  /// Runs `job` on `scope` (state and the micro-batch's values), adding
+  /// what it hands over to `scope`.
+  void run(const std::string& job, TensorMap& scope) {
+    REQUIRE(byJob.count(job));
+    TensorMap fetches;
+    core::Status s = byJob[job]->run(scope, fetches);
+    INFO(job << ": " << s.message());
+    REQUIRE(s.isOk());
+    for (auto& [name, t] : fetches) scope[name] = t;
+  }
+};
+
+/// One merged step over `microBatches` micro-batches of `in`; the state
+/// (with the merge buffers, zero at the start) is updated in place.
+void mergedStep(Jobs& jobs, Inputs& in, int64_t microBatches) {
+  for (const char* name : {"w@GRAD@MERGE", "b@GRAD@MERGE"})
+    in.state[name] = Tensor::zeros(DataType::F32, name[0] == 'w' ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2});
+  TensorMap scope;
+  int64_t size = kBatch / microBatches;
+  for (int64_t mb = 0; mb < microBatches; ++mb) {
+    scope = in.state;  // a new micro-batch scope over the shared state
+    scope["x"] = rows(in.x, mb * size, (mb + 1) * size);
+    scope["label"] = rows(in.label, mb * size, (mb + 1) * size);
+    jobs.run("forward", scope);
+    jobs.run("backward", scope);
+  }
+  jobs.run("optimizer", scope);
+}
+
+/// The plain program on the whole batch.
+void plainStep(Inputs& in) {
+  TensorMap feeds = in.state;
+  feeds["x"] = in.x;
+  feeds["label"] = in.label;
+  std::string error;
+  testing::runText(kStep, feeds, &error);
+  REQUIRE(error.empty());
+}
+
+/// Elements of `got` beyond f32 tolerance (1e-6 + 1e-5 relative) of `want`.
+int64_t mismatches(const Tensor& got, const Tensor& want) {
+  REQUIRE(got.numel() == want.numel());
+  int64_t n = 0;
+  for (int64_t i = 0; i < got.numel(); ++i) {
+    float g = got.data<float>()[i], w = want.data<float>()[i];
+    if (std::abs(g - w) > 1e-6f + 1e-5f * std::abs(w)) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("k merged micro-batches update the parameters as the plain step on the whole batch", "[gradient-merge]") {
+  for (int64_t k : {2, 4}) {
+    INFO("k = " << k);
+    Jobs jobs("gradient-merge{k=" + std::to_string(k) + " avg=true},pipeline-split{mode=FThenB}");
+    Inputs plain, merged = plain.copy();
+    Tensor w0 = plain.state["w"].clone();
+    plainStep(plain);
+    mergedStep(jobs, merged, k);
+    REQUIRE(mismatches(plain.state["w"], w0) == w0.numel());  // the step moved every weight
+    for (const char* name : {"w", "b", "b_moment1", "b_moment2", "b_beta1_pow", "b_beta2_pow"}) {
+      INFO(name);
+      CHECK(mismatches(merged.state[name], plain.state[name]) == 0);
+    }
+    // The optimizer zeroed the buffers for the next step.
+    for (float v : testing::values(merged.state["w@GRAD@MERGE"])) CHECK(v == 0.0f);
+  }
+}
+
+TEST_CASE("a k that is not the number of micro-batches run gives other parameters", "[gradient-merge]") {
+  // avg divides by k = 4, but only 2 micro-batches ran: half the gradient.
+  Jobs jobs("gradient-merge{k=4 avg=true},pipeline-split{mode=FThenB}");
+  Inputs plain, merged = plain.copy();
+  plainStep(plain);
+  mergedStep(jobs, merged, 2);
+  CHECK(mismatches(merged.state["w"], plain.state["w"]) > 0);
+  // Without avg the sum of 2 micro-batch means is twice the gradient.
+  Jobs summed("gradient-merge{k=2 avg=false},pipeline-split{mode=FThenB}");
+  Inputs reference, summedIn = reference.copy();
+  plainStep(reference);
+  mergedStep(summed, summedIn, 2);
+  CHECK(mismatches(summedIn.state["w"], reference.state["w"]) > 0);
+}
