@@ -34,6 +34,9 @@ namespace sched = passes::schedule;
 
 namespace {
 
+/// The suffix of gradient-merge's buffers (`<param>@GRAD@MERGE` kwargs).
+constexpr std::string_view kMergeSuffix = "@GRAD@MERGE";
+
 /// One job type's program on a rank.
 struct JobProgram {
   std::string type;
@@ -102,7 +105,12 @@ Status loadPipelineInputs(const RunOptions& opts, PipelineSet& set, TensorMap& g
     std::set<std::string> seen;
     for (JobProgram& jp : pr.jobs)
       for (runtime::ProgramInput in : jp.executor->inputs()) {
-        if (in.kind == runtime::ProgramInput::Kind::Kwarg || !seen.insert(in.name).second) continue;
+        if (!seen.insert(in.name).second) continue;
+        if (in.kind == runtime::ProgramInput::Kind::Kwarg) {
+          // gradient-merge's buffers: state of this rank, zero at the start.
+          if (in.name.ends_with(kMergeSuffix)) pr.shared[in.name] = Tensor::zeros(in.dtype, in.shape);
+          continue;
+        }
         bool param = in.kind == runtime::ProgramInput::Kind::Parameter;
         const passes::LayoutValue* v = findValue(set.layout, in.name, param);
         if (!v && !param && in.persistable) {
@@ -118,7 +126,7 @@ Status loadPipelineInputs(const RunOptions& opts, PipelineSet& set, TensorMap& g
           if (in.shape.empty())
             return Status::error("error: feed '" + in.name + "' is 0-D: it cannot be cut into micro-batches");
           bool file = !opts.inputsDir.empty() && std::ifstream(opts.inputsDir + "/" + in.name + ".npy").good();
-          in.shape[0] = file ? -1 : in.shape[0] * n;
+          if (in.shape[0] >= 0) in.shape[0] = file ? -1 : in.shape[0] * n;
         }
         if (!global.count(in.name))
           if (Status s = loadInputs({in}, {opts.inputsDir, opts.seed}, *jp.source, global); !s) return s;
@@ -132,7 +140,7 @@ Status loadPipelineInputs(const RunOptions& opts, PipelineSet& set, TensorMap& g
         if (whole.dim(0) % n != 0)
           return Status::error("error: feed '" + in.name + "': dim 0 (" + std::to_string(whole.dim(0)) +
                                ") is not divisible by --micro-batches " + std::to_string(n));
-        if (whole.dim(0) / n != v->shape[0])
+        if (v->shape[0] >= 0 && whole.dim(0) / n != v->shape[0])
           return Status::error("error: feed '" + in.name + "': dim 0 (" + std::to_string(whole.dim(0)) + ") is not " +
                                std::to_string(n) + " micro-batches of the program's " + std::to_string(v->shape[0]));
         for (int64_t j = 0; j < n; ++j) {
@@ -414,6 +422,28 @@ int stageCount(std::vector<PipelineRank>& ranks) {
   return std::max(most, 0) + 1;
 }
 
+/// Each rank's stage in `program` (before the split): the position of the
+/// first mesh holding it among the meshes in program order.
+std::map<int64_t, int> stagesOf(const core::Program& program) {
+  std::vector<std::vector<int64_t>> meshes;
+  std::map<int64_t, int> stage;
+  for (const core::Operation& op : program.body()) {
+    const core::OpDistAttr* d = op.distAttr();
+    if (!d || !d->mesh()) continue;
+    std::vector<int64_t> ids(d->mesh()->processIds().begin(), d->mesh()->processIds().end());
+    if (std::find(meshes.begin(), meshes.end(), ids) != meshes.end()) continue;
+    meshes.push_back(ids);
+    for (int64_t r : ids) stage.emplace(r, int(meshes.size()) - 1);
+  }
+  // Only the meshes that hold a rank first count, so stages are 0, 1, ...
+  std::map<int, int> dense;
+  for (auto& [r, s] : stage) dense.emplace(s, 0);
+  int next = 0;
+  for (auto& [s, d] : dense) d = next++;
+  for (auto& [r, s] : stage) s = dense[s];
+  return stage;
+}
+
 }  // namespace
 
 bool wantsPipeline(const RunOptions& opts) {
@@ -456,6 +486,7 @@ int executePipelineDir(const RunOptions& opts) {
 
 int executePipelineProgram(const RunOptions& opts, Loaded& l) {
   const int64_t n = opts.microBatches > 0 ? opts.microBatches : 1;
+  std::map<int64_t, int> stages = stagesOf(*l.program);
   core::Context serialCtx;
   std::unique_ptr<core::Program> serial;
   if (opts.check) serial = core::cloneProgram(*l.program, serialCtx);
@@ -466,7 +497,8 @@ int executePipelineProgram(const RunOptions& opts, Loaded& l) {
     pipeline += ",gradient-merge{k=" + std::to_string(n) + " avg=true}";
   else if (n > 1)
     return fail("error: --micro-batches " + std::to_string(n) + " needs the gradient-merge pass");
-  pipeline += ",pipeline-split{mode=" + (mode.empty() ? std::string("FThenB") : mode);
+  // ZB1P runs ZBH1's program set.
+  pipeline += ",pipeline-split{mode=" + (mode.empty() ? std::string("FThenB") : mode == "ZB1P" ? "ZBH1" : mode);
   if (opts.vpp > 1) pipeline += " vpp=" + std::to_string(opts.vpp);
   if (opts.splitBw) pipeline += " split-bw=true";
   pipeline += "}";
@@ -505,12 +537,11 @@ int executePipelineProgram(const RunOptions& opts, Loaded& l) {
     if (!pr) {
       pr = &set.ranks.emplace_back();
       pr->rank = np.rank;
-      pr->stage = np.stage;
+      pr->stage = np.stage >= 0 ? np.stage : stages.count(np.rank) ? stages.at(np.rank) : -1;
     }
     pr->jobs.push_back({np.job, std::move(compiled.value()), l.source.get()});
   }
-  int stages = stageCount(set.ranks);
-  if (Status s = makeSchedule(opts, mode, stages, int(opts.vpp), opts.splitBw, set.schedule); !s)
+  if (Status s = makeSchedule(opts, mode, stageCount(set.ranks), int(opts.vpp), opts.splitBw, set.schedule); !s)
     return fail(s.message());
   if (serial)
     set.check = [&](const TensorMap& feeds, const TensorMap& results, const std::string& lossName) {
