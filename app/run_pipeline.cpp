@@ -422,26 +422,26 @@ int stageCount(std::vector<PipelineRank>& ranks) {
   return std::max(most, 0) + 1;
 }
 
-/// Each rank's stage in `program` (before the split): the position of the
-/// first mesh holding it among the meshes in program order.
-std::map<int64_t, int> stagesOf(const core::Program& program) {
+/// Each rank's stage when the passes record none: the position of the
+/// first mesh holding it among the meshes of ranks.yaml's values (in
+/// program order), counting only meshes that hold a rank first.
+void stagesFromLayout(const passes::RankLayout& layout, std::vector<PipelineRank>& ranks) {
+  for (auto& r : ranks)
+    if (r.stage >= 0) return;
   std::vector<std::vector<int64_t>> meshes;
   std::map<int64_t, int> stage;
-  for (const core::Operation& op : program.body()) {
-    const core::OpDistAttr* d = op.distAttr();
-    if (!d || !d->mesh()) continue;
-    std::vector<int64_t> ids(d->mesh()->processIds().begin(), d->mesh()->processIds().end());
-    if (std::find(meshes.begin(), meshes.end(), ids) != meshes.end()) continue;
-    meshes.push_back(ids);
-    for (int64_t r : ids) stage.emplace(r, int(meshes.size()) - 1);
+  for (const passes::LayoutValue& v : layout.values) {
+    if (std::find(meshes.begin(), meshes.end(), v.processIds) != meshes.end()) continue;
+    meshes.push_back(v.processIds);
+    int next = 0;
+    for (auto& [r, s] : stage) next = std::max(next, s + 1);
+    bool fresh = false;
+    for (int64_t r : v.processIds) fresh |= !stage.count(r);
+    for (int64_t r : v.processIds)
+      if (fresh) stage.emplace(r, next);
   }
-  // Only the meshes that hold a rank first count, so stages are 0, 1, ...
-  std::map<int, int> dense;
-  for (auto& [r, s] : stage) dense.emplace(s, 0);
-  int next = 0;
-  for (auto& [s, d] : dense) d = next++;
-  for (auto& [r, s] : stage) s = dense[s];
-  return stage;
+  for (auto& r : ranks)
+    if (auto it = stage.find(r.rank); it != stage.end()) r.stage = it->second;
 }
 
 }  // namespace
@@ -478,6 +478,7 @@ int executePipelineDir(const RunOptions& opts) {
     set.loaded.push_back(std::move(l));
   }
   if (set.ranks.empty()) return fail("error: " + opts.programsDir + " lists no program");
+  stagesFromLayout(set.layout, set.ranks);
   int stages = stageCount(set.ranks);
   if (Status s = makeSchedule(opts, opts.mode, stages, int(opts.vpp), opts.splitBw, set.schedule); !s)
     return fail(s.message());
@@ -486,7 +487,6 @@ int executePipelineDir(const RunOptions& opts) {
 
 int executePipelineProgram(const RunOptions& opts, Loaded& l) {
   const int64_t n = opts.microBatches > 0 ? opts.microBatches : 1;
-  std::map<int64_t, int> stages = stagesOf(*l.program);
   core::Context serialCtx;
   std::unique_ptr<core::Program> serial;
   if (opts.check) serial = core::cloneProgram(*l.program, serialCtx);
@@ -537,10 +537,11 @@ int executePipelineProgram(const RunOptions& opts, Loaded& l) {
     if (!pr) {
       pr = &set.ranks.emplace_back();
       pr->rank = np.rank;
-      pr->stage = np.stage >= 0 ? np.stage : stages.count(np.rank) ? stages.at(np.rank) : -1;
+      pr->stage = np.stage;
     }
     pr->jobs.push_back({np.job, std::move(compiled.value()), l.source.get()});
   }
+  stagesFromLayout(set.layout, set.ranks);
   if (Status s = makeSchedule(opts, mode, stageCount(set.ranks), int(opts.vpp), opts.splitBw, set.schedule); !s)
     return fail(s.message());
   if (serial)

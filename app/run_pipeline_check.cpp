@@ -86,7 +86,6 @@ bool isFloat(core::DataType t) {
 
 int checkPipelineSerial(const RunOptions& opts, const core::SourceFile& source, core::Program& serial, int64_t n,
                         const TensorMap& global, const TensorMap& results, const std::string& lossName) {
-  (void)opts;
   (void)lossName;
   core::DiagnosticEngine diag(&source);
   std::vector<passes::PassSpec> specs;
@@ -102,32 +101,46 @@ int checkPipelineSerial(const RunOptions& opts, const core::SourceFile& source, 
   auto compiled = runtime::Executor::compile(serial);
   if (!compiled) return std::fprintf(stderr, "%s", render(source, compiled.status(), "serial run: ").c_str()), 1;
   runtime::Executor& ex = **compiled;
+  std::string nonlinear = nonlinearOptimizer(serial);
+  if (!nonlinear.empty() && opts.steps > 1)
+    return std::fprintf(stderr, "error: --check of a pipeline over --steps %lld: %s is not linear in the gradient\n",
+                        (long long)opts.steps, nonlinear.c_str()),
+           1;
+  // Each step: every micro-batch from the step's parameters and state; the
+  // next step starts from the mean of their updates.
+  TensorMap state;
+  for (const auto& in : ex.inputs())
+    if (in.kind == runtime::ProgramInput::Kind::Parameter || in.persistable)
+      if (auto it = global.find(in.name); it != global.end()) state[in.name] = it->second;
   std::map<std::string, std::vector<Tensor>> outputs;
-  std::map<std::string, std::vector<double>> sums;
-  TensorMap last;
-  for (int64_t j = 0; j < n; ++j) {
-    TensorMap feeds;
-    for (const auto& in : ex.inputs()) {
-      auto it = global.find(in.name);
-      if (it == global.end()) return std::fprintf(stderr, "serial run: no input '%s'\n", in.name.c_str()), 1;
-      bool feed = in.kind != runtime::ProgramInput::Kind::Parameter && !in.persistable;
-      feeds[in.name] = feed ? microBatch(it->second, j, n) : it->second.clone();
+  for (int64_t step = 0; step < opts.steps; ++step) {
+    outputs.clear();
+    std::map<std::string, std::vector<double>> sums;
+    TensorMap last;
+    for (int64_t j = 0; j < n; ++j) {
+      TensorMap feeds;
+      for (const auto& in : ex.inputs()) {
+        bool feed = in.kind != runtime::ProgramInput::Kind::Parameter && !in.persistable;
+        auto it = feed ? global.find(in.name) : state.find(in.name);
+        if (it == (feed ? global.end() : state.end()))
+          return std::fprintf(stderr, "serial run: no input '%s'\n", in.name.c_str()), 1;
+        feeds[in.name] = feed ? microBatch(it->second, j, n) : it->second.clone();
+      }
+      TensorMap fetches;
+      if (Status r = ex.run(feeds, fetches); !r)
+        return std::fprintf(stderr, "%s", render(source, r, "serial run: ").c_str()), 1;
+      for (auto& [name, t] : fetches) outputs[name].push_back(t);
+      for (auto& [name, t] : state) {
+        last[name] = feeds.at(name);
+        if (isFloat(t.dtype())) addInto(sums[name], feeds.at(name));
+      }
     }
-    TensorMap fetches;
-    if (Status r = ex.run(feeds, fetches); !r)
-      return std::fprintf(stderr, "%s", render(source, r, "serial run: ").c_str()), 1;
-    for (auto& [name, t] : fetches) outputs[name].push_back(t);
-    for (const auto& in : ex.inputs()) {
-      if (in.kind != runtime::ProgramInput::Kind::Parameter && !in.persistable) continue;
-      last[in.name] = feeds.at(in.name);
-      if (isFloat(in.dtype)) addInto(sums[in.name], feeds.at(in.name));
-    }
+    for (auto& [name, t] : last) state[name] = sums.count(name) ? meanOf(sums.at(name), t, n) : t;
   }
   TensorMap want;
   for (auto& [name, parts] : outputs) want[name] = stackMicroBatches(parts);
-  std::string nonlinear = nonlinearOptimizer(serial);
   if (nonlinear.empty())
-    for (auto& [name, t] : last) want[name] = sums.count(name) ? meanOf(sums.at(name), t, n) : t;
+    for (auto& [name, t] : state) want[name] = t;
   else
     std::printf("check: parameters not compared: %s is not linear in the gradient\n", nonlinear.c_str());
   return compareRuns(results, want) ? 0 : 1;
