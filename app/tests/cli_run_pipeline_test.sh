@@ -9,6 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 PIR_RUN=$(dirname "$PIR_OPT")/pir-run
 TWO=$PIR_TESTDATA/run_pipeline/two_stages.pir
 SEED=$PIR_TESTDATA/pipeline/07_seed_mlp_fthenb.pir
+GEN=$HERE/../../scripts/gen-program
 
 prun() {
   timeout 60 "$PIR_RUN" "$@" > out 2> err
@@ -164,6 +165,39 @@ test_run_pipeline_trace_and_measured_costs() {
   "$PIR_OPT" schedule --mode ZBH1 --stages 2 --micro-batches 2 --costs o/summary.yaml > sim 2> err ||
     fail "pir-opt schedule --costs summary.yaml: $(cat err)"
   grep -q '^simulation: {makespan: [0-9]' sim || fail "no simulation: $(cat sim)"
+}
+
+# gen-program's whole pipelines: 4 stages, and tensor parallelism inside 2 and 4 stages.
+test_run_pipeline_gen_four_stages() {
+  "$GEN" --ops 300 --stages 4 -o p.pir || { fail "gen-program --stages 4"; return; }
+  for m in 1F1B ZBH1; do check_mode p.pir 4 --mode "$m"; done
+}
+
+test_run_pipeline_gen_tensor_parallel_stages() {
+  "$GEN" --ops 300 --mesh 2 --stages 2 -o p.pir || { fail "gen-program --mesh 2 --stages 2"; return; }
+  for m in FThenB ZB1P; do check_mode p.pir 2 --mode "$m"; done
+  "$GEN" --ops 500 --mesh 2 --stages 4 -o p4.pir || { fail "gen-program --mesh 2 --stages 4"; return; }
+  check_mode p4.pir 4 --mode 1F1B
+}
+
+# VPP with backward split (N == P, as Paddle allows it).
+test_run_pipeline_vpp_split_bw() {
+  "$GEN" --ops 400 --stages 4 --vpp 2 -o p.pir || { fail "gen-program --stages 4 --vpp 2"; return; }
+  check_mode p.pir 4 --mode VPP --vpp 2 --split-bw
+}
+
+# Paddle's VPP at P=4, N=6, V=2: the dry run reports the deadlock; pir-run ends with every rank's wait.
+test_run_pipeline_vpp_deadlock_p4_n6() {
+  "$PIR_OPT" schedule --mode VPP --stages 4 --micro-batches 6 --vpp 2 > dry 2>&1 &&
+    fail "pir-opt schedule accepts VPP P=4 N=6 V=2: $(head -3 dry)"
+  grep -q 'deadlock' dry || fail "no deadlock in the dry run: $(head -3 dry)"
+  "$GEN" --ops 400 --stages 4 --vpp 2 -o p.pir || { fail "gen-program --stages 4 --vpp 2"; return; }
+  local start=$SECONDS
+  prun p.pir --mode VPP --vpp 2 --micro-batches 6 --timeout 1
+  expect_rc 1
+  [ $((SECONDS - start)) -lt 20 ] || fail "the deadlock took $((SECONDS - start)) s to end"
+  stderr_has '^error: deadlock: a rank waited longer than --timeout 1 s; what every rank waits on:$'
+  for r in 0 1 2 3; do stderr_has "error: job [a-z_0-9]+:[0-9]+: pd_op.recv_v2: rank $r waits on recv_v2 from rank"; done
 }
 
 cli_main
