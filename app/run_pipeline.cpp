@@ -381,17 +381,22 @@ int runPipelineSet(const RunOptions& opts, PipelineSet& set) {
   return finishRun(opts, tracks, results, pipelineSummary(set, mbLosses));
 }
 
+Status readSchedule(const std::string& path, sched::Schedule& out) {
+  std::ifstream f(path);
+  if (!f) return Status::error("error: cannot read the schedule '" + path + "'");
+  std::stringstream text;
+  text << f.rdbuf();
+  auto s = sched::scheduleFromYaml(text.str(), path);
+  if (!s) return Status::error("error: " + s.status().message());
+  out = std::move(s.value());
+  return Status::ok();
+}
+
 /// The schedule: --schedule FILE, else generated for `mode`.
 Status makeSchedule(const RunOptions& opts, const std::string& mode, int stages, int vpp, bool splitBw,
                     sched::Schedule& out) {
   if (!opts.schedule.empty()) {
-    std::ifstream f(opts.schedule);
-    if (!f) return Status::error("error: cannot read the schedule '" + opts.schedule + "'");
-    std::stringstream text;
-    text << f.rdbuf();
-    auto s = sched::scheduleFromYaml(text.str(), opts.schedule);
-    if (!s) return Status::error("error: " + s.status().message());
-    out = std::move(s.value());
+    if (Status s = readSchedule(opts.schedule, out); !s) return s;
     if (out.stages != stages)
       return Status::error("error: " + opts.schedule + " has " + std::to_string(out.stages) + " stages, the programs " +
                            std::to_string(stages));
@@ -486,19 +491,27 @@ int executePipelineDir(const RunOptions& opts) {
 }
 
 int executePipelineProgram(const RunOptions& opts, Loaded& l) {
-  const int64_t n = opts.microBatches > 0 ? opts.microBatches : 1;
+  int64_t n = opts.microBatches > 0 ? opts.microBatches : 1;
   core::Context serialCtx;
   std::unique_ptr<core::Program> serial;
   if (opts.check) serial = core::cloneProgram(*l.program, serialCtx);
   std::string mode = sched::canonicalMode(opts.mode);
-  if (mode.empty() && opts.schedule.empty()) return fail("error: --mode '" + opts.mode + "' is not a schedule mode");
+  if (mode.empty() && !opts.mode.empty()) return fail("error: --mode '" + opts.mode + "' is not a schedule mode");
+  if (mode.empty() && !opts.schedule.empty()) {
+    // The schedule's mode says which program set to make.
+    sched::Schedule given;
+    if (Status s = readSchedule(opts.schedule, given); !s) return fail(s.message());
+    mode = sched::canonicalMode(given.mode);
+    if (opts.microBatches == 0) n = given.microBatches;  // gradient-merge's k
+  }
+  if (mode.empty()) return fail("error: give --mode (or a --schedule naming its mode)");
   std::string pipeline = "apply-partition,split-ranks";
   if (passes::PassRegistry::instance().contains("gradient-merge"))
     pipeline += ",gradient-merge{k=" + std::to_string(n) + " avg=true}";
   else if (n > 1)
     return fail("error: --micro-batches " + std::to_string(n) + " needs the gradient-merge pass");
   // ZB1P runs ZBH1's program set.
-  pipeline += ",pipeline-split{mode=" + (mode.empty() ? std::string("FThenB") : mode == "ZB1P" ? "ZBH1" : mode);
+  pipeline += ",pipeline-split{mode=" + (mode == "ZB1P" ? std::string("ZBH1") : mode);
   if (opts.vpp > 1) pipeline += " vpp=" + std::to_string(opts.vpp);
   if (opts.splitBw) pipeline += " split-bw=true";
   pipeline += "}";
