@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -62,6 +63,8 @@ struct PipelineRank {
   std::vector<Tensor> lossPieces;             // per step and micro-batch
   const core::SourceFile* current = nullptr;  // the running job's program (errors, deadlock reports)
   std::map<std::string, JobCost> costs;
+  int64_t firstNs = INT64_MAX, lastNs = 0;  // the first job's start, the last one's end
+  double busySeconds = 0;                   // compute time of every job
   TraceTrack track;
   double seconds = 0, commSeconds = 0;
   int64_t peakBytes = 0;
@@ -185,13 +188,17 @@ Status runJob(PipelineRank& pr, const sched::Job& job, const RunOptions& opts, c
   }
   double secs = std::chrono::duration<double>(end - start).count();
   JobCost& c = pr.costs[job.type()];
-  c.seconds += std::max(0.0, secs - (comm.stats().seconds - commBefore));
+  double busy = std::max(0.0, secs - (comm.stats().seconds - commBefore));
+  c.seconds += busy;
   c.runs += 1;
+  pr.busySeconds += busy;
+  int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
+  pr.firstNs = std::min(pr.firstNs, startNs);
+  pr.lastNs = std::max(pr.lastNs, startNs + int64_t(secs * 1e9));
   if (!opts.trace.empty()) {
     for (size_t e = firstEvent; e < pr.track.events.size(); ++e)
       pr.track.eventNames.emplace_back(jp->executor->stepOp(pr.track.events[e].step).name());
-    int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
-    pr.track.spans.push_back({job.name(), ns, int64_t(secs * 1e9)});
+    pr.track.spans.push_back({job.name(), startNs, int64_t(secs * 1e9)});
   }
   for (auto& [name, t] : out) {
     if (auto it = pr.shared.find(name); it != pr.shared.end())
@@ -261,7 +268,7 @@ std::string pipelineSummary(const PipelineSet& set, const std::vector<double>& m
     }
   }
   // Costs by kind (chunks merged), microseconds, mean over stages.
-  std::map<std::string, std::pair<double, int>> byKind;
+  std::map<std::string, double> byKind;
   y += "stage_costs_us:  # per stage, mean compute microseconds per job (communication waits excluded)\n";
   for (auto& [stage, types] : byStage) {
     y += "  - stage: " + std::to_string(stage) + "\n    jobs: {";
@@ -277,22 +284,33 @@ std::string pipelineSummary(const PipelineSet& set, const std::vector<double>& m
       kinds[kind].runs += c.runs;
     }
     y += "}\n";
-    for (auto& [kind, c] : kinds) {
-      byKind[kind].first += c.runs ? c.seconds / double(c.runs) * 1e6 : 0;
-      byKind[kind].second += 1;
-    }
+    for (auto& [kind, c] : kinds)
+      byKind[kind] = std::max(byKind[kind], c.runs ? c.seconds / double(c.runs) * 1e6 : 0);
   }
-  auto mean = [&](const char* kind) {
+  // The simulator takes one cost per kind: the slowest stage's, which bounds the makespan.
+  auto cost = [&](const char* kind) {
     auto it = byKind.find(kind);
-    return it == byKind.end() ? 0.0 : it->second.first / it->second.second;
+    return it == byKind.end() ? 0.0 : it->second;
   };
-  double b = mean("backward_b"), w = mean("backward_w");
-  if (b == 0 && w == 0) b = mean("backward");  // unsplit: all of it in backward_b
+  double b = cost("backward_b"), w = cost("backward_w");
+  if (b == 0 && w == 0) b = cost("backward");  // unsplit: all of it in backward_b
   auto us = [](double v) { return std::to_string(int64_t(v + 0.5)); };
-  y += "costs:  # measured, for `pir-opt schedule --costs` (microseconds, mean over micro-batches and stages)\n"
+  // What the run measured, to set beside the simulation of `costs`.
+  int64_t first = INT64_MAX, last = 0;
+  double busy = 0;
+  for (const PipelineRank& r : set.ranks) {
+    first = std::min(first, r.firstNs);
+    last = std::max(last, r.lastNs);
+    busy += r.busySeconds;
+  }
+  double makespan = last > first ? double(last - first) / 1e3 : 0;
+  double bubble = makespan > 0 ? 1 - busy * 1e6 / (double(set.ranks.size()) * makespan) : 0;
+  y += "measured:  # first job's start to last job's end, and the idle share of the ranks' time\n  makespan_us: " +
+       us(makespan) + "\n  bubble_ratio: " + number(bubble) + "\n";
+  y += "costs:  # measured, for `pir-opt schedule --costs` (microseconds: mean over micro-batches, the slowest stage's)\n"
        "  forward: " +
-       us(mean("forward")) + "\n  backward_b: " + us(b) + "\n  backward_w: " + us(w) +
-       "\n  optimizer: " + us(mean("optimizer")) + "\n  communication: 0\n";
+       us(cost("forward")) + "\n  backward_b: " + us(b) + "\n  backward_w: " + us(w) +
+       "\n  optimizer: " + us(cost("optimizer")) + "\n  communication: 0\n";
   return y;
 }
 
