@@ -284,8 +284,7 @@ std::string pipelineSummary(const PipelineSet& set, const std::vector<double>& m
       kinds[kind].runs += c.runs;
     }
     y += "}\n";
-    for (auto& [kind, c] : kinds)
-      byKind[kind] = std::max(byKind[kind], c.runs ? c.seconds / double(c.runs) * 1e6 : 0);
+    for (auto& [kind, c] : kinds) byKind[kind] = std::max(byKind[kind], c.runs ? c.seconds / double(c.runs) * 1e6 : 0);
   }
   // The simulator takes one cost per kind: the slowest stage's, which bounds the makespan.
   auto cost = [&](const char* kind) {
@@ -307,7 +306,8 @@ std::string pipelineSummary(const PipelineSet& set, const std::vector<double>& m
   double bubble = makespan > 0 ? 1 - busy * 1e6 / (double(set.ranks.size()) * makespan) : 0;
   y += "measured:  # first job's start to last job's end, and the idle share of the ranks' time\n  makespan_us: " +
        us(makespan) + "\n  bubble_ratio: " + number(bubble) + "\n";
-  y += "costs:  # measured, for `pir-opt schedule --costs` (microseconds: mean over micro-batches, the slowest stage's)\n"
+  y += "costs:  # measured, for `pir-opt schedule --costs` (microseconds: mean over micro-batches, the slowest "
+       "stage's)\n"
        "  forward: " +
        us(cost("forward")) + "\n  backward_b: " + us(b) + "\n  backward_w: " + us(w) +
        "\n  optimizer: " + us(cost("optimizer")) + "\n  communication: 0\n";
