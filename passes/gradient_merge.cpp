@@ -199,8 +199,8 @@ class GradientMergePass : public ProgramPass {
       if (role) op->setAttr(ctx(), "op_role", role);
       stats_.add("gradient op(s) moved to the optimizer");
     }
-    Operation* reader = m.via.empty() ? m.optimizer : m.via.back();
-    OpOperand& first = m.via.empty() ? m.optimizer->operand(m.gradIndex) : reader->operand(0);
+    // The use nearest the gradient on its way to the optimizer.
+    OpOperand& first = m.via.empty() ? m.optimizer->operand(m.gradIndex) : m.via.back()->operand(0);
     first.set(buffer);
     std::vector<OpOperand*> optimizerUses;
     for (OpOperand* u = m.grad->firstUse(); u; u = u->nextUse())

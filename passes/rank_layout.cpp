@@ -448,6 +448,17 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
     layout.values.push_back(describeValue(std::move(n), kind, type, persistableOf(op)));
   });
   if (!failed) return failed;
+  // A persistable kwarg (gradient-merge's `<param>@GRAD@MERGE`) is state the
+  // runner provides by name, as a persistable pd_op.data is: listed as data.
+  for (const core::BlockArgument* kw : program.body().kwargs()) {
+    bool persistable = false;
+    for (const core::NamedAttr& a : kw->attributes())
+      if (a.key == "persistable") persistable = core::getBool(a.value).value_or(false);
+    if (!persistable || !core::tensorShape(kw->type())) continue;
+    if (!seen.insert({LayoutValueKind::Data, std::string(kw->name())}).second)
+      return Status::error("data name '" + std::string(kw->name()) + "' is given to a kwarg and another value");
+    layout.values.push_back(describeValue(std::string(kw->name()), LayoutValueKind::Data, kw->type(), true));
+  }
   return layout;
 }
 

@@ -1,10 +1,11 @@
 //===- gradient_merge_test.cpp - merged micro-batches equal the whole batch ===//
 //
-// A dense training step (matmul, add, relu, a mean loss; sgd_ on w, adamw_
-// on b) after `gradient-merge{k=K avg=true},pipeline-split{mode=FThenB}`:
-// forward and backward run once per micro-batch (K row blocks of the
-// batch), sharing parameters, optimizer state and merge buffers, with the
-// values the jobs hand over passed by name; then the optimizer runs once.
+// A dense training step (testdata/gradient_merge/01: matmul, add, relu, a
+// mean loss; sgd_ on w, adamw_ on b) after
+// `gradient-merge{k=K avg=true},pipeline-split{mode=FThenB}`: forward and
+// backward run once per micro-batch (K row blocks of the batch), sharing
+// parameters, optimizer state and merge buffers, with the values the jobs
+// hand over passed by name; then the optimizer runs once.
 // The loss is a mean, so the averaged micro-batch gradients are the whole
 // batch's gradient: the parameters must equal those of the plain program
 // run once on the whole batch.
@@ -12,8 +13,10 @@
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 
 #include "passes/pass_manager.h"
 #include "passes/pass_pipeline.h"
@@ -25,34 +28,15 @@ using namespace pir::runtime;
 
 namespace {
 
-// Batch dim -1: micro-batches of any size.
-const char* kStep = R"({
-    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_role:(Int32)0,place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[-1,3],stop_gradient:[true]} : () -> builtin.tensor<-1x3xf32>
-    (%1) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"label",op_role:(Int32)0,place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[-1,2],stop_gradient:[true]} : () -> builtin.tensor<-1x2xf32>
-    (%2) = "builtin.parameter" () {op_role:(Int32)0,parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> builtin.tensor<3x2xf32>
-    (%3) = "builtin.parameter" () {op_role:(Int32)0,parameter_name:"b",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> builtin.tensor<2xf32>
-    (%4) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"learning_rate",op_role:(Int32)0,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[],stop_gradient:[true]} : () -> builtin.tensor<f32>
-    (%5) = "pd_op.matmul" (%0, %2) {op_role:(Int32)0,stop_gradient:[false],transpose_x:false,transpose_y:false} : (builtin.tensor<-1x3xf32>, builtin.tensor<3x2xf32>) -> builtin.tensor<-1x2xf32>
-    (%6) = "pd_op.add" (%5, %3) {op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<-1x2xf32>
-    (%7) = "pd_op.relu" (%6) {op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>
-    (%8) = "pd_op.multiply" (%7, %1) {op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>
-    (%9) = "pd_op.mean" (%8) {axis:(pd_op.IntArray)[],keepdim:false,op_role:(Int32)0,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>) -> builtin.tensor<f32>
-    () = "builtin.shadow_output" (%9) {op_role:(Int32)0,output_name:"loss"} : (builtin.tensor<f32>) -> 
-    (%10) = "pd_op.full" () {dtype:(pd_op.DataType)float32,op_role:(Int32)1,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],stop_gradient:[true],value:(Float)1} : () -> builtin.tensor<1xf32>
-    (%11) = "pd_op.full_like" (%9, %10) {dtype:(pd_op.DataType)float32,op_role:(Int32)1,place:(pd_op.Place)Place(undefined:0),stop_gradient:[false]} : (builtin.tensor<f32>, builtin.tensor<1xf32>) -> builtin.tensor<f32>
-    (%12) = "pd_op.mean_grad" (%8, %11) {axis:(pd_op.IntArray)[],keepdim:false,op_role:(Int32)1,reduce_all:false,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<f32>) -> builtin.tensor<-1x2xf32>
-    (%13, %14) = "pd_op.multiply_grad" (%7, %1, %12) {axis:(Int32)-1,op_role:(Int32)1,stop_gradient:[false,false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>
-    (%15) = "pd_op.relu_grad" (%7, %13) {op_role:(Int32)1,stop_gradient:[false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>
-    (%16, %17) = "pd_op.add_grad" (%5, %3, %15) {axis:(Int32)-1,op_role:(Int32)1,stop_gradient:[false,false]} : (builtin.tensor<-1x2xf32>, builtin.tensor<2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x2xf32>, builtin.tensor<2xf32>
-    (%18, %19) = "pd_op.matmul_grad" (%0, %2, %16) {op_role:(Int32)1,stop_gradient:[false,false],transpose_x:false,transpose_y:false} : (builtin.tensor<-1x3xf32>, builtin.tensor<3x2xf32>, builtin.tensor<-1x2xf32>) -> builtin.tensor<-1x3xf32>, builtin.tensor<3x2xf32>
-    (%20, %21) = "pd_op.sgd_" (%2, %4, %19, <<NULL VALUE>>) {multi_precision:false,op_role:(Int32)2,stop_gradient:[false,false]} : (builtin.tensor<3x2xf32>, builtin.tensor<f32>, builtin.tensor<3x2xf32>, <<NULL TYPE>>) -> builtin.tensor<3x2xf32>, <<NULL TYPE>>
-    (%22) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_moment1",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>
-    (%23) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_moment2",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>
-    (%24) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_beta1_pow",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[1],stop_gradient:[true]} : () -> builtin.tensor<1xf32>
-    (%25) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"b_beta2_pow",op_role:(Int32)2,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[1],stop_gradient:[true]} : () -> builtin.tensor<1xf32>
-    (%26, %27, %28, %29, %30, %31) = "pd_op.adamw_" (%3, %17, %4, %22, %23, %24, %25, <<NULL VALUE>>, <<NULL VALUE>>) {beta1:(Float)0.9,beta2:(Float)0.999,coeff:(Float)0.01,epsilon:(Float)1e-06,lazy_mode:false,lr_ratio:(Float)1,min_row_size_to_use_multithread:(Int64)1000,multi_precision:false,op_role:(Int32)2,stop_gradient:[false,false,false,false,false,false],use_global_beta_pow:false,with_decay:true} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<f32>, builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<1xf32>, builtin.tensor<1xf32>, <<NULL TYPE>>, <<NULL TYPE>>) -> builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<2xf32>, builtin.tensor<1xf32>, builtin.tensor<1xf32>, <<NULL TYPE>>
+/// The step (batch dim -1: micro-batches of any size), the input of the
+/// golden gradient_merge/01.
+std::string stepText() {
+  std::ifstream in(PIR_TESTDATA_DIR "/gradient_merge/01_dense_sgd_adamw.pir");
+  std::stringstream text;
+  text << in.rdbuf();
+  REQUIRE(!text.str().empty());
+  return text.str();
 }
-)";
 
 constexpr int64_t kBatch = 8;
 
@@ -82,9 +66,9 @@ Tensor rows(const Tensor& t, int64_t from, int64_t to) {
 /// adamw's moments and beta powers), which the optimizers update in place.
 struct Inputs {
   Tensor x = filled({kBatch, 3}, 1, -1, 1), label = filled({kBatch, 2}, 2, 0.5, 1.5);
-  TensorMap state{{"w", filled({3, 2}, 3, -1, 1)},        {"b", filled({2}, 4, 0, 0.5)},
-                  {"learning_rate", constant({}, 0.1f)},  {"b_moment1", constant({2}, 0)},
-                  {"b_moment2", constant({2}, 0)},        {"b_beta1_pow", constant({1}, 0.9f)},
+  TensorMap state{{"w", filled({3, 2}, 3, -1, 1)},       {"b", filled({2}, 4, 0, 0.5)},
+                  {"learning_rate", constant({}, 0.1f)}, {"b_moment1", constant({2}, 0)},
+                  {"b_moment2", constant({2}, 0)},       {"b_beta1_pow", constant({1}, 0.9f)},
                   {"b_beta2_pow", constant({1}, 0.999f)}};
 
   Inputs copy() const {
@@ -96,7 +80,7 @@ struct Inputs {
 
 /// The programs `pipeline` makes of the step, compiled, by job.
 struct Jobs {
-  std::unique_ptr<testing::TestProgram> step = testing::parse(kStep);
+  std::unique_ptr<testing::TestProgram> step = testing::parse(stepText());
   core::ProgramSet set;
   std::map<std::string, std::unique_ptr<Executor>> byJob;
 
@@ -137,7 +121,8 @@ struct Jobs {
 /// (with the merge buffers, zero at the start) is updated in place.
 void mergedStep(Jobs& jobs, Inputs& in, int64_t microBatches) {
   for (const char* name : {"w@GRAD@MERGE", "b@GRAD@MERGE"})
-    in.state[name] = Tensor::zeros(DataType::F32, name[0] == 'w' ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2});
+    in.state[name] =
+        Tensor::zeros(DataType::F32, name[0] == 'w' ? std::vector<int64_t>{3, 2} : std::vector<int64_t>{2});
   TensorMap scope;
   int64_t size = kBatch / microBatches;
   for (int64_t mb = 0; mb < microBatches; ++mb) {
@@ -156,7 +141,7 @@ void plainStep(Inputs& in) {
   feeds["x"] = in.x;
   feeds["label"] = in.label;
   std::string error;
-  testing::runText(kStep, feeds, &error);
+  testing::runText(stepText(), feeds, &error);
   REQUIRE(error.empty());
 }
 

@@ -1,5 +1,5 @@
 // RUN: pir-opt %s '--pass-pipeline=gradient-merge{k=2 avg=true},pipeline-split{mode=1F1B}' --pass-statistics
-// RULE: 03's program merged then split for 1F1B: add_ lands in backward (run per micro-batch), scale_, sgd_ and the zeroing in optimizer (once per step); both read the buffer as the kwarg w1@GRAD@MERGE by name
+// RULE: 03's program merged then split for 1F1B: add_ lands in backward (run per micro-batch), scale_, sgd_ and the zeroing in optimizer (once per step); both read the buffer as the kwarg w1@GRAD@MERGE by name, which keeps its {persistable:true}
 {
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"learning_rate_1",op_role:(Int32)0,persistable:[true],place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[],stop_gradient:[true]} : () -> builtin.tensor<f32>
     (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],op_role:(Int32)0,parameter_name:"w1",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> builtin.tensor<8x8xf32>

@@ -21,7 +21,7 @@
 // JOBS:      // ----- job: backward
 // JOBS:      "pd_op.add_" (%kwarg_w@GRAD@MERGE,
 // JOBS:      // ----- job: optimizer
-// JOBS:      %kwarg_w@GRAD@MERGE {}
+// JOBS:      %kwarg_w@GRAD@MERGE {persistable:true}
 // JOBS:      "pd_op.scale_" (%kwarg_w@GRAD@MERGE,
 // JOBS:      "pd_op.set_value_with_tensor_" (%kwarg_w@GRAD@MERGE,
 
