@@ -341,6 +341,12 @@ core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::uniq
   return core::Status::ok();
 }
 
+/// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's mode).
+void annotateManifest(passes::Manifest& manifest, const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+  for (const auto& pm : managers)
+    for (const auto& pass : pm->passes()) pass->annotateManifest(manifest);
+}
+
 /// `--output-dir` when the last pass streams its pieces (a splitting pass):
 /// each piece is printed and written into the staging folder as it comes,
 /// from whichever thread made it, and freed; the manifest lists them in
@@ -374,6 +380,7 @@ struct StreamedOutputDir {
     for (size_t i = 0; i < entries.size(); ++i)
       if (present[i]) manifest.programs.push_back(std::move(entries[i]));
     if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
+    annotateManifest(manifest, managers);
     if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
       return s;
     return staged.commit();
@@ -398,6 +405,7 @@ core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& uni
       manifest.programs.push_back(passes::describeProgram(p, name, file));
     }
   if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
+  annotateManifest(manifest, managers);
   if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
     return s;
   return staged.commit();

@@ -21,6 +21,7 @@
 #include "core/op_table.h"
 #include "core/verifier.h"
 #include "passes/backward_kind.h"
+#include "passes/manifest.h"
 #include "passes/op_roles.h"
 #include "passes/pass_registry.h"
 #include "passes/program_splitter.h"
@@ -48,6 +49,14 @@ class PipelineSplitPass : public SplittingPass {
   std::string_view name() const override { return "pipeline-split"; }
   std::string_view description() const override {
     return "split a pipeline stage's training program into the per-job programs of a schedule";
+  }
+
+  /// programs.yaml's mode, vpp and split_bw, for a runner to make the schedule.
+  void annotateManifest(Manifest& manifest) const override {
+    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1"};
+    manifest.mode = std::string(kModeNames[static_cast<size_t>(static_cast<Mode>(mode_))]);
+    manifest.vpp = static_cast<int>(vpp_);
+    manifest.splitBw = static_cast<bool>(splitBw_) ? 1 : 0;
   }
 
   Status checkOptions(const PassOptionValues& values) override {
@@ -113,8 +122,8 @@ class PipelineSplitPass : public SplittingPass {
 
   /// The chunk of every op (VPP), inferring missing ones in reverse order
   /// as Paddle does; optimizer ops need none.
-  Status chunks(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, std::vector<int64_t>& out,
-                DiagnosticEngine& diag) {
+  Status chunks(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, const std::vector<P2P>& p2p,
+                std::vector<int64_t>& out, DiagnosticEngine& diag) {
     out.assign(ops.size(), 0);
     for (size_t i = ops.size(); i-- > 0;) {
       if (roles[i] == kRoleOptimize) continue;
@@ -131,7 +140,23 @@ class PipelineSplitPass : public SplittingPass {
       }
       out[i] = c;
     }
+    sendChunks(ops, p2p, out);
     return Status::ok();
+  }
+
+  /// A send_v2 runs in the chunk of the value it sends, as Paddle's
+  /// SameStatusReshardFunction gives the sending rank's op the chunk of the
+  /// value's producer: the lowering here copies the reading op's chunk (the
+  /// chunk of the receiving stage) onto both ends, and a send in the later
+  /// chunk's job would wait on itself (rank 0 would send its chunk 1's
+  /// backward output only after its chunk 0's backward, which needs it).
+  static void sendChunks(const std::vector<Operation*>& ops, const std::vector<P2P>& p2p, std::vector<int64_t>& out) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (p2p[i] != P2P::Send || ops[i]->numOperands() == 0 || !ops[i]->operandValue(0)) continue;
+      const Operation* producer = ops[i]->operandValue(0)->definingOp();
+      if (producer && producer->parentBlock() == ops[i]->parentBlock() && producer->passIndex() < i)
+        out[i] = out[producer->passIndex()];
+    }
   }
 
   /// An op writing a value in place must still run after the ops that read
@@ -207,7 +232,7 @@ class PipelineSplitPass : public SplittingPass {
         break;
     }
     std::vector<int64_t> chunk;
-    if (Status s = chunks(ops, roles, chunk, diag); !s) return s;
+    if (Status s = chunks(ops, roles, p2p, chunk, diag); !s) return s;
     // Job indices by kind and chunk, in Paddle's job order.
     size_t v = static_cast<size_t>(vpp_);
     std::vector<int> recvForward(v), forward(v), backward(v), sendBackward(v), backwardB(v), backwardW(v);
