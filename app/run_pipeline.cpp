@@ -503,8 +503,11 @@ int executePipelineDir(const RunOptions& opts) {
   if (set.ranks.empty()) return fail("error: " + opts.programsDir + " lists no program");
   stagesFromLayout(set.layout, set.ranks);
   int stages = stageCount(set.ranks);
-  if (Status s = makeSchedule(opts, opts.mode, stages, int(opts.vpp), opts.splitBw, set.schedule); !s)
-    return fail(s.message());
+  // The options, else what pipeline-split wrote into programs.yaml.
+  std::string mode = opts.mode.empty() ? manifest->mode : opts.mode;
+  int vpp = opts.vpp > 0 ? int(opts.vpp) : manifest->vpp > 0 ? manifest->vpp : 0;
+  bool splitBw = opts.splitBw || manifest->splitBw == 1;
+  if (Status s = makeSchedule(opts, mode, stages, vpp, splitBw, set.schedule); !s) return fail(s.message());
   return runPipelineSet(opts, set);
 }
 
