@@ -180,9 +180,10 @@ test_run_pipeline_gen_tensor_parallel_stages() {
   check_mode p4.pir 4 --mode 1F1B
 }
 
-# VPP with backward split (N == P, as Paddle allows it).
-test_run_pipeline_vpp_split_bw() {
+# VPP on 4 stages, and with backward split (N == P, as Paddle allows it).
+test_run_pipeline_vpp() {
   "$GEN" --ops 400 --stages 4 --vpp 2 -o p.pir || { fail "gen-program --stages 4 --vpp 2"; return; }
+  check_mode p.pir 8 --mode VPP --vpp 2
   check_mode p.pir 4 --mode VPP --vpp 2 --split-bw
 }
 
