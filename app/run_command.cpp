@@ -21,6 +21,7 @@
 #include "app/run_outputs.h"
 #include "app/run_pipeline.h"
 #include "app/run_ranks.h"
+#include "app/run_world.h"
 #include "core/clone.h"
 #include "passes/manifest.h"
 #include "passes/pass_manager.h"
@@ -303,6 +304,7 @@ int executeDistributed(const RunOptions& opts, Loaded& l) {
 
 int runRun(int argc, char** argv) {
   passes::registerAllPasses();  // before any thread creates a pass
+  quietUnlessRank0();           // under mpirun, rank 0 speaks for the job
   CLI::App app{"pir-run: execute PIR programs with real tensors on CPU ranks"};
   RunOptions opts;
   const CLI::Validator path = nonEmptyPath();

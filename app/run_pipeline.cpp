@@ -16,6 +16,7 @@
 #include "app/run_pipeline_check.h"
 #include "app/run_ranks.h"
 #include "app/run_trace.h"
+#include "app/run_world.h"
 #include "core/clone.h"
 #include "passes/manifest.h"
 #include "passes/pass_manager.h"
@@ -211,6 +212,47 @@ Status runJob(PipelineRank& pr, const sched::Job& job, const RunOptions& opts, c
   return Status::ok();
 }
 
+/// Under mpirun, what a rank's process sends rank 0: every result of a
+/// PipelineRank (not its plans, which rank 0 has too).
+std::string packRank(const PipelineRank& r) {
+  BlobWriter w;
+  w.put(r.shared), w.put(uint64_t(r.scopes.size()));
+  for (const TensorMap& m : r.scopes) w.put(m);
+  w.put(r.lossPieces), w.put(uint64_t(r.costs.size()));
+  for (const auto& [type, c] : r.costs) w.put(type), w.put(c);
+  w.put(r.firstNs), w.put(r.lastNs), w.put(r.busySeconds), w.put(r.track.events);
+  w.put(uint64_t(r.track.eventNames.size()));
+  for (const std::string& n : r.track.eventNames) w.put(n);
+  w.put(uint64_t(r.track.spans.size()));
+  for (const TraceSpan& sp : r.track.spans) w.put(sp.name), w.put(sp.startNs), w.put(sp.durationNs);
+  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesByRing);
+  return w.take();
+}
+
+Status unpackRank(std::string_view bytes, PipelineRank& r) {
+  BlobReader in(bytes);
+  uint64_t n = 0;
+  r.shared.clear();
+  in.get(r.shared), in.get(n);
+  r.scopes.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
+  for (TensorMap& m : r.scopes) in.get(m);
+  in.get(r.lossPieces), in.get(n);
+  for (uint64_t i = 0; i < n && i < bytes.size(); ++i) {
+    std::string type;
+    in.get(type);
+    in.get(r.costs[type]);
+  }
+  in.get(r.firstNs), in.get(r.lastNs), in.get(r.busySeconds), in.get(r.track.events), in.get(n);
+  r.track.eventNames.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
+  for (std::string& name : r.track.eventNames) in.get(name);
+  in.get(n);
+  r.track.spans.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
+  for (TraceSpan& sp : r.track.spans) in.get(sp.name), in.get(sp.startNs), in.get(sp.durationNs);
+  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
+  return in.ok() ? Status::ok()
+                 : Status::internal("internal error: rank " + std::to_string(r.rank) + "'s results are cut short\n");
+}
+
 Status runPipelineRanks(const RunOptions& opts, PipelineSet& set, const std::string& lossName) {
   runtime::RingTable rings;
   for (const core::ProcessGroup& g : set.layout.rings.rings()) rings[g.ringId] = g.ranks;
@@ -220,10 +262,17 @@ Status runPipelineRanks(const RunOptions& opts, PipelineSet& set, const std::str
       if (pr.rank == rank) return pr.current;
     return nullptr;
   };
-  return runOnWorld(opts, world, rings, sourceOf, [&](int64_t rank, runtime::Communicator& comm) -> Status {
-    PipelineRank* pr = nullptr;
+  auto rankOf = [&](int64_t rank) -> PipelineRank* {
     for (auto& r : set.ranks)
-      if (r.rank == rank) pr = &r;
+      if (r.rank == rank) return &r;
+    return nullptr;
+  };
+  RankResults results{[&](int64_t rank) { return rankOf(rank) ? packRank(*rankOf(rank)) : std::string(); },
+                      [&](int64_t rank, std::string_view bytes) {
+                        return rankOf(rank) ? unpackRank(bytes, *rankOf(rank)) : Status::ok();
+                      }};
+  auto body = [&](int64_t rank, runtime::Communicator& comm) -> Status {
+    PipelineRank* pr = rankOf(rank);
     if (!pr) return Status::ok();  // a rank in no mesh idles
     runtime::threadMemory() = {};
     auto start = std::chrono::steady_clock::now();
@@ -237,7 +286,8 @@ Status runPipelineRanks(const RunOptions& opts, PipelineSet& set, const std::str
     pr->bytesByRing = comm.stats().bytesByRing;
     pr->peakBytes = runtime::threadMemory().peak;
     return Status::ok();
-  });
+  };
+  return runOnWorld(opts, world, rings, sourceOf, body, results);
 }
 
 /// summary.yaml's pipeline part: the micro-batch losses, each rank's costs

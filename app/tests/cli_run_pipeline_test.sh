@@ -169,7 +169,7 @@ test_run_pipeline_trace_and_measured_costs() {
 
 # gen-program's whole pipelines: 4 stages, and tensor parallelism inside 2 and 4 stages.
 test_run_pipeline_gen_four_stages() {
-  "$GEN" --ops 300 --stages 4 -o p.pir || { fail "gen-program --stages 4"; return; }
+  "$GEN" --ops 300 --mesh 1 --stages 4 -o p.pir || { fail "gen-program --stages 4"; return; }
   for m in 1F1B ZBH1; do check_mode p.pir 4 --mode "$m"; done
 }
 
@@ -182,7 +182,7 @@ test_run_pipeline_gen_tensor_parallel_stages() {
 
 # VPP on 4 stages, and with backward split (N == P, as Paddle allows it).
 test_run_pipeline_vpp() {
-  "$GEN" --ops 400 --stages 4 --vpp 2 -o p.pir || { fail "gen-program --stages 4 --vpp 2"; return; }
+  "$GEN" --ops 400 --mesh 1 --stages 4 --vpp 2 -o p.pir || { fail "gen-program --stages 4 --vpp 2"; return; }
   check_mode p.pir 8 --mode VPP --vpp 2
   check_mode p.pir 4 --mode VPP --vpp 2 --split-bw
 }
@@ -192,13 +192,29 @@ test_run_pipeline_vpp_deadlock_p4_n6() {
   "$PIR_OPT" schedule --mode VPP --stages 4 --micro-batches 6 --vpp 2 > dry 2>&1 &&
     fail "pir-opt schedule accepts VPP P=4 N=6 V=2: $(head -3 dry)"
   grep -q 'deadlock' dry || fail "no deadlock in the dry run: $(head -3 dry)"
-  "$GEN" --ops 400 --stages 4 --vpp 2 -o p.pir || { fail "gen-program --stages 4 --vpp 2"; return; }
+  "$GEN" --ops 400 --mesh 1 --stages 4 --vpp 2 -o p.pir || { fail "gen-program --stages 4 --vpp 2"; return; }
   local start=$SECONDS
   prun p.pir --mode VPP --vpp 2 --micro-batches 6 --timeout 1
   expect_rc 1
   [ $((SECONDS - start)) -lt 20 ] || fail "the deadlock took $((SECONDS - start)) s to end"
   stderr_has '^error: deadlock: a rank waited longer than --timeout 1 s; what every rank waits on:$'
   for r in 0 1 2 3; do stderr_has "error: job [a-z_0-9]+:[0-9]+: pd_op.recv_v2: rank $r waits on recv_v2 from rank"; done
+}
+
+# One rank a process under mpirun -np 4 (4 stages, 1F1B): stdout and every output byte-identical.
+test_run_pipeline_mpirun_same_as_in_process() {
+  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
+  "$GEN" --ops 300 --mesh 1 --stages 4 -o p.pir || { fail "gen-program --stages 4"; return; }
+  prun p.pir --mode 1F1B --micro-batches 4 --output-dir o1
+  expect_rc 0 "in process"
+  cp out out1
+  timeout 60 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" p.pir --mode 1F1B --micro-batches 4 \
+    --output-dir o2 > out 2> err
+  rc=$?
+  expect_rc 0 "mpirun -np 4"
+  same out1 out "stdout"
+  for f in o1/*.npy; do cmp -s "$f" "o2/$(basename "$f")" || fail "$(basename "$f") differs under mpirun"; done
+  [ "$(ls o1 | wc -l)" = "$(ls o2 | wc -l)" ] || fail "different outputs: $(ls o1 o2)"
 }
 
 cli_main
