@@ -8,10 +8,12 @@
 // hand over passed by name; then the optimizer runs once.
 // The loss is a mean, so the averaged micro-batch gradients are the whole
 // batch's gradient: the parameters must equal those of the plain program
-// run once on the whole batch.
+// run once on the whole batch. The same holds for the ranks of a 2-stage
+// pipeline (gradient_merge/05) split for FThenB, run on two in-process ranks.
 //
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -21,6 +23,8 @@
 #include "passes/pass_manager.h"
 #include "passes/pass_pipeline.h"
 #include "passes/pass_registry.h"
+#include "passes/rank_layout.h"
+#include "runtime/comm/in_process.h"
 #include "runtime/tests/run_helpers.h"
 
 using namespace pir;
@@ -189,4 +193,105 @@ TEST_CASE("a k that is not the number of micro-batches run gives other parameter
   plainStep(reference);
   mergedStep(summed, summedIn, 2);
   CHECK(mismatches(summedIn.state["w"], reference.state["w"]) > 0);
+}
+
+namespace {
+
+/// gradient_merge/05's 2-stage program (stage 0 on rank 0, stage 1 on rank
+/// 1) with a batch of `batch` rows.
+std::string twoStageText(int64_t batch) {
+  std::ifstream in(PIR_TESTDATA_DIR "/gradient_merge/05_dist_two_stages.pir");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str(), b = std::to_string(batch);
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"<4x8xf32", "<" + b + "x8xf32"}, {"[4,8]", "[" + b + ",8]"}})
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
+  return s;
+}
+
+/// The per-rank FThenB jobs `pipeline` makes of the 2-stage program, run
+/// on two in-process ranks (the program's batch `batch`, x cut into
+/// `microBatches` blocks of rows): forward for every micro-batch, then
+/// backward for every micro-batch, then the optimizer, each micro-batch a
+/// scope over the rank's state, which the optimizers update in place.
+void runTwoStages(const std::string& pipeline, int64_t batch, int64_t microBatches, const Tensor& x,
+                  const std::vector<TensorMap>& state) {
+  auto program = testing::parse(twoStageText(batch));
+  REQUIRE(program->program);
+  passes::registerAllPasses();
+  core::DiagnosticEngine diag;
+  core::ProgramSet set;
+  set.programs.push_back({"", std::move(program->program)});
+  std::vector<passes::PassSpec> specs;
+  REQUIRE(passes::parsePassPipeline(pipeline, specs, diag));
+  passes::PassManager pm;
+  REQUIRE(pm.addPipeline(specs, diag));
+  core::Status s = pm.run(set, diag);
+  INFO(diag.render() << s.message());
+  REQUIRE(s.isOk());
+  RingTable rings;
+  for (const auto& pass : pm.passes())
+    for (const auto& [name, text] : pass->outputFiles())
+      if (name == "ranks.yaml") {
+        auto layout = passes::parseRankLayout(text);
+        REQUIRE(layout.isOk());
+        for (const core::ProcessGroup& g : layout->rings.rings()) rings[g.ringId] = g.ranks;
+      }
+  std::map<std::pair<int64_t, std::string>, std::unique_ptr<Executor>> jobs;
+  for (core::NamedProgram& p : set.programs) {
+    auto ex = Executor::compile(*p.program);
+    INFO(p.name << ": " << (ex.isOk() ? "" : ex.status().message()));
+    REQUIRE(ex.isOk());
+    jobs[{p.rank, p.job}] = std::move(ex.value());
+  }
+  InProcessWorld world(2, rings, std::chrono::milliseconds(5000));
+  WorldOutcome outcome = world.run([&](int64_t rank, Communicator& comm) -> core::Status {
+    std::vector<TensorMap> scopes(size_t(microBatches), state[size_t(rank)]);
+    int64_t size = x.dim(0) / microBatches;
+    for (int64_t mb = 0; mb < microBatches; ++mb) scopes[size_t(mb)]["x"] = rows(x, mb * size, (mb + 1) * size);
+    for (const char* job : {"forward", "backward", "optimizer"})
+      for (int64_t mb = 0; mb < (std::string(job) == "optimizer" ? 1 : microBatches); ++mb) {
+        TensorMap fetches;
+        if (core::Status st = jobs.at({rank, job})->run(scopes[size_t(mb)], fetches, &comm); !st) return st;
+        for (auto& [name, t] : fetches) scopes[size_t(mb)][name] = t;
+      }
+    return core::Status::ok();
+  });
+  std::string why;
+  for (const core::Status& st : outcome.perRank) why += st.message() + "\n";
+  INFO(why);
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+}
+
+std::vector<TensorMap> twoStageState() {
+  std::vector<TensorMap> s(2);
+  s[0] = {{"w0", filled({8, 8}, 6, -0.5, 0.5)}, {"learning_rate_0", constant({}, 0.1f)}};
+  s[1] = {{"w1", filled({8, 8}, 7, -0.5, 0.5)}, {"learning_rate_1", constant({}, 0.1f)}};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("gradient merge on the ranks of a 2-stage pipeline equals the plain step on the whole batch",
+          "[gradient-merge]") {
+  // Micro-batches of 2 rows, through send_v2/recv_v2 between the stages.
+  Tensor x = filled({4, 8}, 5, -1, 1);
+  std::vector<TensorMap> plain = twoStageState(), merged = twoStageState(), wrongK = twoStageState();
+  Tensor w0 = plain[0]["w0"].clone(), w1 = plain[1]["w1"].clone();
+  for (auto* s : {&merged, &wrongK}) {
+    (*s)[0]["w0@GRAD@MERGE"] = Tensor::zeros(DataType::F32, std::vector<int64_t>{8, 8});
+    (*s)[1]["w1@GRAD@MERGE"] = Tensor::zeros(DataType::F32, std::vector<int64_t>{8, 8});
+  }
+  runTwoStages("apply-partition,split-ranks,pipeline-split{mode=FThenB}", 4, 1, x, plain);
+  runTwoStages("apply-partition,split-ranks,gradient-merge{k=2 avg=true},pipeline-split{mode=FThenB}", 2, 2, x, merged);
+  CHECK(mismatches(plain[0]["w0"], w0) > 0);  // the step moved the weights
+  CHECK(mismatches(plain[1]["w1"], w1) > 0);
+  CHECK(mismatches(merged[0]["w0"], plain[0]["w0"]) == 0);
+  CHECK(mismatches(merged[1]["w1"], plain[1]["w1"]) == 0);
+  // k=4 over 2 micro-batches: half the gradient, other weights.
+  runTwoStages("apply-partition,split-ranks,gradient-merge{k=4 avg=true},pipeline-split{mode=FThenB}", 2, 2, x, wrongK);
+  CHECK(mismatches(wrongK[0]["w0"], plain[0]["w0"]) > 0);
+  CHECK(mismatches(wrongK[1]["w1"], plain[1]["w1"]) > 0);
 }
