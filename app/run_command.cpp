@@ -22,6 +22,7 @@
 #include "app/output_file.h"
 #include "app/run_inputs.h"
 #include "app/run_layout.h"
+#include "app/run_world.h"
 #include "app/staged_directory.h"
 #include "core/clone.h"
 #include "core/context.h"
@@ -64,6 +65,23 @@ struct RankRun {
   int64_t peakBytes = 0;
   std::map<int64_t, uint64_t> bytesByRing;
 };
+
+/// Under mpirun, what a rank's process sends rank 0 (app/run_world.h): every
+/// field above but the plan, which rank 0 has too.
+std::string packRun(const RankRun& r) {
+  BlobWriter w;
+  w.put(r.state), w.put(r.fetches), w.put(r.losses), w.put(r.lossPieces), w.put(r.stats.kernelSeconds);
+  w.put(r.events), w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesByRing);
+  return w.take();
+}
+
+Status unpackRun(std::string_view bytes, RankRun& r) {
+  BlobReader in(bytes);
+  r.state.clear();
+  in.get(r.state), in.get(r.fetches), in.get(r.losses), in.get(r.lossPieces), in.get(r.stats.kernelSeconds);
+  in.get(r.events), in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
+  return in.ok() ? Status::ok() : Status::internal("internal error: rank " + std::to_string(r.rank) + "'s results are cut short\n");
+}
 
 bool hasDistTypes(const core::Program& p) {
   bool dist = false;
@@ -111,7 +129,9 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
       if (runs[i].rank == rank) return sources[i];
     return nullptr;
   };
-  runtime::InProcessWorld world(worldSize, std::move(rings), std::chrono::milliseconds(int64_t(opts.timeout * 1000)));
+  RunWorld world;  // in-process, or this process's rank under mpirun
+  if (Status s = world.open(worldSize, std::move(rings), std::chrono::milliseconds(int64_t(opts.timeout * 1000))); !s)
+    return s;
   auto outcome = world.run([&](int64_t rank, runtime::Communicator& comm) -> Status {
     RankRun* mine = nullptr;
     for (auto& r : runs)
@@ -137,13 +157,14 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
   using Kind = runtime::WorldOutcome::Kind;
   if (outcome.kind == Kind::Failed) {
     int64_t r = outcome.failedRank;
-    return Status::error(render(*sourceOf(r), outcome.perRank[r], "rank " + std::to_string(r) + ": "));
+    return world.stop(Status::error(render(*sourceOf(r), outcome.perRank[r], "rank " + std::to_string(r) + ": ")));
   }
   if (outcome.kind == Kind::Deadlock) {
     std::string msg = "error: deadlock: a rank waited longer than --timeout " + std::to_string(int64_t(opts.timeout)) +
                       " s; what every rank waits on:\n";
     for (size_t r = 0; r < outcome.perRank.size(); ++r) {
       const Status& s = outcome.perRank[r];
+      if (!world.knows(int64_t(r))) continue;
       if (s.isOk())
         msg += "rank " + std::to_string(r) + ": finished\n";
       else if (const core::SourceFile* src = sourceOf(int64_t(r)))
@@ -151,9 +172,18 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
       else
         msg += "rank " + std::to_string(r) + ": " + s.message() + "\n";
     }
-    return Status::error(msg);
+    return world.stop(Status::error(msg));
   }
-  return Status::ok();
+  // Under mpirun: every rank's results to rank 0 (the other processes end here).
+  auto runOf = [&](int64_t rank) -> RankRun* {
+    for (auto& r : runs)
+      if (r.rank == rank) return &r;
+    return nullptr;
+  };
+  return world.gather([&](int64_t rank) { return runOf(rank) ? packRun(*runOf(rank)) : std::string(); },
+                      [&](int64_t rank, std::string_view bytes) {
+                        return runOf(rank) ? unpackRun(bytes, *runOf(rank)) : Status::ok();
+                      });
 }
 
 /// The loss output: --loss, or the only 0-D shadow output.
@@ -573,6 +603,7 @@ int executeDistributed(const RunOptions& opts, Loaded& l) {
 
 int runRun(int argc, char** argv) {
   passes::registerAllPasses();  // before any thread creates a pass
+  quietUnlessRank0();           // under mpirun, rank 0 speaks for the job
   CLI::App app{"pir-run: execute PIR programs with real tensors on CPU ranks"};
   RunOptions opts;
   const CLI::Validator path = nonEmptyPath();
