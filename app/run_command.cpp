@@ -80,7 +80,8 @@ Status unpackRun(std::string_view bytes, RankRun& r) {
   r.state.clear();
   in.get(r.state), in.get(r.fetches), in.get(r.losses), in.get(r.lossPieces), in.get(r.stats.kernelSeconds);
   in.get(r.events), in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
-  return in.ok() ? Status::ok() : Status::internal("internal error: rank " + std::to_string(r.rank) + "'s results are cut short\n");
+  return in.ok() ? Status::ok()
+                 : Status::internal("internal error: rank " + std::to_string(r.rank) + "'s results are cut short\n");
 }
 
 bool hasDistTypes(const core::Program& p) {

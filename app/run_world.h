@@ -81,12 +81,10 @@ class RunWorld {
 class BlobWriter {
  public:
   template <class T>
-    requires std::is_trivially_copyable_v<T>
-  void put(const T& v) {
-    bytes_.append(reinterpret_cast<const char*>(&v), sizeof v);
-  }
+  requires std::is_trivially_copyable_v<T>
+  void put(const T& v) { bytes_.append(reinterpret_cast<const char*>(&v), sizeof v); }
   template <class T>
-    requires std::is_trivially_copyable_v<T>
+  requires std::is_trivially_copyable_v<T>
   void put(const std::vector<T>& v) {
     put(uint64_t(v.size()));
     bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
@@ -108,12 +106,12 @@ class BlobReader {
  public:
   explicit BlobReader(std::string_view bytes) : bytes_(bytes) {}
   template <class T>
-    requires std::is_trivially_copyable_v<T>
+  requires std::is_trivially_copyable_v<T>
   void get(T& v) {
     if (need(sizeof v)) std::memcpy(&v, next(sizeof v), sizeof v);
   }
   template <class T>
-    requires std::is_trivially_copyable_v<T>
+  requires std::is_trivially_copyable_v<T>
   void get(std::vector<T>& v) {
     uint64_t n = 0;
     get(n);

@@ -16,8 +16,8 @@ using core::Status;
 
 namespace {
 
-constexpr int kTag = 7;         // every rank message: a header, then its payload
-constexpr int kGatherTag = 8;   // gather(): the size, then the bytes
+constexpr int kTag = 7;        // every rank message: a header, then its payload
+constexpr int kGatherTag = 8;  // gather(): the size, then the bytes
 constexpr size_t kMaxDims = 16;
 constexpr size_t kMaxMessage = size_t(1) << 30;  // one MPI_BYTE message (counts are ints)
 
@@ -40,6 +40,29 @@ struct CommTimer {
 };
 
 bool gJoined = false;
+
+// Tensor memory is counted as the in-process world counts it, so that
+// summary.yaml's peak_tensor_bytes is the same under both. There a rank
+// reads its peers' collective inputs where they lie (no buffer of its own),
+// and a received tensor is the sender's copy: the sender's thread counted
+// it and is never credited back, the receiver's thread is debited when it
+// frees it. Here receive buffers are allocated uncounted, a collective's
+// are credited back when they go (Credit), and so is a sent copy.
+
+/// A tensor the calling thread's MemoryStats do not count.
+Tensor allocateUncounted(DataType dtype, std::span<const int64_t> shape) {
+  MemoryStats saved = threadMemory();
+  Tensor t = Tensor::allocate(dtype, shape);
+  threadMemory() = saved;
+  return t;
+}
+
+/// Credits the calling thread's live bytes back with `bytes` when it goes:
+/// declared before the uncounted tensors, it outlives them.
+struct Credit {
+  int64_t bytes = 0;
+  ~Credit() { threadMemory().live += bytes; }
+};
 
 }  // namespace
 
@@ -85,7 +108,8 @@ class MpiComm final : public Communicator {
       g.ranks = ranks;
       auto pos = std::find(ranks.begin(), ranks.end(), rank_);
       g.position = pos == ranks.end() ? -1 : pos - ranks.begin();
-      MPI_Comm_split(MPI_COMM_WORLD, g.position < 0 ? MPI_UNDEFINED : 0, int(std::max<int64_t>(g.position, 0)), &g.comm);
+      MPI_Comm_split(MPI_COMM_WORLD, g.position < 0 ? MPI_UNDEFINED : 0, int(std::max<int64_t>(g.position, 0)),
+                     &g.comm);
     }
   }
   ~MpiComm() override {
@@ -100,7 +124,8 @@ class MpiComm final : public Communicator {
 
   Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
     CommTimer t{stats_.seconds};
-    auto parts = collect(ring, x, "all_reduce");
+    Credit credit;
+    auto parts = collect(ring, x, "all_reduce", credit);
     if (!parts) return parts.takeStatus();
     bool direct = out.defined() && !out.sharesStorageWith(x) && sameType(out, x);
     Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
@@ -112,7 +137,8 @@ class MpiComm final : public Communicator {
 
   Status allGather(int64_t ring, const Tensor& x, Tensor& out) override {
     CommTimer t{stats_.seconds};
-    auto parts = collect(ring, x, "all_gather");
+    Credit credit;
+    auto parts = collect(ring, x, "all_gather", credit);
     if (!parts) return parts.takeStatus();
     std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
     if (shape.empty()) shape.push_back(1);
@@ -131,7 +157,8 @@ class MpiComm final : public Communicator {
     if (x.rank() == 0 || x.dim(0) % n != 0)
       return Status::error("reduce_scatter on ring " + std::to_string(ring) + ": dim 0 of " + x.typeText() +
                            " does not divide by the ring's " + std::to_string(n) + " ranks");
-    auto parts = collect(ring, x, "reduce_scatter");
+    Credit credit;
+    auto parts = collect(ring, x, "reduce_scatter", credit);
     if (!parts) return parts.takeStatus();
     std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
     shape[0] /= n;
@@ -149,7 +176,8 @@ class MpiComm final : public Communicator {
     if (root < 0 || root >= int64_t(g->ranks.size()))
       return Status::error("broadcast on ring " + std::to_string(ring) + ": root " + std::to_string(root) +
                            " is not a position of its " + std::to_string(g->ranks.size()) + " ranks");
-    auto parts = collect(ring, x, "broadcast");
+    Credit credit;
+    auto parts = collect(ring, x, "broadcast", credit);
     if (!parts) return parts.takeStatus();
     return place((*parts)[root].clone(), out);
   }
@@ -162,7 +190,8 @@ class MpiComm final : public Communicator {
     if (x.numel() % n != 0)
       return Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() + " does not cut into " +
                            std::to_string(n) + " equal chunks");
-    auto parts = collect(ring, x, "all_to_all");
+    Credit credit;
+    auto parts = collect(ring, x, "all_to_all", credit);
     if (!parts) return parts.takeStatus();
     Tensor result = Tensor::allocate(x.dtype(), x.shape());
     size_t chunk = x.bytes() / size_t(n);
@@ -181,8 +210,8 @@ class MpiComm final : public Communicator {
     // A copy: the program may write x in place before the peer takes it.
     auto p = std::make_unique<PendingSend>();
     p->tensor = x.clone();
-    p->what = "send_v2 to rank " + std::to_string(g->ranks[peer]) + " on ring " + std::to_string(ring) +
-              " (not received)";
+    p->what =
+        "send_v2 to rank " + std::to_string(g->ranks[peer]) + " on ring " + std::to_string(ring) + " (not received)";
     if (Status s = post(*g, peer, p->tensor, p->header, p->requests); !s) return s;
     pending_.push_back(std::move(p));
     stats_.bytesByRing[ring] += x.bytes();
@@ -218,7 +247,11 @@ class MpiComm final : public Communicator {
     for (auto& p : pending_)
       for (MPI_Request r : p->requests) waits.push_back({r, p->what});
     Status s = waitAll(waits);
-    if (s) pending_.clear();
+    if (s)
+      while (!pending_.empty()) {
+        Credit credit{int64_t(pending_.front()->tensor.storageBytes())};
+        pending_.pop_front();
+      }
     return s;
   }
 
@@ -278,13 +311,13 @@ class MpiComm final : public Communicator {
     DataType dtype = DataType(h.dtype);
     if (h.rank < 0 || h.rank > int64_t(kMaxDims) || !isRunnable(dtype))
       return Status::error("rank " + std::to_string(from) + " sent a message this rank cannot read");
-    t = Tensor::allocate(dtype, std::span<const int64_t>(h.dims, size_t(h.rank)));
+    t = allocateUncounted(dtype, std::span<const int64_t>(h.dims, size_t(h.rank)));
     return Status::ok();
   }
 
   /// Every member's x by position (each member sends its x to every other
   /// one), after the shapes are checked to agree.
-  Result<std::vector<Tensor>> collect(int64_t ring, const Tensor& x, const char* what) {
+  Result<std::vector<Tensor>> collect(int64_t ring, const Tensor& x, const char* what, Credit& credit) {
     const Ring* g = nullptr;
     if (Status s = group(ring, what, g); !s) return s;
     size_t n = g->ranks.size();
@@ -314,6 +347,7 @@ class MpiComm final : public Communicator {
         continue;
       }
       if (Status s = allocateFor(headers[p], parts[p], g->ranks[p]); !s) return s;
+      credit.bytes += int64_t(parts[p].storageBytes());
       waits.push_back({MPI_REQUEST_NULL, waitFor(p)});
       MPI_Irecv(parts[p].raw(), int(parts[p].bytes()), MPI_BYTE, int(p), kTag, g->comm, &waits.back().request);
     }
@@ -324,8 +358,8 @@ class MpiComm final : public Communicator {
     for (size_t i = 0; i < n; ++i)
       if (!sameType(parts[i], me))
         return Status::error(std::string(what) + " on ring " + std::to_string(ring) + ": rank " +
-                             std::to_string(rank_) + " has " + me.typeText() + ", rank " +
-                             std::to_string(g->ranks[i]) + " has " + parts[i].typeText());
+                             std::to_string(rank_) + " has " + me.typeText() + ", rank " + std::to_string(g->ranks[i]) +
+                             " has " + parts[i].typeText());
     return parts;
   }
 
@@ -345,7 +379,8 @@ class MpiComm final : public Communicator {
       if (std::chrono::steady_clock::now() >= deadline) {
         deadlocked_ = true;
         for (Wait& w : waits)
-          if (w.request != MPI_REQUEST_NULL) return Status::error("rank " + std::to_string(rank_) + " waits on " + w.what);
+          if (w.request != MPI_REQUEST_NULL)
+            return Status::error("rank " + std::to_string(rank_) + " waits on " + w.what);
       }
       // Spin briefly for a quick peer, then sleep: ranks may share cores.
       if (spins < 200)
@@ -362,6 +397,7 @@ class MpiComm final : public Communicator {
       MPI_Testall(int(pending_.front()->requests.size()), pending_.front()->requests.data(), &flag,
                   MPI_STATUSES_IGNORE);
       if (!flag) return;
+      Credit credit{int64_t(pending_.front()->tensor.storageBytes())};
       pending_.pop_front();
     }
   }
@@ -415,8 +451,7 @@ Result<std::vector<std::string>> MpiWorld::gather(std::string mine) {
     uint64_t n = mine.size();
     MPI_Send(&n, 1, MPI_UINT64_T, 0, kGatherTag, MPI_COMM_WORLD);
     for (size_t at = 0; at < mine.size(); at += kMaxMessage)
-      MPI_Send(mine.data() + at, int(std::min(kMaxMessage, mine.size() - at)), MPI_BYTE, 0, kGatherTag,
-               MPI_COMM_WORLD);
+      MPI_Send(mine.data() + at, int(std::min(kMaxMessage, mine.size() - at)), MPI_BYTE, 0, kGatherTag, MPI_COMM_WORLD);
     return all;
   }
   all.resize(size_t(size()));
@@ -426,8 +461,8 @@ Result<std::vector<std::string>> MpiWorld::gather(std::string mine) {
     MPI_Recv(&n, 1, MPI_UINT64_T, r, kGatherTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     all[r].resize(n);
     for (size_t at = 0; at < n; at += kMaxMessage)
-      MPI_Recv(all[r].data() + at, int(std::min<size_t>(kMaxMessage, n - at)), MPI_BYTE, r, kGatherTag,
-               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(all[r].data() + at, int(std::min<size_t>(kMaxMessage, n - at)), MPI_BYTE, r, kGatherTag, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
   }
   return all;
 }
