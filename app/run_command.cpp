@@ -2,7 +2,8 @@
 //
 // Reads a program, compiles it (runtime/executor.h), takes its inputs
 // (app/run_inputs.h), runs it for --steps steps on in-process ranks
-// (runtime/comm/in_process.h), prints the loss per step and writes the
+// (runtime/comm/in_process.h) or, under mpirun, this process's rank
+// (app/run_world.h), prints the loss per step and writes the
 // outputs, parameters, state and summary.yaml (all or none). --check runs
 // the program's serial meaning on the same inputs and compares.
 //
