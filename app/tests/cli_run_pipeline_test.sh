@@ -187,6 +187,15 @@ test_run_pipeline_vpp() {
   check_mode p.pir 4 --mode VPP --vpp 2 --split-bw
 }
 
+# ZBVPP on programs whose chunks are placed in a V (gen-program --vschedule), 4 stages and 2 with
+# tensor parallelism inside.
+test_run_pipeline_zbvpp() {
+  "$GEN" --ops 400 --mesh 1 --stages 4 --vpp 2 --vschedule -o p.pir || { fail "gen-program --vschedule"; return; }
+  check_mode p.pir 4 --mode ZBVPP --vpp 2
+  "$GEN" --ops 400 --mesh 2 --stages 2 --vpp 2 --vschedule -o p2.pir || { fail "gen-program --mesh 2"; return; }
+  check_mode p2.pir 2 --mode ZBVPP --vpp 2
+}
+
 # Paddle's VPP at P=4, N=6, V=2: the dry run reports the deadlock; pir-run ends with every rank's wait.
 test_run_pipeline_vpp_deadlock_p4_n6() {
   "$PIR_OPT" schedule --mode VPP --stages 4 --micro-batches 6 --vpp 2 > dry 2>&1 &&
