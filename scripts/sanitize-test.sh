@@ -17,6 +17,8 @@ BUILD_DIR=$build "$root/scripts/build.sh" -DPIR_SANITIZE=ON -DPIR_BUILD_BENCH=OF
 # (an error case expects 1, so a plain exit 1 could pass unnoticed); leaks
 # are reported too.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
+# OpenMPI's own allocations outlive MPI_Finalize (pir-run under mpirun).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan-mpi.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=86:print_stacktrace=1}
 cd "$build"
 ctest --output-on-failure --parallel "$(nproc)" --label-exclude bench

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# pir-run under mpirun (issue 18, MPI): one rank per process, stdout, the
+# outputs and summary.yaml the same as the in-process run's; a wrong -np, a
+# failing rank and a deadlock end the job with exit 1. ctest label `mpi`.
+# See cli_lib.sh for the driver.
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+PIR_RUN=$(dirname "$PIR_OPT")/pir-run
+GEN=$HERE/../../scripts/gen-program
+
+need_mpirun() {
+  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
+}
+
+prun() {
+  timeout 60 "$PIR_RUN" "$@" > out 2> err
+  rc=$?
+  check_no_crash
+}
+
+# mpi NP ARGS... : pir-run ARGS under mpirun -np NP, like prun.
+mpi() {
+  local np=$1
+  shift
+  timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$np" "$PIR_RUN" "$@" > out 2> err
+  rc=$?
+  check_no_crash
+}
+
+# summary.yaml without what a run's timing makes differ (seconds).
+untimed() {
+  grep -Ev '^    (seconds|kernel_seconds|comm_seconds):' "$1"
+}
+
+# same_run A B: folders A and B hold the same files, byte for byte (the
+# summaries' times aside).
+same_run() {
+  local f
+  [ "$(ls "$1")" = "$(ls "$2")" ] || fail "different files: $(ls "$1" | tr '\n' ' ') / $(ls "$2" | tr '\n' ' ')"
+  for f in "$1"/*.npy; do same "$f" "$2/${f##*/}" "${f##*/}"; done
+  untimed "$1/summary.yaml" > "$1.summary"
+  untimed "$2/summary.yaml" > "$2.summary"
+  same "$1.summary" "$2.summary" "summary.yaml (times aside)"
+}
+
+# in_process_and_mpi NP ARGS... : the same run in-process (folder ip/) and
+# under mpirun -np NP (folder mp/); stdout, outputs and summary agree.
+in_process_and_mpi() {
+  local np=$1
+  shift
+  prun "$@" --output-dir ip
+  expect_rc 0 "in-process"
+  mv out ip.out
+  mpi "$np" "$@" --output-dir mp
+  expect_rc 0 "under mpirun"
+  same ip.out out "stdout"
+  same_run ip mp
+}
+
+test_run_mpi_seed_two_ranks() {
+  need_mpirun
+  in_process_and_mpi 2 "$SEED" --steps 2 --seed 5
+  [ "$(wc -l < out)" = 2 ] || fail "not one loss line per step: $(cat out)"
+  grep -q '^ranks: 2$' mp/summary.yaml || fail "not 2 ranks: $(cat mp/summary.yaml)"
+  # --check on rank 0 after the gather, as in-process
+  mpi 2 "$SEED_AFTER" --check
+  expect_rc 0
+  grep -Eq '^check: [0-9]+ tensors match' out || fail "no check line: $(cat out)"
+}
+
+test_run_mpi_gen_program_four_ranks() {
+  need_mpirun
+  "$GEN" --ops 300 --mesh 2x2 -o p.pir || { fail "gen-program --mesh 2x2"; return; }
+  in_process_and_mpi 4 p.pir --steps 2
+  [ "$(wc -l < out)" = 2 ] || fail "not one loss line per step: $(cat out)"
+  grep -q '^ranks: 4$' mp/summary.yaml || fail "not 4 ranks: $(cat mp/summary.yaml)"
+}
+
+test_run_mpi_wrong_process_count() {
+  need_mpirun
+  mpi 4 "$SEED"
+  expect_rc 1
+  stderr_has '^error: mpirun started 4 processes, the program has 2 ranks \(run it with -np 2\)$'
+  [ "$(grep -c '^error: mpirun started' err)" = 1 ] || fail "the error is not printed once: $(cat err)"
+  [ ! -s out ] || fail "stdout is not empty: $(cat out)"
+}
+
+# A distributed program: x sharded on a 2-rank mesh, resharded to
+# replicated (all_gather once split), written out as y; split by pir-opt.
+write_split() {
+  cat > d.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[0]},result(0):{dims_maping:[-1]}}} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>) -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1]}},output_name:"y"} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> 
+}
+PIR
+  "$PIR_OPT" d.pir --pass-pipeline=apply-partition,split-ranks --output-dir dd 2> err || fail "split-ranks failed: $(cat err)"
+}
+
+test_run_mpi_programs_and_trace() {
+  need_mpirun
+  write_split
+  in_process_and_mpi 2 --programs dd --seed 3
+  mpi 2 --programs dd --trace t.json
+  expect_rc 0
+  grep -q '"tid": 1, "args": {"name": "rank 1"}' t.json || fail "the trace has no track for rank 1"
+  grep -q '"name": "pd_op.all_gather", "ph": "X", "pid": 0, "tid": 1' t.json || fail "rank 1's ops are not traced"
+}
+
+test_run_mpi_fault_on_rank1() {
+  need_mpirun
+  write_split
+  # rank 1 reshapes its [2] piece to [3] before the gather: it fails, the job is aborted
+  sed -i 's|^    (%1) = "pd_op.all_gather"|    (%9) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)3]} : () -> builtin.tensor<1xi64>\n    (%8) = "pd_op.reshape" (%0, %9) {} : (builtin.tensor<2xf32>, builtin.tensor<1xi64>) -> builtin.tensor<3xf32>\n&|' dd/rank1.pir
+  local start end
+  start=$(now_ms)
+  mpi 2 --programs dd --timeout 30
+  end=$(now_ms)
+  expect_rc 1
+  expect_located dd/rank1.pir 4
+  stderr_has 'error: rank 1: pd_op.reshape: cannot reshape tensor<2xf32> to \[3\]$'
+  [ $((end - start)) -lt 10000 ] || fail "stopping took $((end - start)) ms"
+}
+
+test_run_mpi_deadlock_two_ranks() {
+  need_mpirun
+  write_split
+  # rank 1 receives rank 0's gather piece instead of gathering: rank 0 waits for ever
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$|    (%1) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>|; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank1.pir
+  local start end
+  start=$(now_ms)
+  mpi 2 --programs dd --timeout 1
+  end=$(now_ms)
+  expect_rc 1
+  stderr_has '^error: deadlock: a rank waited longer than --timeout 1 s'
+  stderr_has 'dd/rank0.pir:3:[0-9]+: error: pd_op.all_gather: rank 0 waits on all_gather on ring 12, for rank 1$'
+  [ $((end - start)) -lt 10000 ] || fail "the deadlock took $((end - start)) ms to report"
+}
+
+cli_main

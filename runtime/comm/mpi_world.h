@@ -1,0 +1,70 @@
+//===- mpi_world.h - this process is one rank, over MPI ---------*- C++ -*-===//
+//
+// The Communicator for a process that mpirun started (Debian's OpenMPI):
+// this process runs one rank of the world, its peers are the other
+// processes. It keeps the in-process communicator's meaning (in_process.h):
+//
+// - One MPI communicator per ring, made with MPI_Comm_split (collective over
+//   MPI_COMM_WORLD) in ascending ring id order on every process, so the
+//   creation cannot deadlock; a member's MPI rank is its ring position.
+// - Every message is a header (dtype and shape) followed by its payload, on
+//   one tag, so (ring, src, dst) is one FIFO as in-process: MPI does not let
+//   two messages of one sender and tag overtake each other.
+// - A send never blocks: MPI_Isend of a copy kept until the send completes.
+// - A collective exchanges every member's whole input (MPI_Isend/Irecv) and
+//   combines the pieces in ring order with reduceInto, as in-process: the
+//   bits are the same, never MPI_Allreduce's own order.
+// - Waits poll: a wait longer than the timeout fails with what this rank
+//   waits on (the process cannot see the others'); the caller aborts the
+//   job (mpiAbort).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/comm/communicator.h"
+#include "runtime/comm/in_process.h"  // WorldOutcome
+
+namespace pir::runtime {
+
+/// Joins MPI (MPI_Init_thread, once per process; MPI_Finalize at exit).
+/// MPI_THREAD_SERIALIZED: the rank runs on a thread of its own, and one
+/// thread at a time calls MPI.
+core::Status mpiInit();
+/// MPI_Finalize, when MPI was joined and not yet left.
+void mpiFinalize();
+/// Ends every process of the job with exit code `code` (MPI_Abort).
+[[noreturn]] void mpiAbort(int code);
+
+class MpiComm;
+
+class MpiWorld {
+ public:
+  /// Collective: every process calls it with the same rings, after mpiInit().
+  MpiWorld(RingTable rings, std::chrono::milliseconds timeout);
+  ~MpiWorld();
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+
+  int64_t rank() const;  // this process's rank in MPI_COMM_WORLD
+  int64_t size() const;
+  Communicator& comm();
+
+  /// Runs `body(rank(), comm())` on a thread and waits for its sends to be
+  /// received. perRank has size() entries; only this rank's is filled.
+  WorldOutcome run(const std::function<core::Status(int64_t, Communicator&)>& body);
+
+  /// Every process's `mine` on rank 0, by rank (its own slot included);
+  /// the other ranks get an empty vector.
+  core::Result<std::vector<std::string>> gather(std::string mine);
+
+ private:
+  std::unique_ptr<MpiComm> comm_;
+};
+
+}  // namespace pir::runtime
