@@ -5,9 +5,9 @@
 // through lower-reshard{rank=R}, partition-rank{rank=R}, dist-to-dense{rank=R}
 // and remove-unuseful-comm (each made by name through the registry), as the
 // program `rankR` with rank R. Ranks are made on all cores, one Context per
-// thread (core/context.h: the input is only read, by cloneProgram); each is
-// handed on as soon as it is done, so with `--output-dir` memory holds the
-// input plus one rank per core.
+// thread (the input is numbered once, core::CloneSource, and then only read
+// by cloneProgram); each is handed on as soon as it is done, so with
+// `--output-dir` memory holds the input plus one rank per core.
 //
 // The ring table is planRings over the distributed input, plus the rings
 // `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
@@ -130,12 +130,13 @@ class SplitRanksPass : public SplittingPass {
     Status first;
     std::vector<Diagnostic> found;
     std::vector<Counters> counters(ranks.size());  // added in rank order, whichever thread finishes first
+    CloneSource source(*named.program);            // before the threads: it writes the input's scratch
     auto work = [&] {
       for (size_t i; !stop && (i = next++) < ranks.size();) {
         DiagnosticEngine local(diag.source());
         Status s;
         try {
-          Result<NamedProgram> piece = makeRank(*named.program, ranks[i], rings, local, counters[i]);
+          Result<NamedProgram> piece = makeRank(source, ranks[i], rings, local, counters[i]);
           s = piece ? sink(i, std::move(*piece)) : piece.takeStatus();
         } catch (const std::bad_alloc&) {
           s = Status::error("out of memory making rank " + std::to_string(ranks[i]));
@@ -161,8 +162,8 @@ class SplitRanksPass : public SplittingPass {
 
   /// Rank `rank`'s program: a copy of `program` in its own Context through
   /// the rank pipeline.
-  Result<NamedProgram> makeRank(const Program& program, int64_t rank, const RingTable& rings, DiagnosticEngine& diag,
-                                Counters& counters) {
+  Result<NamedProgram> makeRank(const CloneSource& program, int64_t rank, const RingTable& rings,
+                                DiagnosticEngine& diag, Counters& counters) {
     NamedProgram piece;
     piece.name = "rank" + std::to_string(rank);
     piece.rank = static_cast<int>(rank);
