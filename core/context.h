@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,9 @@ namespace pir::core {
 class Context {
  public:
   Context();
+  /// A Context whose arena takes its large slabs from `pool` and leaves
+  /// them there (core/arena.h: for many Contexts made one after another).
+  explicit Context(std::shared_ptr<SlabPool> pool);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
