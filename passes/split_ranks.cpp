@@ -117,6 +117,7 @@ class SplitRanksPass : public SplittingPass {
     Result<ProcessGroupTable> planned = planRings(program);
     if (!planned) return planned.takeStatus();
     if (Status s = table.addAll(*planned); !s) return s;
+    planned_ = std::move(*planned);
     return table;
   }
 
@@ -131,12 +132,13 @@ class SplitRanksPass : public SplittingPass {
     std::vector<Diagnostic> found;
     std::vector<Counters> counters(ranks.size());  // added in rank order, whichever thread finishes first
     CloneSource source(*named.program);            // before the threads: it writes the input's scratch
+    auto pool = std::make_shared<SlabPool>();      // a finished rank's pages serve the next
     auto work = [&] {
       for (size_t i; !stop && (i = next++) < ranks.size();) {
         DiagnosticEngine local(diag.source());
         Status s;
         try {
-          Result<NamedProgram> piece = makeRank(source, ranks[i], rings, local, counters[i]);
+          Result<NamedProgram> piece = makeRank(source, pool, ranks[i], rings, local, counters[i]);
           s = piece ? sink(i, std::move(*piece)) : piece.takeStatus();
         } catch (const std::bad_alloc&) {
           s = Status::error("out of memory making rank " + std::to_string(ranks[i]));
@@ -162,12 +164,12 @@ class SplitRanksPass : public SplittingPass {
 
   /// Rank `rank`'s program: a copy of `program` in its own Context through
   /// the rank pipeline.
-  Result<NamedProgram> makeRank(const CloneSource& program, int64_t rank, const RingTable& rings,
-                                DiagnosticEngine& diag, Counters& counters) {
+  Result<NamedProgram> makeRank(const CloneSource& program, const std::shared_ptr<SlabPool>& pool, int64_t rank,
+                                const RingTable& rings, DiagnosticEngine& diag, Counters& counters) {
     NamedProgram piece;
     piece.name = "rank" + std::to_string(rank);
     piece.rank = static_cast<int>(rank);
-    piece.context = std::make_shared<Context>();
+    piece.context = std::make_shared<Context>(pool);
     piece.program = cloneProgram(program, *piece.context);
     PassOptionValues options;
     options.values["rank"] = std::to_string(rank);
@@ -179,6 +181,7 @@ class SplitRanksPass : public SplittingPass {
       for (const PassOption* o : pass->options()) takesRank = takesRank || o->name() == "rank";
       if (Status s = pass->setOptions(takesRank ? options : PassOptionValues{}); !s) return s;
       if (auto* user = dynamic_cast<RingTableUser*>(pass.get())) user->setRingTable(rings);
+      if (auto* user = dynamic_cast<PlannedRingsUser*>(pass.get())) user->setPlannedRings(planned_);
       if (Status s = perProgram->runOnProgram(piece, diag); !s)
         return s.withMessage("rank " + std::to_string(rank) + ": " + std::string(passName) + ": " + s.message());
       for (const auto& [counter, value] : pass->statistics().entries())
@@ -189,6 +192,7 @@ class SplitRanksPass : public SplittingPass {
 
   Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
+  ProcessGroupTable planned_;  // planRings of the input, which every rank's copy has too
 };
 
 }  // namespace
