@@ -102,6 +102,9 @@ constexpr SV kPoolIn[] = {"x", "kernel_size"};
 constexpr SV kPrintIn[] = {"in"};
 constexpr SV kReshapeIn[] = {"x", "shape"};
 constexpr SV kScaleIn[] = {"x", "scale"};
+constexpr SV kFullIn[] = {"output"};
+// set_value_with_tensor_(x, values, starts, ends, steps) {axes, decrease_axes, none_axes}
+constexpr SV kSetValueWithTensorIn[] = {"x", "values", "starts", "ends", "steps"};
 constexpr SV kSize[] = {"size"};
 constexpr SV kSliceIn[] = {"input", "starts", "ends"};
 constexpr SV kSplitIn[] = {"x", "sections", "axis"};
@@ -174,6 +177,8 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.fetch", .layout = kLinearUnary},
     {.name = "pd_op.flatten", .layout = fixed(kX, kOutXShape, kL0)},
     {.name = "pd_op.full", .layout = fixed(kEmpty, kOut), .resultTypes = t::full},
+    // full_(output) {shape, value, dtype, place}: fills output in place
+    {.name = "pd_op.full_", .layout = fixed(kFullIn, kOut, 0, kFirstToFirst)},
     {.name = "pd_op.full_int_array", .layout = fixed(kEmpty, kOut), .resultTypes = t::fullIntArray},
     {.name = "pd_op.full_like", .layout = fixed(kFullLikeIn, kOut, kL1), .resultTypes = t::fullLike},
     {.name = "pd_op.gelu", .layout = kUnary},
@@ -206,7 +211,16 @@ constexpr OpInfo kOps[] = {
      .traits = kPassesGradient,
      .resultTypes = t::reshape},
     {.name = "pd_op.scale", .layout = fixed(kScaleIn, kOut, kL0 | kL1), .linearWhen = t::scaleBiasIsZero},
+    {.name = "pd_op.scale_",
+     .layout = fixed(kScaleIn, kOut, kL0 | kL1, kFirstToFirst),
+     .linearWhen = t::scaleBiasIsZero,
+     .resultTypes = t::sameAsX},
     {.name = "pd_op.send_v2", .layout = fixed(kX, kEmpty, kL0), .resultTypes = t::sendV2},
+    // x with the box starts:ends:steps on axes set to values (broadcast):
+    // linear in x and values together, not in the box's bounds
+    {.name = "pd_op.set_value_with_tensor_",
+     .layout = fixed(kSetValueWithTensorIn, kOut, kL0 | kL1, kFirstToFirst),
+     .resultTypes = t::sameAsX},
     {.name = "pd_op.shadow_feed", .layout = kLinearUnary},
     {.name = "pd_op.shape", .layout = fixed(kInput, kOut)},
     {.name = "pd_op.share_data_", .layout = fixed(kX, kOut, kL0, kFirstToFirst)},

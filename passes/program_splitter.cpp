@@ -431,6 +431,10 @@ class Splitter {
       // Names are interned: equal text, equal address (and no load of the text).
       if (next == first || c.name.data() != prevName.data()) {
         kw = prog.body().addInternedKwarg(ctx(), c.name, c.value->type());
+        // The program's own kwarg keeps its attributes (gradient-merge's
+        // buffers stay `persistable`: state for the runner).
+        if (c.value->kind() == ValueKind::Kwarg)
+          kw->setAttributes(ctx().arena(), static_cast<const BlockArgument*>(c.value)->attributes());
         ++kwargs_;
       } else if (read.crossing != prevCrossing) {
         return Status::error("internal error: two values under one kwarg name '" + std::string(c.name) + "'");

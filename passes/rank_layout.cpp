@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include "core/attr_access.h"
@@ -71,14 +72,17 @@ Status errorAt(const YAML::Node& node, std::string message) {
   return Status::error(std::move(message), node.Mark().pos >= 0 ? node.Mark().pos : -1);
 }
 
-/// `node` is a map with exactly the keys `keys`.
-Status checkKeys(const YAML::Node& node, std::initializer_list<const char*> keys, const std::string& what) {
+/// `node` is a map with exactly the keys `keys`, and maybe `optional` ones
+/// (not named in the message: files without them are the usual ones).
+Status checkKeys(const YAML::Node& node, std::initializer_list<const char*> keys, const std::string& what,
+                 std::initializer_list<const char*> optional = {}) {
   std::string expected;
   for (const char* k : keys) expected += (expected.empty() ? "" : ", ") + std::string(k);
   if (!node.IsMap()) return errorAt(node, what + " must be a map of " + expected);
   for (const auto& kv : node) {
     bool known = false;
     for (const char* k : keys) known = known || (kv.first.IsScalar() && kv.first.Scalar() == k);
+    for (const char* k : optional) known = known || (kv.first.IsScalar() && kv.first.Scalar() == k);
     if (!known)
       return errorAt(kv.first, "unknown key '" + (kv.first.IsScalar() ? kv.first.Scalar() : std::string()) + "' in " +
                                    what + " (expected " + expected + ")");
@@ -223,7 +227,9 @@ Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
 }
 
 core::Result<RankLayout> fromNode(const YAML::Node& root) {
-  if (Status s = checkKeys(root, {"version", "world_size", "ranks", "rings", "values"}, "a rank layout"); !s) return s;
+  if (Status s = checkKeys(root, {"version", "world_size", "ranks", "rings", "values"}, "a rank layout", {"stages"});
+      !s)
+    return s;
   const YAML::Node version = root["version"];
   if (!version.IsScalar() || version.Tag() != "?" || version.Scalar() != std::to_string(kVersion))
     return errorAt(version, "this rank layout's version is not " + std::to_string(kVersion) + ", the one read here");
@@ -233,6 +239,11 @@ core::Result<RankLayout> fromNode(const YAML::Node& root) {
   if (!std::is_sorted(layout.ranks.begin(), layout.ranks.end()) ||
       std::adjacent_find(layout.ranks.begin(), layout.ranks.end()) != layout.ranks.end())
     return errorAt(root["ranks"], "'ranks' must be ascending, each rank once");
+  if (root["stages"]) {
+    if (Status s = readIntList(root["stages"], "'stages'", 0, kMaxRank, layout.stages); !s) return s;
+    if (layout.stages.size() != layout.ranks.size())
+      return errorAt(root["stages"], "'stages' must give one stage for each entry of 'ranks'");
+  }
   if (!root["rings"].IsSequence()) return errorAt(root["rings"], "'rings' must be a list of {id, ranks}");
   for (const YAML::Node& ring : root["rings"])
     if (Status s = readRing(ring, layout, layout.rings); !s) return s;
@@ -376,9 +387,35 @@ std::vector<int64_t> programRanks(const core::Program& program) {
   return {collector.ranks.begin(), collector.ranks.end()};
 }
 
+std::vector<int64_t> rankStages(const core::Program& program, const std::vector<int64_t>& ranks) {
+  std::vector<const core::ProcessMesh*> meshes;  // the stage meshes, in program order
+  std::set<int64_t> taken;
+  const core::ProcessMesh* last = nullptr;
+  for (const core::Operation& op : program.body()) {
+    const core::OpDistAttr* od = op.distAttr();
+    if (!od || !od->mesh() || od->mesh() == last || op.name() == "dist_op.reshard") continue;
+    last = od->mesh();
+    std::span<const int64_t> ids = last->processIds();
+    if (std::any_of(ids.begin(), ids.end(), [&](int64_t r) { return taken.count(r); })) continue;
+    taken.insert(ids.begin(), ids.end());
+    meshes.push_back(last);
+  }
+  std::vector<int64_t> stages;
+  for (int64_t r : ranks) {
+    auto holds = [&](const core::ProcessMesh* m) {
+      return std::find(m->processIds().begin(), m->processIds().end(), r) != m->processIds().end();
+    };
+    auto it = std::find_if(meshes.begin(), meshes.end(), holds);
+    if (it == meshes.end()) return {};
+    stages.push_back(it - meshes.begin());
+  }
+  return stages;
+}
+
 core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTable rings) {
   RankLayout layout;
   layout.ranks = programRanks(program);
+  layout.stages = rankStages(program, layout.ranks);
   layout.rings = std::move(rings);
   int64_t top = layout.ranks.empty() ? -1 : layout.ranks.back();
   for (const core::ProcessGroup& g : layout.rings.rings())
@@ -411,12 +448,24 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
     layout.values.push_back(describeValue(std::move(n), kind, type, persistableOf(op)));
   });
   if (!failed) return failed;
+  // A persistable kwarg (gradient-merge's `<param>@GRAD@MERGE`) is state the
+  // runner provides by name, as a persistable pd_op.data is: listed as data.
+  for (const core::BlockArgument* kw : program.body().kwargs()) {
+    bool persistable = false;
+    for (const core::NamedAttr& a : kw->attributes())
+      if (a.key == "persistable") persistable = core::getBool(a.value).value_or(false);
+    if (!persistable || !core::tensorShape(kw->type())) continue;
+    if (!seen.insert({LayoutValueKind::Data, std::string(kw->name())}).second)
+      return Status::error("data name '" + std::string(kw->name()) + "' is given to a kwarg and another value");
+    layout.values.push_back(describeValue(std::string(kw->name()), LayoutValueKind::Data, kw->type(), true));
+  }
   return layout;
 }
 
 std::string writeRankLayout(const RankLayout& layout) {
   std::string out = "# pir-opt rank layout (passes/rank_layout.h)\nversion: " + std::to_string(kVersion) +
                     "\nworld_size: " + std::to_string(layout.worldSize) + "\nranks: " + intList(layout.ranks) +
+                    (layout.stages.empty() ? "" : "\nstages: " + intList(layout.stages)) +
                     "\nrings:" + (layout.rings.rings().empty() ? " []" : "");
   for (const core::ProcessGroup& g : layout.rings.rings())
     out += "\n  - {id: " + std::to_string(g.ringId) + ", ranks: " + intList(g.ranks) + "}";

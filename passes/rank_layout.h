@@ -11,6 +11,7 @@
 //   version: 1
 //   world_size: 2
 //   ranks: [0, 1]                        # the ranks with a program
+//   stages: [0, 1]                       # each rank's pipeline stage (optional)
 //   rings:
 //     - {id: 12, ranks: [0, 1]}
 //   values:
@@ -26,6 +27,9 @@
 //         - {rank: 0, shape: [16, 8], ranges: [[0, 16], [0, 8]]}
 //         - {rank: 1, shape: [16, 8], ranges: [[0, 16], [8, 16]]}
 //
+// A rank's stage is the position of its mesh among the stage meshes in
+// program order (see rankStages); `stages` is left out when some rank has
+// none, and files without it read as before.
 // A range is the half-open global index range `[begin, end)` of one dim
 // (core::shardPiece: the last piece of an uneven split is shorter, maybe
 // empty); a dynamic dim is -1 with the range [-1, -1]. A partial value's
@@ -94,7 +98,8 @@ struct LayoutValue {
 
 struct RankLayout {
   int64_t worldSize = 0;
-  std::vector<int64_t> ranks;  // ascending
+  std::vector<int64_t> ranks;   // ascending
+  std::vector<int64_t> stages;  // per entry of `ranks`, its pipeline stage; empty: unknown
   RingTable rings;
   std::vector<LayoutValue> values;
   bool operator==(const RankLayout&) const = default;
@@ -104,8 +109,16 @@ struct RankLayout {
 /// every block), ascending.
 std::vector<int64_t> programRanks(const core::Program& program);
 
+/// The pipeline stage of each rank of `ranks` (ascending): the stage meshes
+/// are the meshes of `program`'s top-level ops (dist_op.reshard skipped) in
+/// program order, each sharing no rank with an earlier one; a rank's stage
+/// is the position of the first that holds it. Empty when a rank is in
+/// none. A program on one mesh is stage 0 on every rank.
+std::vector<int64_t> rankStages(const core::Program& program, const std::vector<int64_t>& ranks);
+
 /// The layout of the distributed `program` (before lowering), with `rings`.
-/// The world size is one past the highest rank of the meshes and rings. A
+/// The world size is one past the highest rank of the meshes and rings;
+/// the stages are rankStages'. A
 /// name given to two values of one kind is an error at the second op; a
 /// named value without a dist type gets a one-piece layout on no mesh.
 core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTable rings);

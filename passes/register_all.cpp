@@ -7,6 +7,7 @@ void registerApplyPartitionPass();
 void registerDistToDensePass();
 void registerDropDistPass();
 void registerFoldReshardPass();
+void registerGradientMergePass();
 void registerLowerReshardPass();
 void registerPartitionRankPass();
 void registerPipelineSplitPass();
@@ -19,6 +20,7 @@ void registerAllPasses() {
   registerDistToDensePass();
   registerDropDistPass();
   registerFoldReshardPass();
+  registerGradientMergePass();
   registerLowerReshardPass();
   registerPartitionRankPass();
   registerPipelineSplitPass();

@@ -13,8 +13,8 @@
 // `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
 // already holds, whose ranks the text does not say. An op with a `ring_id`
 // the file does not give is a located error. The pass leaves `ranks.yaml`
-// (passes/rank_layout.h) for `--output-dir`. `rank=R` makes rank R's
-// program only.
+// (passes/rank_layout.h) for `--output-dir`, and gives each rank program
+// its stage from it (rankStages). `rank=R` makes rank R's program only.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -90,6 +90,11 @@ class SplitRanksPass : public SplittingPass {
       return Status::error("split-ranks could not describe the layout");
     }
     outputFiles_.emplace_back(std::string(kRankLayoutName), writeRankLayout(*layout));
+    stages_.assign(ranks.size(), -1);
+    for (size_t i = 0; i < ranks.size() && !layout->stages.empty(); ++i) {
+      auto at = std::lower_bound(layout->ranks.begin(), layout->ranks.end(), ranks[i]) - layout->ranks.begin();
+      stages_[i] = static_cast<int>(layout->stages[static_cast<size_t>(at)]);
+    }
     return makeRanks(named, ranks, *rings, sink, diag);
   }
 
@@ -139,6 +144,7 @@ class SplitRanksPass : public SplittingPass {
         Status s;
         try {
           Result<NamedProgram> piece = makeRank(source, pool, ranks[i], rings, local, counters[i]);
+          if (piece) piece->stage = stages_[i];
           s = piece ? sink(i, std::move(*piece)) : piece.takeStatus();
         } catch (const std::bad_alloc&) {
           s = Status::error("out of memory making rank " + std::to_string(ranks[i]));
@@ -190,6 +196,7 @@ class SplitRanksPass : public SplittingPass {
     return piece;
   }
 
+  std::vector<int> stages_;  // per rank made, its stage (ranks.yaml's), or -1
   Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
   ProcessGroupTable planned_;  // planRings of the input, which every rank's copy has too

@@ -43,6 +43,14 @@ bool isPersistable(const Operation& op) {
   return false;
 }
 
+/// A kwarg marked `persistable:true` (gradient-merge's `<param>@GRAD@MERGE`
+/// buffers): state, as a persistable pd_op.data.
+bool isPersistable(const core::BlockArgument& kw) {
+  for (const core::NamedAttr& a : kw.attributes())
+    if (a.key == "persistable") return core::getBool(a.value).value_or(false);
+  return false;
+}
+
 std::optional<std::string> stringAttr(const Operation& op, std::string_view key) {
   auto* a = op.attrOf<core::StringAttr>(key);
   if (!a) return std::nullopt;
@@ -83,7 +91,8 @@ class PlanBuilder {
       slotOf_[kw] = slot;
       auto shape = core::tensorShape(kw->type());
       addFeed(nullptr, slot, std::string(kw->name()), ProgramInput::Kind::Kwarg, shape ? shape->dtype : DataType::F32,
-              shape ? std::vector<int64_t>(shape->dims.begin(), shape->dims.end()) : std::vector<int64_t>{}, false);
+              shape ? std::vector<int64_t>(shape->dims.begin(), shape->dims.end()) : std::vector<int64_t>{},
+              isPersistable(*kw));
     }
     if (!body.arguments().empty()) return Status::error("the executor runs blocks without positional arguments");
     for (const Operation& op : body)

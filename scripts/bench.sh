@@ -152,7 +152,7 @@ for n in "${sizes[@]}"; do
   echo "bench.sh: generating $n ops" >&2
   mkdir -p "$tmp/$n"
   "$root/scripts/gen-program" --ops "$n" -o "$tmp/$n/f.pir"
-  "$root/scripts/gen-program" --ops "$n" --stages 4 -o "$tmp/$n/s.pir"
+  "$root/scripts/gen-program" --ops "$n" --stages 4 --last-stage -o "$tmp/$n/s.pir"
   "$root/scripts/gen-program" --ops "$n" --format mlir -o "$tmp/$n/f.mlir"
   runs=$runs_each
   [ "$n" -ge 1000000 ] && runs=$runs_1m

@@ -11,9 +11,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gen-program-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# Several shapes of program: meshes, optimizers, pipeline stages.
+# Several shapes of program: meshes, optimizers, whole pipelines and one stage alone.
 variants=("--ops 2000" "--ops 1500 --seed 3 --optimizer adamw" "--ops 800 --mesh 4" "--ops 900 --mesh 2x2x2"
-          "--ops 1200 --stages 4" "--ops 1200 --stages 4 --vpp 2 --optimizer adamw" "--ops 100")
+          "--ops 1200 --stages 4 --mesh 1" "--ops 1200 --stages 2 --vpp 2 --mesh 2 --optimizer adamw"
+          "--ops 900 --stages 2 --vpp 2 --vschedule --mesh 2x2" "--ops 1200 --stages 4 --last-stage"
+          "--ops 1200 --stages 4 --vpp 2 --last-stage --optimizer adamw" "--ops 100")
 
 case $case in
   verify)
@@ -37,23 +39,59 @@ case $case in
   apply_partition)
     for v in "${variants[@]}"; do
       "$gen" $v -o "$tmp/p.pir" || fail "gen-program $v"
-      "$pir_opt" "$tmp/p.pir" --pass-pipeline=apply-partition --pass-statistics -o "$tmp/out.pir" 2>"$tmp/stats" ||
+      # newest era: a whole pipeline's cross-mesh reshards cannot be spelled in its dims_maping era
+      "$pir_opt" "$tmp/p.pir" --pass-pipeline=apply-partition --pass-statistics --print-era=newest -o "$tmp/out.pir" \
+        2>"$tmp/stats" ||
         fail "apply-partition failed: $v"
       grep -Eq 'reshards? inserted' "$tmp/stats" || { cat "$tmp/stats" >&2; fail "no reshard inserted: $v"; }
       grep -q '"dist_op.reshard"' "$tmp/out.pir" || fail "no dist_op.reshard in the output: $v"
     done ;;
   pipeline_split)
-    "$gen" --ops 1200 --stages 4 -o "$tmp/s.pir" || fail "gen-program"
+    "$gen" --ops 1200 --stages 4 --last-stage -o "$tmp/s.pir" || fail "gen-program"
     for m in FThenB 1F1B ZBH1; do
       "$pir_opt" "$tmp/s.pir" "--pass-pipeline=pipeline-split{mode=$m}" -o "$tmp/out.pir" || fail "pipeline-split $m"
       grep -q '^// ----- job: optimizer' "$tmp/out.pir" || fail "pipeline-split $m made no optimizer program"
     done
     "$pir_opt" "$tmp/s.pir" "--pass-pipeline=apply-partition,pipeline-split{mode=1F1B}" -o /dev/null ||
       fail "apply-partition then 1F1B"
-    "$gen" --ops 1200 --stages 4 --vpp 2 -o "$tmp/v.pir" || fail "gen-program --vpp 2"
+    "$gen" --ops 1200 --stages 4 --vpp 2 --last-stage -o "$tmp/v.pir" || fail "gen-program --vpp 2"
     "$pir_opt" "$tmp/v.pir" "--pass-pipeline=pipeline-split{mode=VPP vpp=2}" -o /dev/null || fail "VPP vpp=2"
     "$pir_opt" "$tmp/v.pir" "--pass-pipeline=apply-partition,split-matmul-grad,pipeline-split{mode=VPP vpp=2 split-bw=true}" \
-      -o /dev/null || fail "VPP split-bw" ;;
+      -o /dev/null || fail "VPP split-bw"
+    # The whole pipeline is several stages: refused unsplit.
+    "$gen" --ops 200 --stages 2 --mesh 1 -o "$tmp/w.pir" || fail "gen-program --stages 2"
+    ! "$pir_opt" "$tmp/w.pir" "--pass-pipeline=pipeline-split{mode=1F1B}" -o /dev/null 2>"$tmp/err" ||
+      fail "a whole pipeline split unsplit"
+    grep -q "one stage per program" "$tmp/err" || fail "no 'one stage per program': $(cat "$tmp/err")" ;;
+  stages)
+    # The whole pipeline: every stage on its mesh, dist-consistent once partitioned; split-ranks gives
+    # each rank its stage's ops alone, the crossings as send_v2/recv_v2, and records each rank's stage.
+    for v in "--ops 200 --stages 2 --mesh 1" "--ops 400 --stages 2 --mesh 2 --optimizer adamw" \
+             "--ops 600 --stages 2 --vpp 2 --mesh 1" "--ops 600 --stages 2 --vpp 2 --vschedule --mesh 1"; do
+      "$gen" $v -o "$tmp/p.pir" || fail "gen-program $v"
+      "$pir_opt" "$tmp/p.pir" --pass-pipeline=apply-partition --verify-dist --print-era=newest -o /dev/null ||
+        fail "apply-partition --verify-dist: $v"
+      rm -rf "$tmp/d"
+      "$pir_opt" "$tmp/p.pir" --pass-pipeline=apply-partition,split-ranks --output-dir "$tmp/d" ||
+        fail "apply-partition,split-ranks: $v"
+      n=$(echo "$v" | sed 's/.*--mesh \([0-9]*\).*/\1/')
+      for f in "$tmp"/d/rank*.pir; do
+        r=${f##*/rank}; r=${r%.pir}; s=$((r / n))
+        grep -q '"pd_op.send_v2"' "$f" && grep -q '"pd_op.recv_v2"' "$f" || fail "$v: rank $r lacks send_v2/recv_v2"
+        grep -q "\"learning_rate_$s\"" "$f" || fail "$v: rank $r lacks its stage's learning rate"
+        for o in 0 1; do
+          [ $o = $s ] || ! grep -q "\"learning_rate_$o\"" "$f" || fail "$v: rank $r holds stage $o's ops"
+        done
+        grep -A4 "name: rank$r\$" "$tmp/d/programs.yaml" | grep -qx "    stage: $s" ||
+          fail "$v: programs.yaml does not give rank $r stage $s"
+      done
+      [ "$n" = 1 ] && want="stages: [0, 1]" || want="stages: [0, 0, 1, 1]"
+      grep -qxF "$want" "$tmp/d/ranks.yaml" || fail "$v: ranks.yaml lacks '$want'"
+    done
+    # --vschedule puts the loss on stage 0, after the last layer there.
+    "$gen" --ops 600 --stages 2 --vpp 2 --vschedule --mesh 1 -o "$tmp/v.pir" || fail "gen-program --vschedule"
+    grep '"pd_op.mean"' "$tmp/v.pir" | grep -q 'process_ids:\[0\]},' || fail "--vschedule: the loss is not on stage 0"
+    ! "$gen" --ops 600 --stages 2 --vpp 3 --vschedule 2>/dev/null || fail "--vschedule took --vpp 3" ;;
   mlir)
     command -v mlir-opt-14 >/dev/null || { echo "mlir-opt-14 not installed (scripts/install-deps.sh mlir-14-tools)"; exit 77; }
     for v in "--ops 2000" "--ops 1200 --stages 4 --vpp 2 --optimizer adamw" "--ops 800 --mesh 4"; do

@@ -109,6 +109,11 @@ std::string broken(const std::string& from, const std::string& to) {
   return text.replace(at, from.size(), to);
 }
 
+/// kLayoutsYaml as written now: with each rank's stage.
+std::string withStages() {
+  return broken("ranks: [0, 1, 2, 3, 4, 6]\n", "ranks: [0, 1, 2, 3, 4, 6]\nstages: [0, 0, 0, 0, 1, 1]\n");
+}
+
 }  // namespace
 
 TEST_CASE("rank layout of uneven, 2-D and partial values, by hand") {
@@ -116,7 +121,8 @@ TEST_CASE("rank layout of uneven, 2-D and partial values, by hand") {
   REQUIRE(rings.add(12, {4, 6}).isOk());
   core::Result<RankLayout> layout = describe(kLayouts, rings);
   REQUIRE(layout.isOk());
-  CHECK(writeRankLayout(*layout) == kLayoutsYaml);
+  // Two stage meshes in program order: [0,1,2,3] (the 2-D one is the same ranks), then [4,6].
+  CHECK(writeRankLayout(*layout) == withStages());
 }
 
 TEST_CASE("rank layout of the seed: parameters sharded on either dim, feeds and the loss replicated") {
@@ -143,12 +149,44 @@ TEST_CASE("rank layout of the seed: parameters sharded on either dim, feeds and 
 }
 
 TEST_CASE("rank layout reads back what it writes") {
-  core::Result<RankLayout> read = parseRankLayout(kLayoutsYaml);
+  core::Result<RankLayout> read = parseRankLayout(withStages());
   REQUIRE(read.isOk());
-  CHECK(writeRankLayout(*read) == kLayoutsYaml);
+  CHECK(writeRankLayout(*read) == withStages());
   RingTable rings;
   REQUIRE(rings.add(12, {4, 6}).isOk());
   CHECK(*read == *describe(kLayouts, rings));
+  // A file without stages (before they were recorded) reads, with none.
+  core::Result<RankLayout> old = parseRankLayout(kLayoutsYaml);
+  REQUIRE(old.isOk());
+  CHECK(old->stages.empty());
+  CHECK(writeRankLayout(*old) == kLayoutsYaml);
+}
+
+TEST_CASE("rank stages: the position of a rank's mesh among the stage meshes in program order") {
+  core::Context ctx;
+  core::DiagnosticEngine diag;
+  // Stage meshes [2,3] then [0,1]; a reshard's union mesh and the repeat of [2,3] are no stage.
+  std::string text = R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},result(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1]}},place:Place(undefined:0),shape:[4],stop_gradient:[true]} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1]>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[4],process_ids:[0,1,2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]}}} : (pd_dist.tensor<4xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1]>) -> pd_dist.tensor<4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]}},output_name:"y"} : (pd_dist.tensor<4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>) -> 
+    () = "builtin.shadow_output" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[2,3]},operand(0):{mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1]}},output_name:"z"} : (pd_dist.tensor<4xf32, mesh_shape:[2],process_ids:[2,3],dims_mappings:[-1]>) -> 
+}
+)";
+  core::SourceFile src("stages.pir", text);
+  auto program = parser::parseProgram(ctx, src, diag);
+  REQUIRE(program);
+  CHECK(rankStages(**program, {0, 1, 2, 3}) == std::vector<int64_t>{1, 1, 0, 0});
+  CHECK(rankStages(**program, {3}) == std::vector<int64_t>{0});
+  CHECK(rankStages(**program, {0, 5}).empty());  // rank 5 is on no stage mesh
+}
+
+TEST_CASE("rank layout's stages must be one a rank") {
+  std::string text = withStages();
+  text.replace(text.find("stages: [0, 0, 0, 0, 1, 1]"), 26, "stages: [0, 1]");
+  core::Result<RankLayout> r = parseRankLayout(text);
+  REQUIRE(!r.isOk());
+  CHECK(r.status().message() == "'stages' must give one stage for each entry of 'ranks'");
 }
 
 TEST_CASE("rank layout refuses one name given to two values of a kind") {

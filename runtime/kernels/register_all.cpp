@@ -8,6 +8,7 @@ void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kern
 void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
 void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
+void registerMergeKernels(KernelRegistry& registry);      // kernels/gradient_merge_kernels.cpp
 void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
 void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
@@ -19,6 +20,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerCommKernels(registry);
   registerCreationKernels(registry);
   registerMatmulKernels(registry);
+  registerMergeKernels(registry);
   registerNormKernels(registry);
   registerOptimizerKernels(registry);
   registerReduceKernels(registry);

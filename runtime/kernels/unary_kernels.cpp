@@ -1,7 +1,7 @@
 //===- unary_kernels.cpp - activations, scale, cast and their grads -------===//
 //
 // relu, gelu (erf form, or the tanh form with `approximate`), square, exp,
-// sqrt, tanh, sigmoid, abs, scale, cast; relu_grad (which takes out, not x:
+// sqrt, tanh, sigmoid, abs, scale (and scale_), cast; relu_grad (which takes out, not x:
 // Paddle's kDepOut), gelu_grad, square_grad, cast_grad, and reshape_grad
 // (a copy with x's shape). Float dtypes, bf16 computed in f32.
 //
@@ -181,6 +181,7 @@ void registerUnaryKernels(KernelRegistry& r) {
   r.add("pd_op.relu_grad", reluGrad);
   r.add("pd_op.reshape_grad", reshapeGrad);
   r.add("pd_op.scale", scale);
+  r.add("pd_op.scale_", scale);  // in place: the result arrives preset to x
   r.add("pd_op.sigmoid", sigmoid);
   r.add("pd_op.sqrt", sqrtK);
   r.add("pd_op.square", square);
