@@ -10,7 +10,7 @@
 // Different Contexts share no mutable state, so work on different Contexts
 // (one per rank) may run on different threads at once. The one exception:
 // IR that no thread writes may be read by several at once through const
-// accessors (cloneProgram's source, say); printing and verifying write
+// accessors (a CloneSource's program, say); printing and verifying write
 // scratch marks into values, so they count as writes.
 //
 //===----------------------------------------------------------------------===//
