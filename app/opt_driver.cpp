@@ -362,13 +362,18 @@ struct StreamedOutputDir {
     if (core::Status ps = core::checkPrintable(*piece.program); !ps) return ps;
     std::string name = !piece.name.empty() ? piece.name : "program";
     std::string file = passes::manifestFilePath(piece.rank, piece.job, name);
-    std::string text = core::printProgram(*piece.program);
     passes::ManifestProgram entry = passes::describeProgram(piece, name, file);
-    piece = core::NamedProgram();  // freed before the write: the text is all that is left of it
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
+      if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
+    }
+    // Printed straight into the file, a chunk at a time, while other threads write theirs.
+    core::Status written = staged.writeFile(
+        file, [&](const core::OutputSink& sink) { return core::printProgram(*piece.program, sink).isOk(); });
+    if (!written) return written;
+    piece = core::NamedProgram();
     std::lock_guard<std::mutex> lock(mutex);
-    if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
-    if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
-    if (core::Status s = staged.writeFile(file, text); !s) return s;
     if (entries.size() <= index) entries.resize(index + 1), present.resize(index + 1);
     entries[index] = std::move(entry);
     present[index] = true;
