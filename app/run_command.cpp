@@ -208,10 +208,14 @@ std::string traceJson(const std::vector<RankRun>& runs) {
     for (auto& e : r.events) {
       char buf[256];
       std::string name(r.executor->stepOp(e.step).name());
+      char args[64] = "";
+      if (e.ring >= 0)
+        std::snprintf(args, sizeof args, ", \"args\": {\"ring\": %lld, \"bytes\": %llu}", (long long)e.ring,
+                      (unsigned long long)e.bytes);
       std::snprintf(buf, sizeof buf,
-                    ",\n{\"name\": \"%s\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f}",
-                    name.c_str(), (long long)r.rank, double(e.startNs - origin) / 1000.0,
-                    double(e.durationNs) / 1000.0);
+                    ",\n{\"name\": \"%s\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f%s}",
+                    name.c_str(), (long long)r.rank, double(e.startNs - origin) / 1000.0, double(e.durationNs) / 1000.0,
+                    args);
       j += buf;
     }
   }
