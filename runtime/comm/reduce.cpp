@@ -28,22 +28,24 @@ Acc combine(Acc a, Acc b, ReduceOp op) {
   }
 }
 
-/// dst[i] = dst[i] op src[i], one tight loop per op (vectorised): folding
-/// part by part keeps the order (((p0 op p1) op p2) ...) of every element.
-template <class T>
-void foldInto(T* dst, const T* src, int64_t n, ReduceOp op) {
+/// dst[i] = dst[i] op src[i], one tight loop per op: folding part by part
+/// keeps the order (((p0 op p1) op p2) ...) of every element. `Len` is
+/// int64_t, or a constant for a whole block: GCC's -O2 vectorises a loop
+/// only when its trip count is a known multiple of the vector width.
+template <class T, class Len>
+void foldInto(T* __restrict dst, const T* __restrict src, Len n, ReduceOp op) {
   switch (op) {
     case ReduceOp::Max:
-      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Max);
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Max);
       break;
     case ReduceOp::Min:
-      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Min);
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Min);
       break;
     case ReduceOp::Prod:
-      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Prod);
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Prod);
       break;
     default:
-      for (int64_t i = 0; i < n; ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Sum);
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Sum);
       break;
   }
 }
@@ -51,22 +53,29 @@ void foldInto(T* dst, const T* src, int64_t n, ReduceOp op) {
 // Elements per block: the block of the running result stays in L1 while
 // each part's block streams past it.
 constexpr int64_t kBlock = 1024;
+using WholeBlock = std::integral_constant<int64_t, kBlock>;
+
+/// One block of `len` elements at `at` into `acc`, then stored to dst + at.
+template <class T, class Len>
+void reduceBlock(std::span<const Tensor* const> parts, T* acc, T* dst, ReduceOp op, int64_t begin, int64_t at,
+                 Len len) {
+  std::memcpy(acc, parts[0]->data<T>() + begin + at, size_t(len) * sizeof(T));
+  for (size_t k = 1; k < parts.size(); ++k) foldInto(acc, parts[k]->data<T>() + begin + at, len, op);
+  if constexpr (!std::is_same_v<T, bool>)
+    if (op == ReduceOp::Avg)
+      for (int64_t i = 0; i < int64_t(len); ++i) acc[i] = acc[i] / T(parts.size());
+  std::memcpy(dst + at, acc, size_t(len) * sizeof(T));
+}
 
 /// Block by block into a buffer on the stack, then stored: every part's
 /// block is read before `dst`'s is written, so `dst` may be one of the parts
 /// at the same offset (an in-place all_reduce_).
 template <class T>
 void reduceTyped(std::span<const Tensor* const> parts, T* dst, ReduceOp op, int64_t begin, int64_t count) {
-  T acc[kBlock];
-  for (int64_t b = 0; b < count; b += kBlock) {
-    int64_t len = std::min(kBlock, count - b);
-    std::memcpy(acc, parts[0]->data<T>() + begin + b, size_t(len) * sizeof(T));
-    for (size_t k = 1; k < parts.size(); ++k) foldInto(acc, parts[k]->data<T>() + begin + b, len, op);
-    if constexpr (!std::is_same_v<T, bool>)
-      if (op == ReduceOp::Avg)
-        for (int64_t i = 0; i < len; ++i) acc[i] = acc[i] / T(parts.size());
-    std::memcpy(dst + b, acc, size_t(len) * sizeof(T));
-  }
+  alignas(64) T acc[kBlock];
+  int64_t at = 0;
+  for (; at + kBlock <= count; at += kBlock) reduceBlock(parts, acc, dst, op, begin, at, WholeBlock{});
+  if (at < count) reduceBlock(parts, acc, dst, op, begin, at, count - at);
 }
 
 /// bf16 is combined in f32 and rounded once at the end (element by element:
