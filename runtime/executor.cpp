@@ -308,9 +308,12 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
         stats->events->push_back(
             {i, start, dur, comm ? comm->stats().callRing : -1, comm ? comm->stats().callBytes : 0});
       if (!st) {
-        failure = st.message() == kStoppedMessage
-                      ? st
-                      : Status::failure(st.kind(), std::string(s.op->name()) + ": " + st.message(), s.op->location());
+        // The math kernels name their op themselves (kernelError): once is enough.
+        std::string prefix = std::string(s.op->name()) + ": ";
+        failure = st.message() == kStoppedMessage ? st
+                  : st.message().starts_with(prefix)
+                      ? Status::failure(st.kind(), st.message(), s.op->location())
+                      : Status::failure(st.kind(), prefix + st.message(), s.op->location());
         break;
       }
     }

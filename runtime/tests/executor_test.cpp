@@ -138,3 +138,19 @@ TEST_CASE("feed errors and kernel failures name the op", "[executor]") {
   REQUIRE(ex2);
   CHECK((*ex2)->run({{"x", f32({2}, {1, 2})}}, fetches).message() == "pd_op.tanh: the kernel threw: boom");
 }
+
+// Found by fuzz_executor: a math kernel's error (kernelError names the op)
+// came out as "pd_op.subtract: pd_op.subtract: ...".
+TEST_CASE("a kernel error that names its op is not prefixed twice", "[executor]") {
+  auto p = parse(block(
+      {kData,
+       R"((%1) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[3],value:(Float)1} : () -> builtin.tensor<3xf32>)",
+       R"((%2) = "pd_op.subtract" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<3xf32>) -> builtin.tensor<2xf32>)"}));
+  REQUIRE(p->program);
+  auto ex = Executor::compile(*p->program);
+  REQUIRE(ex);
+  TensorMap fetches;
+  Status s = (*ex)->run({{"x", f32({2}, {1, 2})}}, fetches);
+  CHECK(s.message() == "pd_op.subtract: shapes [2] and [3] do not broadcast");
+  CHECK(s.offset() == int64_t(p->text.find("(%2)")));
+}
