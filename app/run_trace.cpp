@@ -20,11 +20,22 @@ std::vector<TraceTrack> tracksOf(const std::vector<RankRun>& runs) {
 
 namespace {
 
-std::string event(const std::string& name, int64_t rank, int64_t startNs, int64_t durationNs, int64_t origin) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f}",
-                (long long)rank, double(startNs - origin) / 1000.0, double(durationNs) / 1000.0);
+/// One complete event; a communication op's ring and payload bytes (ring >= 0) as its args.
+std::string event(const std::string& name, int64_t rank, int64_t startNs, int64_t durationNs, int64_t origin,
+                  int64_t ring = -1, uint64_t bytes = 0) {
+  char args[64] = "";
+  if (ring >= 0)
+    std::snprintf(args, sizeof args, ", \"args\": {\"ring\": %lld, \"bytes\": %llu}", (long long)ring,
+                  (unsigned long long)bytes);
+  char buf[192];
+  std::snprintf(buf, sizeof buf, "\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f%s}",
+                (long long)rank, double(startNs - origin) / 1000.0, double(durationNs) / 1000.0, args);
   return ",\n{\"name\": \"" + name + buf;
+}
+
+std::string opEvent(const TraceTrack& t, size_t e, int64_t origin) {
+  const runtime::OpEvent& ev = t.events[e];
+  return event(t.eventNames[e], t.rank, ev.startNs, ev.durationNs, origin, ev.ring, ev.bytes);
 }
 
 }  // namespace
@@ -45,12 +56,10 @@ std::string traceJson(const std::vector<TraceTrack>& tracks) {
     // A span first, so viewers nest the ops of a job under it.
     size_t e = 0;
     for (const TraceSpan& s : t.spans) {
-      for (; e < t.events.size() && t.events[e].startNs < s.startNs; ++e)
-        j += event(t.eventNames[e], t.rank, t.events[e].startNs, t.events[e].durationNs, origin);
+      for (; e < t.events.size() && t.events[e].startNs < s.startNs; ++e) j += opEvent(t, e, origin);
       j += event(s.name, t.rank, s.startNs, s.durationNs, origin);
     }
-    for (; e < t.events.size(); ++e)
-      j += event(t.eventNames[e], t.rank, t.events[e].startNs, t.events[e].durationNs, origin);
+    for (; e < t.events.size(); ++e) j += opEvent(t, e, origin);
   }
   return j + "\n]}\n";
 }

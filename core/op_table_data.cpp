@@ -93,6 +93,10 @@ constexpr SV kWhileIn[] = {"cond", "inputs"};
 constexpr SV kFullLikeIn[] = {"x", "value"};
 constexpr SV kConcatIn[] = {"x", "axis"};
 constexpr SV kConvIn[] = {"input", "filter"};
+constexpr SV kCrossEntropyIn[] = {"input", "label"};
+constexpr SV kCrossEntropyOut[] = {"softmax", "loss"};
+constexpr SV kCrossEntropyGradIn[] = {"label", "softmax", "loss_grad"};
+constexpr SV kInputGrad[] = {"input_grad"};
 constexpr SV kLabelSmoothIn[] = {"label", "prior_dist"};
 constexpr SV kLayerNormIn[] = {"x", "scale", "bias"};
 constexpr SV kLayerNormOut[] = {"out", "mean", "variance"};
@@ -171,6 +175,7 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.cast", .layout = kLinearUnary, .traits = kPassesGradient},
     {.name = "pd_op.concat", .layout = fixed(kConcatIn, kOut, kL0), .resultTypes = t::concat},
     {.name = "pd_op.conv2d", .layout = fixed(kConvIn, kOut, kL0 | kL1)},
+    {.name = "pd_op.cross_entropy_with_softmax", .layout = fixed(kCrossEntropyIn, kCrossEntropyOut)},
     {.name = "pd_op.data", .layout = fixed(kEmpty, kOut), .nameAttr = "name"},
     {.name = "pd_op.divide", .layout = fixed(kXY, kOut, kL0)},
     {.name = "pd_op.exp", .layout = kUnary},
@@ -243,16 +248,21 @@ constexpr OpInfo kOps[] = {
 
     // pd_op, backward: linear in the incoming gradient
     {.name = "pd_op.add_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    {.name = "pd_op.cross_entropy_with_softmax_grad", .layout = fixed(kCrossEntropyGradIn, kInputGrad, kL2)},
+    {.name = "pd_op.exp_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
     {.name = "pd_op.gelu_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     {.name = "pd_op.layer_norm_grad", .layout = fixed(kLayerNormGradIn, kLayerNormGradOut, kL5)},
     {.name = "pd_op.matmul_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
     {.name = "pd_op.mean_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     {.name = "pd_op.relu_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
     {.name = "pd_op.reshape_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.sigmoid_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
     {.name = "pd_op.softmax_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.sqrt_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
     // 2·x·out_grad: linear in each with the other fixed
     {.name = "pd_op.square_grad", .layout = fixed(kXOutGrad, kXGrad, kL0 | kL1)},
     {.name = "pd_op.subtract_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    {.name = "pd_op.tanh_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
     {.name = "pd_op.cast_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     // out_grad / y and -out_grad·out / y: linear in out_grad only
     {.name = "pd_op.divide_grad", .layout = fixed(kXYOutOutGrad, kXYGrad, 1u << 3)},

@@ -299,6 +299,11 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
       }
       KernelContext ctx{*s.op, std::span<const RuntimeValue* const>(p.operands.data() + s.operandBegin, s.numOperands),
                         std::span<RuntimeValue>(results, s.numResults), comm};
+      bool tracing = stats && stats->events;
+      if (tracing && comm) {
+        comm->stats().callRing = -1;
+        comm->stats().callBytes = 0;
+      }
       int64_t start = nowNs();
       Status st;
       try {
@@ -308,11 +313,16 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
       }
       int64_t dur = nowNs() - start;
       kernelNs += double(dur);
-      if (stats && stats->events) stats->events->push_back({i, start, dur});
+      if (tracing)
+        stats->events->push_back(
+            {i, start, dur, comm ? comm->stats().callRing : -1, comm ? comm->stats().callBytes : 0});
       if (!st) {
-        failure = st.message() == kStoppedMessage
-                      ? st
-                      : Status::failure(st.kind(), std::string(s.op->name()) + ": " + st.message(), s.op->location());
+        // The math kernels name their op themselves (kernelError): once is enough.
+        std::string prefix = std::string(s.op->name()) + ": ";
+        failure = st.message() == kStoppedMessage ? st
+                  : st.message().starts_with(prefix)
+                      ? Status::failure(st.kind(), st.message(), s.op->location())
+                      : Status::failure(st.kind(), prefix + st.message(), s.op->location());
         break;
       }
     }

@@ -48,6 +48,8 @@ struct ProgramInput {
 struct OpEvent {
   uint32_t step;  // index in the plan
   int64_t startNs, durationNs;
+  int64_t ring = -1;   // a communicating op's ring (CommStats::callRing), else -1
+  uint64_t bytes = 0;  // and its payload bytes (CommStats::callBytes)
 };
 
 struct RunStats {

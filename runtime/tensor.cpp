@@ -2,7 +2,9 @@
 #include "runtime/tensor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -12,6 +14,12 @@ MemoryStats& threadMemory() {
   thread_local MemoryStats stats;
   return stats;
 }
+
+namespace {
+std::atomic<size_t> byteLimit{std::numeric_limits<size_t>::max()};
+}  // namespace
+
+void setTensorByteLimit(size_t bytes) { byteLimit.store(bytes, std::memory_order_relaxed); }
 
 struct Tensor::Storage {
   void* data;
@@ -59,6 +67,13 @@ int64_t numElements(std::span<const int64_t> shape) {
 }
 
 Tensor Tensor::allocate(DataType dtype, std::span<const int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || (d != 0 && n > std::numeric_limits<int64_t>::max() / d)) throw std::bad_alloc();
+    n *= d;
+  }
+  if (uint64_t(n) > byteLimit.load(std::memory_order_relaxed) / std::max<size_t>(elementSize(dtype), 1))
+    throw std::bad_alloc();
   Tensor t;
   t.dtype_ = dtype;
   t.shape_.assign(shape.begin(), shape.end());

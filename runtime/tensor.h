@@ -113,6 +113,13 @@ struct MemoryStats {
 };
 MemoryStats& threadMemory();
 
+/// The largest tensor Tensor::allocate makes (default: no limit); a larger
+/// one, or a shape with a negative dim or an element count past int64,
+/// throws std::bad_alloc, which the executor turns into the op's error. The
+/// executor fuzz target sets it so that a program asking for terabytes is
+/// an error, not an out-of-memory crash.
+void setTensorByteLimit(size_t bytes);
+
 /// Calls `f(T*)` with the tensor's data typed by its dtype (bf16 as
 /// BFloat16, bool as bool); for generic kernels over all runnable dtypes.
 template <class F>

@@ -38,6 +38,11 @@ using RingTable = std::map<int64_t, std::vector<int64_t>>;
 struct CommStats {
   double seconds = 0;                       // in communication calls, waits included
   std::map<int64_t, uint64_t> bytesByRing;  // bytes this rank sent, by ring
+  // The calls since the executor last cleared these (--trace): the ring of
+  // the last one and the bytes of their payloads (the tensor a collective or
+  // send takes, the tensor a receive gets).
+  int64_t callRing = -1;
+  uint64_t callBytes = 0;
 };
 
 class Communicator {
@@ -75,8 +80,12 @@ class Communicator {
   CommStats stats_;
 };
 
-/// The elementwise reduction of `parts` (in order) into `out` (same dtype
-/// and element count): shared by every communicator so they agree bitwise.
-void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin = 0, int64_t count = -1);
+/// The elementwise reduction of `parts` (in order) into `out` (same dtype):
+/// elements [begin, begin + count) of the parts (count -1: out's element
+/// count) into out's elements from `outBegin`. Shared by every communicator
+/// so they agree bitwise; `out` may be one of the parts when outBegin ==
+/// begin.
+void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin = 0, int64_t count = -1,
+                int64_t outBegin = 0);
 
 }  // namespace pir::runtime

@@ -33,21 +33,40 @@ class InProcessComm final : public Communicator {
   int64_t worldSize() const override { return world_.size_; }
   bool stopping() const override { return world_.stopping(); }
 
+  /// Chunked: each member reduces only its 1/n of the elements (the parts in
+  /// ring order, so every chunk has the bits a whole reduction gives), then
+  /// copies the other members' chunks from their results.
   Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "all_reduce", g); !s) return s;
+    note(ring, x.bytes());
     auto parts = exchange(g, x, "all_reduce");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "all_reduce"); !s) return s;
-    // Into `out` when it is a buffer of its own; else (in place: x's buffer,
-    // which the others read until the acks) into a fresh one.
-    bool direct = out.defined() && !out.sharesStorageWith(x) && sameType(out, x);
+    // Into `out` when it has x's type, x's own buffer included (all_reduce_):
+    // a member writes only its chunk, which no other member reads.
+    bool direct = out.defined() && sameType(out, x) && (!out.sharesStorageWith(x) || out.raw() == x.raw());
     Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
     std::vector<const Tensor*> ptrs;
     for (auto& p : *parts) ptrs.push_back(&p);
-    reduceInto(ptrs, result, op);
+    int64_t n = int64_t(g.ranks->size()), numel = x.numel();
+    auto chunkBegin = [&](int64_t i) { return numel * i / n; };
+    int64_t begin = chunkBegin(g.position);
+    reduceInto(ptrs, result, op, begin, chunkBegin(g.position + 1) - begin, begin);
     parts->clear();
+    // A member posts its result once its chunk is in it.
+    auto results = exchange(g, result, "all_reduce", false);
+    if (!results) return results.takeStatus();
+    size_t elem = elementSize(x.dtype());
+    for (int64_t i = 0; i < n; ++i) {
+      const Tensor& r = (*results)[i];
+      if (i == g.position || r.raw() == result.raw()) continue;  // a buffer two ranks were fed holds every chunk
+      size_t off = size_t(chunkBegin(i)) * elem;
+      std::memcpy(static_cast<char*>(result.raw()) + off, static_cast<const char*>(r.raw()) + off,
+                  size_t(chunkBegin(i + 1) - chunkBegin(i)) * elem);
+    }
+    results->clear();
     if (Status s = finish(g, "all_reduce"); !s) return s;
     return direct ? Status::ok() : place(std::move(result), out);
   }
@@ -56,6 +75,7 @@ class InProcessComm final : public Communicator {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "all_gather", g); !s) return s;
+    note(ring, x.bytes());
     auto parts = exchange(g, x, "all_gather");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "all_gather"); !s) return s;
@@ -74,6 +94,7 @@ class InProcessComm final : public Communicator {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "reduce_scatter", g); !s) return s;
+    note(ring, x.bytes());
     int64_t n = int64_t(g.ranks->size());
     if (x.rank() == 0 || x.dim(0) % n != 0)
       return Status::error("reduce_scatter on ring " + std::to_string(ring) + ": dim 0 of " + x.typeText() +
@@ -96,6 +117,7 @@ class InProcessComm final : public Communicator {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "broadcast", g); !s) return s;
+    note(ring, x.bytes());
     if (root < 0 || root >= int64_t(g.ranks->size()))
       return Status::error("broadcast on ring " + std::to_string(ring) + ": root " + std::to_string(root) +
                            " is not a position of its " + std::to_string(g.ranks->size()) + " ranks");
@@ -112,6 +134,7 @@ class InProcessComm final : public Communicator {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "all_to_all", g); !s) return s;
+    note(ring, x.bytes());
     int64_t n = int64_t(g.ranks->size());
     if (x.numel() % n != 0)
       return Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() + " does not cut into " +
@@ -133,6 +156,7 @@ class InProcessComm final : public Communicator {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "send_v2", g); !s) return s;
+    note(ring, x.bytes());
     auto dst = peerRank(g, peer, "send_v2");
     if (!dst) return dst.takeStatus();
     // A copy: the program may write x in place before the peer takes it.
@@ -155,6 +179,7 @@ class InProcessComm final : public Communicator {
                            std::to_string(*src) + " sent " +
                            (m->ack ? "a collective's acknowledgement" : m->tensor.typeText()));
     out = std::move(m->tensor);
+    note(ring, out.bytes());
     return Status::ok();
   }
 
@@ -164,6 +189,11 @@ class InProcessComm final : public Communicator {
     const std::vector<int64_t>* ranks = nullptr;
     int64_t position = 0;
   };
+
+  void note(int64_t ring, size_t bytes) {
+    stats_.callRing = ring;
+    stats_.callBytes += bytes;
+  }
 
   Status group(int64_t ring, const char* what, Group& g) {
     auto it = world_.rings_.find(ring);
@@ -191,11 +221,12 @@ class InProcessComm final : public Communicator {
   }
 
   /// Posts x to every other member; the members' tensors by position.
-  Result<std::vector<Tensor>> exchange(const Group& g, const Tensor& x, const char* what) {
+  /// `counted`: the bytes go to this rank's sent bytes.
+  Result<std::vector<Tensor>> exchange(const Group& g, const Tensor& x, const char* what, bool counted = true) {
     for (int64_t r : *g.ranks)
       if (r != rank_) {
         world_.post(g.ring, rank_, r, {x, false});
-        stats_.bytesByRing[g.ring] += x.bytes();
+        if (counted) stats_.bytesByRing[g.ring] += x.bytes();
       }
     std::vector<Tensor> parts(g.ranks->size());
     for (size_t i = 0; i < g.ranks->size(); ++i) {

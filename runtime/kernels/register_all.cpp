@@ -7,6 +7,7 @@ namespace pir::runtime {
 void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
 void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
+void registerLossKernels(KernelRegistry& registry);       // kernels/loss_kernels.cpp
 void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
 void registerMergeKernels(KernelRegistry& registry);      // kernels/gradient_merge_kernels.cpp
 void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
@@ -19,6 +20,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerBinaryKernels(registry);
   registerCommKernels(registry);
   registerCreationKernels(registry);
+  registerLossKernels(registry);
   registerMatmulKernels(registry);
   registerMergeKernels(registry);
   registerNormKernels(registry);

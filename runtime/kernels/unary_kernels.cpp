@@ -1,9 +1,10 @@
 //===- unary_kernels.cpp - activations, scale, cast and their grads -------===//
 //
 // relu, gelu (erf form, or the tanh form with `approximate`), square, exp,
-// sqrt, tanh, sigmoid, abs, scale (and scale_), cast; relu_grad (which takes out, not x:
-// Paddle's kDepOut), gelu_grad, square_grad, cast_grad, and reshape_grad
-// (a copy with x's shape). Float dtypes, bf16 computed in f32.
+// sqrt, tanh, sigmoid, abs, scale (and scale_), cast; relu_grad, exp_grad,
+// sqrt_grad, tanh_grad and sigmoid_grad (which take out, not x: Paddle's
+// kDepOut in backward.yaml), gelu_grad, square_grad, cast_grad, and
+// reshape_grad (a copy with x's shape). Float dtypes, bf16 computed in f32.
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -103,6 +104,18 @@ Status absK(KernelContext& ctx) {
 Status reluGrad(KernelContext& ctx) {  // (out, out_grad)
   return unaryGradKernel(ctx, [](auto out, auto d) { return out > 0 ? d : decltype(d)(0); });
 }
+Status expGrad(KernelContext& ctx) {  // (out, out_grad): out_grad·out
+  return unaryGradKernel(ctx, [](auto out, auto d) { return d * out; });
+}
+Status sqrtGrad(KernelContext& ctx) {  // (out, out_grad): out_grad·0.5/out
+  return unaryGradKernel(ctx, [](auto out, auto d) { return d * decltype(d)(0.5) / out; });
+}
+Status tanhGrad(KernelContext& ctx) {  // (out, out_grad): out_grad·(1 - out²)
+  return unaryGradKernel(ctx, [](auto out, auto d) { return d * (decltype(d)(1) - out * out); });
+}
+Status sigmoidGrad(KernelContext& ctx) {  // (out, out_grad): out_grad·out·(1 - out)
+  return unaryGradKernel(ctx, [](auto out, auto d) { return d * out * (decltype(d)(1) - out); });
+}
 Status geluGrad(KernelContext& ctx) {  // (x, out_grad)
   if (core::getBool(ctx.op, "approximate").value_or(false))
     return unaryGradKernel(ctx, [](auto x, auto d) { return geluTanhGrad(x, d); });
@@ -175,6 +188,7 @@ void registerUnaryKernels(KernelRegistry& r) {
   r.add("pd_op.cast", cast);
   r.add("pd_op.cast_grad", castGrad);
   r.add("pd_op.exp", expK);
+  r.add("pd_op.exp_grad", expGrad);
   r.add("pd_op.gelu", gelu);
   r.add("pd_op.gelu_grad", geluGrad);
   r.add("pd_op.relu", relu);
@@ -183,10 +197,13 @@ void registerUnaryKernels(KernelRegistry& r) {
   r.add("pd_op.scale", scale);
   r.add("pd_op.scale_", scale);  // in place: the result arrives preset to x
   r.add("pd_op.sigmoid", sigmoid);
+  r.add("pd_op.sigmoid_grad", sigmoidGrad);
   r.add("pd_op.sqrt", sqrtK);
+  r.add("pd_op.sqrt_grad", sqrtGrad);
   r.add("pd_op.square", square);
   r.add("pd_op.square_grad", squareGrad);
   r.add("pd_op.tanh", tanhK);
+  r.add("pd_op.tanh_grad", tanhGrad);
 }
 
 }  // namespace pir::runtime

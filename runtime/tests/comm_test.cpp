@@ -1,6 +1,7 @@
 //===- comm_test.cpp - the in-process communicator, by hand ---------------===//
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstring>
 
 #include "runtime/comm/in_process.h"
 
@@ -39,6 +40,53 @@ TEST_CASE("all_reduce combines every reduce type in ring order", "[comm]") {
     });
     REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
     for (auto& g : got) CHECK(g == want);
+  }
+}
+
+namespace {
+
+/// Rank r's element i: magnitudes 1e-4..1e4 so that f32 sums depend on
+/// their order.
+float elementOf(int64_t r, int64_t i) {
+  float mag[] = {1e4f, 1e-4f, 3.0f, -1e4f};
+  return mag[(r + i) % 4] * (1.0f + 0.123f * float((i * 7 + r * 13) % 17));
+}
+
+}  // namespace
+
+// Each member reduces its 1/n chunk; the chunks must still hold the sum in
+// ring order (position 0 first), on every rank, for sizes that do not divide.
+TEST_CASE("a chunked all_reduce over 3 and 4 ranks gives the ring-order sum bitwise", "[comm]") {
+  for (std::vector<int64_t> order : {std::vector<int64_t>{2, 0, 1}, std::vector<int64_t>{3, 1, 0, 2}}) {
+    int64_t n = int64_t(order.size());
+    for (int64_t size : {int64_t(1), int64_t(2), int64_t(7), int64_t(3001)})
+      for (bool inPlace : {false, true}) {
+        INFO(n << " ranks, " << size << " elements, in place " << inPlace);
+        std::vector<float> want(static_cast<size_t>(size)), reversed(static_cast<size_t>(size));
+        for (int64_t i = 0; i < size; ++i) {
+          float acc = elementOf(order[0], i), back = elementOf(order[n - 1], i);
+          for (int64_t k = 1; k < n; ++k) {
+            acc += elementOf(order[k], i);
+            back += elementOf(order[n - 1 - k], i);
+          }
+          want[size_t(i)] = acc;
+          reversed[size_t(i)] = back;
+        }
+        InProcessWorld world(n, {{12, order}}, kTimeout);
+        std::vector<std::vector<float>> got(static_cast<size_t>(n));
+        auto outcome = world.run([&](int64_t r, Communicator& c) {
+          Tensor x = Tensor::allocate(DataType::F32, {size});
+          for (int64_t i = 0; i < size; ++i) x.data<float>()[i] = elementOf(r, i);
+          Tensor out = inPlace ? x : Tensor();
+          Status s = c.allReduce(12, x, out, ReduceOp::Sum);
+          if (s) got[size_t(r)] = values(out);
+          return s;
+        });
+        REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+        for (auto& g : got) CHECK(std::memcmp(g.data(), want.data(), want.size() * sizeof(float)) == 0);
+        if (size == 3001)  // the order shows in the bits: a test that could not tell would be vacuous
+          CHECK(std::memcmp(want.data(), reversed.data(), want.size() * sizeof(float)) != 0);
+      }
   }
 }
 
@@ -205,12 +253,25 @@ TEST_CASE("two ranks run programs that all_reduce_ in place and send", "[comm]")
   InProcessWorld world(2, {{12, {0, 1}}}, kTimeout);
   TensorMap feeds[2] = {{{"x", testing::f32({2}, {1, 2})}}, {{"x", testing::f32({2}, {3, 8})}}};
   TensorMap fetches[2];
+  std::vector<OpEvent> events[2];
+  RunStats stats[2];
   auto outcome = world.run([&](int64_t r, Communicator& c) {
     std::string err;
-    fetches[r] = runText(text[r], feeds[r], &err, &c);
+    stats[r].events = &events[r];
+    fetches[r] = runText(text[r], feeds[r], &err, &c, &stats[r]);
     return err.empty() ? Status::ok() : Status::error(err);
   });
   REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
   CHECK(testing::values(feeds[0]["x"]) == std::vector<float>{2, 5});  // in place: the fed tensor is the result
   CHECK(testing::values(fetches[1]["got"]) == std::vector<float>{2, 5});
+  // --trace's events: the collective and the p2p ops carry their ring and
+  // payload bytes (2 f32): all_reduce_, then send_v2 (rank 0) or recv_v2.
+  for (int r = 0; r < 2; ++r) {
+    INFO("rank " << r);
+    REQUIRE(events[r].size() == 2);  // kernels only: feeds and fetches are not events
+    for (const OpEvent& e : events[r]) {
+      CHECK(e.ring == 12);
+      CHECK(e.bytes == 8);
+    }
+  }
 }

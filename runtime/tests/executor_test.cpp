@@ -59,7 +59,8 @@ TEST_CASE("feeds in, kernels run in order, shadow outputs out", "[executor]") {
   REQUIRE((*ex)->run(feeds, fetches, nullptr, &stats));
   CHECK(values(fetches["y"]) == std::vector<float>{-1, 2});
   CHECK(fetches["w_out"].sharesStorageWith(feeds["w"]));
-  CHECK(events.size() == 1);
+  REQUIRE(events.size() == 1);
+  CHECK(events[0].ring == -1);  // no communication
   // run again: the same plan, the same answer
   TensorMap again;
   REQUIRE((*ex)->run(feeds, again));
@@ -136,4 +137,20 @@ TEST_CASE("feed errors and kernel failures name the op", "[executor]") {
   auto ex2 = Executor::compile(*p->program, reg);
   REQUIRE(ex2);
   CHECK((*ex2)->run({{"x", f32({2}, {1, 2})}}, fetches).message() == "pd_op.tanh: the kernel threw: boom");
+}
+
+// Found by fuzz_executor: a math kernel's error (kernelError names the op)
+// came out as "pd_op.subtract: pd_op.subtract: ...".
+TEST_CASE("a kernel error that names its op is not prefixed twice", "[executor]") {
+  auto p = parse(block(
+      {kData,
+       R"((%1) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[3],value:(Float)1} : () -> builtin.tensor<3xf32>)",
+       R"((%2) = "pd_op.subtract" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<3xf32>) -> builtin.tensor<2xf32>)"}));
+  REQUIRE(p->program);
+  auto ex = Executor::compile(*p->program);
+  REQUIRE(ex);
+  TensorMap fetches;
+  Status s = (*ex)->run({{"x", f32({2}, {1, 2})}}, fetches);
+  CHECK(s.message() == "pd_op.subtract: shapes [2] and [3] do not broadcast");
+  CHECK(s.offset() == int64_t(p->text.find("(%2)")));
 }

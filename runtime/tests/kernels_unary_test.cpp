@@ -101,3 +101,27 @@ TEST_CASE("reshape_grad gives out_grad x's shape, also from an old xshape", "[ke
   auto bad = run("pd_op.reshape_grad", "", {f32({4}, {0, 0, 0, 0}), f32({3}, {1, 2, 3})});
   CHECK(bad.status.message() == "pd_op.reshape_grad: out_grad [3] does not have the elements of [4]");
 }
+
+// exp, sqrt, tanh and sigmoid grads take (out, out_grad) as Paddle's
+// backward.yaml gives them; sqrt at positive points only.
+TEST_CASE("exp_grad, sqrt_grad, tanh_grad and sigmoid_grad match finite differences of the forward op", "[kernels]") {
+  Tensor x = randomF64({2, 4}, 11);
+  Tensor w = randomF64({2, 4}, 12);
+  Tensor positive = randomF64({2, 4}, 13, 0.2, 3.0);
+  for (auto [op, at] : std::vector<std::pair<std::string, Tensor>>{
+           {"pd_op.exp", x}, {"pd_op.sqrt", positive}, {"pd_op.tanh", x}, {"pd_op.sigmoid", x}}) {
+    INFO(op);
+    Tensor out = forward(op, "", {at});
+    auto g = run(op + "_grad", "", {out, w});
+    REQUIRE(g.status.isOk());
+    checkClose(g.out(0), numericGrad([&](auto& in) { return forward(op, "", in); }, {at}, 0, w), 1e-7);
+  }
+  // By hand at one point: exp'(1) = e, sqrt'(4) = 1/4, tanh'(0) = 1, sigmoid'(0) = 1/4 (times out_grad 2).
+  Tensor two = f64({1}, {2});
+  checkValues(run("pd_op.exp_grad", "", {f64({1}, {2.718281828459045}), two}).out(0), {1}, {5.43656365691809}, 1e-12);
+  checkValues(run("pd_op.sqrt_grad", "", {f64({1}, {2}), two}).out(0), {1}, {0.5}, 1e-12);
+  checkValues(run("pd_op.tanh_grad", "", {f64({1}, {0}), two}).out(0), {1}, {2}, 1e-12);
+  checkValues(run("pd_op.sigmoid_grad", "", {f64({1}, {0.5}), two}).out(0), {1}, {0.5}, 1e-12);
+  auto bad = run("pd_op.tanh_grad", "", {f64({2}, {0, 0}), f64({3}, {1, 1, 1})});
+  CHECK(bad.status.message() == "pd_op.tanh_grad: out_grad [3] does not match [2]");
+}

@@ -56,7 +56,7 @@ namespace pir::runtime::testing {
 /// Runs `text` once with `feeds` (the real kernel registry); the fetches, or
 /// the failure's message in "error".
 inline TensorMap runText(const std::string& text, const TensorMap& feeds, std::string* error = nullptr,
-                         Communicator* comm = nullptr) {
+                         Communicator* comm = nullptr, RunStats* stats = nullptr) {
   auto p = parse(text);
   TensorMap fetches;
   if (!p->program) {
@@ -68,7 +68,7 @@ inline TensorMap runText(const std::string& text, const TensorMap& feeds, std::s
     if (error) *error = ex.status().message();
     return fetches;
   }
-  core::Status s = (*ex)->run(feeds, fetches, comm);
+  core::Status s = (*ex)->run(feeds, fetches, comm, stats);
   if (!s && error) *error = s.message();
   return fetches;
 }

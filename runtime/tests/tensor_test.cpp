@@ -1,6 +1,8 @@
 //===- tensor_test.cpp - Tensor storage, views and bf16 -------------------===//
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <limits>
+#include <new>
 
 #include "runtime/kernel.h"
 #include "runtime/tensor.h"
@@ -61,4 +63,15 @@ TEST_CASE("the kernel registry is keyed by the op table", "[kernel]") {
   CHECK(r.find("pd_op.no_such_op") == nullptr);
   REQUIRE(r.names().size() == 1);
   CHECK(r.names()[0] == "pd_op.matmul");
+}
+
+TEST_CASE("allocate refuses a negative dim, an overflowing count and a tensor past the byte limit", "[tensor]") {
+  CHECK_THROWS_AS(Tensor::allocate(DataType::F32, {2, -1}), std::bad_alloc);
+  CHECK_THROWS_AS(Tensor::allocate(DataType::F32, {int64_t(1) << 40, int64_t(1) << 40}), std::bad_alloc);
+  setTensorByteLimit(64);
+  CHECK(Tensor::allocate(DataType::F64, {8}).bytes() == 64);
+  CHECK_THROWS_AS(Tensor::allocate(DataType::F64, {9}), std::bad_alloc);
+  CHECK_THROWS_AS(Tensor::allocate(DataType::F32, {4, 5}), std::bad_alloc);
+  setTensorByteLimit(std::numeric_limits<size_t>::max());
+  CHECK(Tensor::allocate(DataType::F64, {9}).numel() == 9);
 }
