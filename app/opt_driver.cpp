@@ -341,6 +341,12 @@ core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::uniq
   return core::Status::ok();
 }
 
+/// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's mode).
+void annotateManifest(passes::Manifest& manifest, const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+  for (const auto& pm : managers)
+    for (const auto& pass : pm->passes()) pass->annotateManifest(manifest);
+}
+
 /// `--output-dir` when the last pass streams its pieces (a splitting pass):
 /// each piece is printed and written into the staging folder as it comes,
 /// from whichever thread made it, and freed; the manifest lists them in
@@ -356,13 +362,18 @@ struct StreamedOutputDir {
     if (core::Status ps = core::checkPrintable(*piece.program); !ps) return ps;
     std::string name = !piece.name.empty() ? piece.name : "program";
     std::string file = passes::manifestFilePath(piece.rank, piece.job, name);
-    std::string text = core::printProgram(*piece.program);
     passes::ManifestProgram entry = passes::describeProgram(piece, name, file);
-    piece = core::NamedProgram();  // freed before the write: the text is all that is left of it
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
+      if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
+    }
+    // Printed straight into the file, a chunk at a time, while other threads write theirs.
+    core::Status written = staged.writeFile(
+        file, [&](const core::OutputSink& sink) { return core::printProgram(*piece.program, sink).isOk(); });
+    if (!written) return written;
+    piece = core::NamedProgram();
     std::lock_guard<std::mutex> lock(mutex);
-    if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
-    if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
-    if (core::Status s = staged.writeFile(file, text); !s) return s;
     if (entries.size() <= index) entries.resize(index + 1), present.resize(index + 1);
     entries[index] = std::move(entry);
     present[index] = true;
@@ -374,6 +385,7 @@ struct StreamedOutputDir {
     for (size_t i = 0; i < entries.size(); ++i)
       if (present[i]) manifest.programs.push_back(std::move(entries[i]));
     if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
+    annotateManifest(manifest, managers);
     if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
       return s;
     return staged.commit();
@@ -398,6 +410,7 @@ core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& uni
       manifest.programs.push_back(passes::describeProgram(p, name, file));
     }
   if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
+  annotateManifest(manifest, managers);
   if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
     return s;
   return staged.commit();

@@ -11,31 +11,24 @@
 #include "app/run_command.h"
 
 #include <CLI/CLI.hpp>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
-#include <optional>
 
 #include "app/cli_checks.h"
-#include "app/input_file.h"
-#include "app/output_file.h"
+#include "app/run_common.h"
 #include "app/run_inputs.h"
 #include "app/run_layout.h"
+#include "app/run_outputs.h"
+#include "app/run_pipeline.h"
+#include "app/run_ranks.h"
 #include "app/run_world.h"
-#include "app/staged_directory.h"
 #include "core/clone.h"
-#include "core/context.h"
-#include "core/diagnostics.h"
-#include "parser/parser.h"
 #include "passes/manifest.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_pipeline.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_layout.h"
-#include "runtime/comm/in_process.h"
-#include "runtime/npy.h"
 
 namespace pir::app {
 namespace {
@@ -44,311 +37,18 @@ using core::Status;
 using runtime::Tensor;
 using runtime::TensorMap;
 
-struct RunOptions {
-  std::string program, programsDir, inputsDir, outputDir, loss, trace;
-  int64_t ranks = 0, steps = 1;
-  uint64_t seed = 0;
-  bool check = false;
-  double timeout = 60;
-};
-
-/// One rank's program, plan and values.
-struct RankRun {
-  int64_t rank = 0;
-  std::unique_ptr<runtime::Executor> executor;
-  TensorMap state;    // feeds, parameters and state: parameters and state change in place
-  TensorMap fetches;  // the last step's shadow outputs
-  std::vector<double> losses;
-  std::vector<Tensor> lossPieces;  // this rank's loss tensor per step (--programs: assembled across ranks)
-  runtime::RunStats stats;
-  std::vector<runtime::OpEvent> events;
-  double seconds = 0, commSeconds = 0;
-  int64_t peakBytes = 0;
-  std::map<int64_t, uint64_t> bytesByRing;
-};
-
-/// Under mpirun, what a rank's process sends rank 0 (app/run_world.h): every
-/// field above but the plan, which rank 0 has too.
-std::string packRun(const RankRun& r) {
-  BlobWriter w;
-  w.put(r.state), w.put(r.fetches), w.put(r.losses), w.put(r.lossPieces), w.put(r.stats.kernelSeconds);
-  w.put(r.events), w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesByRing);
-  return w.take();
-}
-
-Status unpackRun(std::string_view bytes, RankRun& r) {
-  BlobReader in(bytes);
-  r.state.clear();
-  in.get(r.state), in.get(r.fetches), in.get(r.losses), in.get(r.lossPieces), in.get(r.stats.kernelSeconds);
-  in.get(r.events), in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
-  return in.ok() ? Status::ok()
-                 : Status::internal("internal error: rank " + std::to_string(r.rank) + "'s results are cut short\n");
-}
-
-bool hasDistTypes(const core::Program& p) {
-  bool dist = false;
-  core::walk(p.body(), [&](const core::Operation& op) {
-    if (op.distAttr()) dist = true;
-    for (uint32_t i = 0; i < op.numResults(); ++i)
-      if (core::distAttrOf(op.result(i)->type())) dist = true;
-  });
-  return dist;
-}
-
-std::string render(const core::SourceFile& source, const Status& s, const std::string& prefix = "") {
-  core::Diagnostic d;
-  d.offset = s.offset();
-  d.message = prefix + s.message();
-  return core::renderDiagnostic(&source, d);
-}
-
-std::optional<double> scalarOf(const Tensor& t) {
-  if (!t.defined() || t.numel() != 1) return std::nullopt;
-  switch (t.dtype()) {
-    case core::DataType::F32:
-      return t.data<float>()[0];
-    case core::DataType::F64:
-      return t.data<double>()[0];
-    case core::DataType::BF16:
-      return t.data<runtime::BFloat16>()[0].toFloat();
-    default:
-      return std::nullopt;
-  }
-}
-
-TensorMap cloneAll(const TensorMap& m) {
-  TensorMap out;
-  for (auto& [k, v] : m) out[k] = v.clone();
-  return out;
-}
-
-/// Runs every rank's steps; the rendered failure, or ok.
-Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::string& lossName,
-                const std::vector<const core::SourceFile*>& sources, runtime::RingTable rings, int64_t worldSize) {
-  // Each rank's errors are located in its own program.
-  auto sourceOf = [&](int64_t rank) -> const core::SourceFile* {
-    for (size_t i = 0; i < runs.size(); ++i)
-      if (runs[i].rank == rank) return sources[i];
-    return nullptr;
-  };
-  RunWorld world;  // in-process, or this process's rank under mpirun
-  if (Status s = world.open(worldSize, std::move(rings), std::chrono::milliseconds(int64_t(opts.timeout * 1000))); !s)
-    return s;
-  auto outcome = world.run([&](int64_t rank, runtime::Communicator& comm) -> Status {
-    RankRun* mine = nullptr;
-    for (auto& r : runs)
-      if (r.rank == rank) mine = &r;
-    if (!mine) return Status::ok();  // a rank in no mesh idles
-    runtime::threadMemory() = {};
-    if (!opts.trace.empty()) mine->stats.events = &mine->events;
-    auto start = std::chrono::steady_clock::now();
-    for (int64_t step = 0; step < opts.steps; ++step) {
-      mine->fetches.clear();
-      if (Status s = mine->executor->run(mine->state, mine->fetches, &comm, &mine->stats); !s) return s;
-      if (auto it = mine->fetches.find(lossName); it != mine->fetches.end()) {
-        if (auto v = scalarOf(it->second)) mine->losses.push_back(*v);
-        mine->lossPieces.push_back(it->second.clone());
-      }
-    }
-    mine->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    mine->commSeconds = comm.stats().seconds;
-    mine->bytesByRing = comm.stats().bytesByRing;
-    mine->peakBytes = runtime::threadMemory().peak;
-    return Status::ok();
-  });
-  using Kind = runtime::WorldOutcome::Kind;
-  if (outcome.kind == Kind::Failed) {
-    int64_t r = outcome.failedRank;
-    return world.stop(Status::error(render(*sourceOf(r), outcome.perRank[r], "rank " + std::to_string(r) + ": ")));
-  }
-  if (outcome.kind == Kind::Deadlock) {
-    std::string msg = "error: deadlock: a rank waited longer than --timeout " + std::to_string(int64_t(opts.timeout)) +
-                      " s; what every rank waits on:\n";
-    for (size_t r = 0; r < outcome.perRank.size(); ++r) {
-      const Status& s = outcome.perRank[r];
-      if (!world.knows(int64_t(r))) continue;
-      if (s.isOk())
-        msg += "rank " + std::to_string(r) + ": finished\n";
-      else if (const core::SourceFile* src = sourceOf(int64_t(r)))
-        msg += render(*src, s, "");
-      else
-        msg += "rank " + std::to_string(r) + ": " + s.message() + "\n";
-    }
-    return world.stop(Status::error(msg));
-  }
-  // Under mpirun: every rank's results to rank 0 (the other processes end here).
-  auto runOf = [&](int64_t rank) -> RankRun* {
-    for (auto& r : runs)
-      if (r.rank == rank) return &r;
-    return nullptr;
-  };
-  return world.gather([&](int64_t rank) { return runOf(rank) ? packRun(*runOf(rank)) : std::string(); },
-                      [&](int64_t rank, std::string_view bytes) {
-                        return runOf(rank) ? unpackRun(bytes, *runOf(rank)) : Status::ok();
-                      });
-}
-
-/// The loss output: --loss, or the only 0-D shadow output.
-std::string pickLoss(const RunOptions& opts, const core::Program& program) {
-  if (!opts.loss.empty()) return opts.loss;
-  std::vector<std::string> zeroD;
-  for (const core::Operation& op : program.body()) {
-    if (op.name() != "builtin.shadow_output" || op.numOperands() != 1 || !op.operandValue(0)) continue;
-    auto shape = core::tensorShape(op.operandValue(0)->type());
-    if (shape && shape->dims.empty())
-      if (auto* n = op.attrOf<core::StringAttr>("output_name")) zeroD.push_back(n->value());
-  }
-  return zeroD.size() == 1 ? zeroD[0] : std::string();
-}
-
-std::string number(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
-std::string summaryYaml(const std::vector<RankRun>& runs, const RunOptions& opts, const std::vector<double>& losses) {
-  std::string y = "# pir-run summary\nranks: " + std::to_string(runs.size()) +
-                  "\nsteps: " + std::to_string(opts.steps) + "\nloss: [";
-  for (size_t i = 0; i < losses.size(); ++i) y += (i ? ", " : "") + number(losses[i]);
-  y += "]\nper_rank:\n";
-  for (const RankRun& r : runs) {
-    y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) +
-         "\n    kernel_seconds: " + number(r.stats.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
-         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) + "\n    bytes_sent: {";
-    bool first = true;
-    for (auto& [ring, bytes] : r.bytesByRing) {
-      y += (first ? "" : ", ") + std::to_string(ring) + ": " + std::to_string(bytes);
-      first = false;
-    }
-    y += "}\n";
-  }
-  return y;
-}
-
-std::string traceJson(const std::vector<RankRun>& runs) {
-  std::string j = "{\"traceEvents\": [\n";
-  int64_t origin = INT64_MAX;
-  for (auto& r : runs)
-    for (auto& e : r.events) origin = std::min(origin, e.startNs);
-  bool first = true;
-  for (auto& r : runs) {
-    j += std::string(first ? "" : ",\n") +
-         "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": " + std::to_string(r.rank) +
-         ", \"args\": {\"name\": \"rank " + std::to_string(r.rank) + "\"}}";
-    first = false;
-    for (auto& e : r.events) {
-      char buf[256];
-      std::string name(r.executor->stepOp(e.step).name());
-      std::snprintf(buf, sizeof buf,
-                    ",\n{\"name\": \"%s\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f}",
-                    name.c_str(), (long long)r.rank, double(e.startNs - origin) / 1000.0,
-                    double(e.durationNs) / 1000.0);
-      j += buf;
-    }
-  }
-  return j + "\n]}\n";
-}
-
-/// Compares every tensor of `got` with `want` (the serial run's); prints the
-/// verdict. False on a mismatch.
-bool compareRuns(const TensorMap& got, const TensorMap& want) {
-  std::vector<std::string> names;
-  for (auto& [k, v] : want) names.push_back(k);
-  std::sort(names.begin(), names.end());
-  double maxRel = 0;
-  for (const std::string& n : names) {
-    auto it = got.find(n);
-    const Tensor& b = want.at(n);
-    if (it == got.end()) {
-      std::fprintf(stderr, "check: '%s' is missing from the run\n", n.c_str());
-      return false;
-    }
-    const Tensor& a = it->second;
-    if (a.dtype() != b.dtype() || !std::equal(a.shape().begin(), a.shape().end(), b.shape().begin(), b.shape().end())) {
-      std::fprintf(stderr, "check: '%s' is %s, serially %s\n", n.c_str(), a.typeText().c_str(), b.typeText().c_str());
-      return false;
-    }
-    double va = 0, vb = 0;
-    if (int64_t i = firstMismatch(a, b, maxRel, va, vb); i >= 0) {
-      std::fprintf(stderr, "check: '%s' differs at flat index %lld: %.9g, serially %.9g\n", n.c_str(), (long long)i, va,
-                   vb);
-      return false;
-    }
-  }
-  std::printf("check: %zu tensors match (max rel err %.3g)\n", names.size(), maxRel);
-  return true;
-}
-
-/// Everything a run leaves: shadow outputs, parameters and state.
-TensorMap resultsOf(const RankRun& r) {
-  TensorMap out = r.fetches;
-  for (const auto& in : r.executor->inputs())
-    if (in.kind == runtime::ProgramInput::Kind::Parameter || in.persistable) out[in.name] = r.state.at(in.name);
-  return out;
-}
-
-Status writeOutputs(const RunOptions& opts, const TensorMap& results, const std::string& summary) {
-  StagedDirectory dir;
-  if (Status s = dir.open(opts.outputDir); !s) return s;
-  for (auto& [name, t] : results)
-    if (Status s = dir.writeFile(name + ".npy", runtime::encodeNpy(t)); !s) return s;
-  if (Status s = dir.writeFile("summary.yaml", summary); !s) return s;
-  return dir.commit();
-}
-
-/// The loss of each step on stdout: `step 1: loss_0 0.5`.
-void printLosses(const std::string& lossName, const std::vector<double>& losses) {
-  for (size_t i = 0; i < losses.size(); ++i)
-    std::printf("step %zu: %s %s\n", i + 1, lossName.c_str(), number(losses[i]).c_str());
-}
-
-/// What every run ends with: the trace and the output folder (each all or
-/// nothing), then stdout flushed; the exit code.
-int finishRun(const RunOptions& opts, const std::vector<RankRun>& runs, const TensorMap& results,
-              const std::vector<double>& losses) {
-  if (!opts.trace.empty()) {
-    OutputFile trace;
-    Status s = trace.open(opts.trace);
-    if (s) {
-      trace.write(traceJson(runs));  // a write error is reported by commit()
-      s = trace.commit();
-    }
-    if (!s)
-      return std::fprintf(stderr, "error: %s: cannot write the trace: %s\n", opts.trace.c_str(), s.message().c_str()),
-             1;
-  }
-  if (!opts.outputDir.empty())
-    if (Status s = writeOutputs(opts, results, summaryYaml(runs, opts, losses)); !s)
-      return std::fprintf(stderr, "error: %s\n", s.message().c_str()), 1;
-  std::fflush(stdout);
-  return std::ferror(stdout) ? 1 : 0;
-}
-
-struct Loaded {
-  InputFile file;
-  std::unique_ptr<core::SourceFile> source;
-  core::Context ctx;
-  std::unique_ptr<core::Program> program;
-};
-
-Status loadProgram(const std::string& path, Loaded& l) {
-  if (Status s = l.file.open(path); !s) return Status::error("error: " + s.message());
-  l.source = std::make_unique<core::SourceFile>(path, l.file.text());
-  core::DiagnosticEngine diag(l.source.get());
-  auto parsed = parser::parseProgram(l.ctx, *l.source, diag);
-  if (!parsed) return Status::error(diag.render());
-  l.program = std::move(parsed.value());
-  return Status::ok();
-}
-
 int executeRanks(const RunOptions& opts);
 int executeDistributed(const RunOptions& opts, Loaded& l);
 
 int execute(const RunOptions& opts) {
-  if (!opts.programsDir.empty()) return executeRanks(opts);
+  if (!opts.programsDir.empty()) return wantsPipeline(opts) ? executePipelineDir(opts) : executeRanks(opts);
   Loaded l;
   if (Status s = loadProgram(opts.program, l); !s) return std::fprintf(stderr, "%s", s.message().c_str()), 1;
+  if (wantsPipeline(opts)) {
+    if (!hasDistTypes(*l.program))
+      return std::fprintf(stderr, "error: --mode needs a distributed program (its stages on meshes)\n"), 1;
+    return executePipelineProgram(opts, l);
+  }
   if (hasDistTypes(*l.program)) return executeDistributed(opts, l);
   if (opts.ranks > 1) {
     std::fprintf(stderr, "error: --ranks %lld: a dense program runs on one rank\n", (long long)opts.ranks);
@@ -382,7 +82,7 @@ int execute(const RunOptions& opts) {
       return std::fprintf(stderr, "serial run: %s", s.message().c_str()), 1;
     if (!compareRuns(results, resultsOf(serial[0]))) return 1;
   }
-  return finishRun(opts, runs, results, losses);
+  return finishRun(opts, tracksOf(runs), results, summaryYaml(runs, opts, losses));
 }
 
 const passes::LayoutValue* findValue(const passes::RankLayout& layout, const std::string& name,
@@ -422,7 +122,7 @@ int executeRanks(const RunOptions& opts) {
   std::vector<RankRun>& runs = set.runs;
   for (const passes::ManifestProgram& mp : manifest->programs) {
     if (mp.rank < 0 || !mp.job.empty()) {
-      std::fprintf(stderr, "error: %s: pir-run runs one program per rank (no pipeline jobs yet)\n", mp.name.c_str());
+      std::fprintf(stderr, "error: %s: a job program: give --mode, --schedule or --micro-batches\n", mp.name.c_str());
       return 1;
     }
     for (auto& r : runs)
@@ -515,7 +215,7 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
   printLosses(lossName, losses);
   if (set.check)
     if (int rc = set.check(global, results); rc != 0) return rc;
-  return finishRun(opts, runs, results, losses);
+  return finishRun(opts, tracksOf(runs), results, summaryYaml(runs, opts, losses));
 }
 
 /// Runs drop-dist's meaning of the program on one rank from the same global
@@ -623,6 +323,19 @@ int runRun(int argc, char** argv) {
   app.add_option("--trace", opts.trace, "Write a Chrome trace (one track per rank) to FILE")->check(path);
   app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--mode", opts.mode,
+                 "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP; as pir-opt schedule): PROGRAM "
+                 "goes through apply-partition, split-ranks, gradient-merge and pipeline-split in process; with "
+                 "--programs, the job lists of MODE");
+  app.add_option("--schedule", opts.schedule, "Run the job lists of FILE.yaml (pir-opt schedule's output)")
+      ->check(path);
+  app.add_option("--micro-batches", opts.microBatches,
+                 "Micro-batches N: the program's data shapes are one micro-batch's, each feed holds N on dim 0; "
+                 "--check compares with the serial program run per micro-batch, parameters with the mean of its "
+                 "updates (the merged, averaged gradient: exact for sgd_, as the loss is a mean)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--vpp", opts.vpp, "Virtual pipeline chunks per stage (VPP, ZBVPP)")->check(CLI::PositiveNumber);
+  app.add_flag("--split-bw", opts.splitBw, "VPP with backward split into backward_b and backward_w");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

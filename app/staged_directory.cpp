@@ -55,20 +55,36 @@ core::Status StagedDirectory::makeParents(const std::string& root, const std::st
 }
 
 core::Status StagedDirectory::writeFile(const std::string& name, std::string_view content) {
-  if (core::Status s = makeParents(staging_, name, folders_); !s) return s;
+  return writeFile(name, [&](const core::OutputSink& sink) { return sink(content); });
+}
+
+core::Status StagedDirectory::writeFile(const std::string& name,
+                                        const std::function<bool(const core::OutputSink&)>& produce) {
   std::string path = staging_ + "/" + name;
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return core::Status::error("cannot create '" + path + "': " + err());
-  files_.push_back(name);
-  while (!content.empty()) {
-    ssize_t n = ::write(fd, content.data(), content.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string e = err();
-      ::close(fd);
-      return core::Status::error("error writing '" + path + "': " + e);
+  int fd = -1;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (core::Status s = makeParents(staging_, name, folders_); !s) return s;
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) return core::Status::error("cannot create '" + path + "': " + err());
+    files_.push_back(name);
+  }
+  std::string error;
+  auto sink = [&](std::string_view content) {
+    while (!content.empty()) {
+      ssize_t n = ::write(fd, content.data(), content.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        error = err();
+        return false;
+      }
+      content.remove_prefix(static_cast<size_t>(n));
     }
-    content.remove_prefix(static_cast<size_t>(n));
+    return true;
+  };
+  if (!produce(sink)) {
+    ::close(fd);
+    return core::Status::error("error writing '" + path + "': " + error);
   }
   if (fsync(fd) != 0 || ::close(fd) != 0) return core::Status::error("error writing '" + path + "': " + err());
   return core::Status::ok();

@@ -11,11 +11,14 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "app/signal_cleanup.h"
+#include "core/printer.h"
 #include "core/status.h"
 
 namespace pir::app {
@@ -29,6 +32,11 @@ class StagedDirectory {
 
   core::Status open(const std::string& dir);
   core::Status writeFile(const std::string& name, std::string_view content);
+  /// Writes file `name` with what `produce` hands the sink it is given, in
+  /// chunks (core::printProgram's sink form): the text is never whole in
+  /// memory. `produce` returns false when the sink did. Several threads may
+  /// write different files at once.
+  core::Status writeFile(const std::string& name, const std::function<bool(const core::OutputSink&)>& produce);
   core::Status commit();
   bool isOpen() const { return !staging_.empty(); }
 
@@ -38,6 +46,7 @@ class StagedDirectory {
   /// each in `made` (outermost first).
   static core::Status makeParents(const std::string& root, const std::string& name, std::vector<std::string>& made);
 
+  std::mutex mutex_;  // over files_ and folders_, for writers on several threads
   std::string target_;
   std::string staging_;
   std::vector<std::string> files_;

@@ -220,14 +220,45 @@ void Arena::TableFaulting::advance(size_t usedBytes) {
 
 Arena::Arena() = default;
 
+Arena::Arena(std::shared_ptr<SlabPool> pool) : pool_(std::move(pool)) {}
+
 Arena::~Arena() {
   prefault_.reset();
   for (const Slab& s : slabs_) {
-    if (s.size >= kLargeSlab)
-      munmap(s.data, s.size);
-    else
+    if (s.size < kLargeSlab)
       delete[] s.data;
+    else if (pool_)
+      pool_->give({s.data, s.size});
+    else
+      munmap(s.data, s.size);
   }
+}
+
+SlabPool::~SlabPool() {
+  for (const Slab& s : slabs_) munmap(s.data, s.size);
+}
+
+size_t SlabPool::bytesHeld() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  size_t n = 0;
+  for (const Slab& s : slabs_) n += s.size;
+  return n;
+}
+
+SlabPool::Slab SlabPool::take(size_t size) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = slabs_.size(); i-- > 0;)
+    if (slabs_[i].size >= size) {
+      Slab s = slabs_[i];
+      slabs_.erase(slabs_.begin() + static_cast<std::ptrdiff_t>(i));
+      return s;
+    }
+  return {};
+}
+
+void SlabPool::give(Slab slab) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  slabs_.push_back(slab);
 }
 
 void Arena::grow(size_t atLeast) {
@@ -235,7 +266,13 @@ void Arena::grow(size_t atLeast) {
   if (slabSize_ < kMaxSlab) slabSize_ *= 2;
   if (size < atLeast) size = atLeast;
   Slab slab;
-  if (size >= kLargeSlab) {
+  if (size >= kLargeSlab && pool_) {
+    // A pooled slab of any size that holds the ask (later asks go on
+    // doubling); without one, a new slab faults in on use.
+    SlabPool::Slab pooled = pool_->take(atLeast);
+    size = roundToLargeSlab(size);
+    slab = pooled.data ? Slab{pooled.data, pooled.size} : Slab{mapSlab(size), size};
+  } else if (size >= kLargeSlab) {
     size = roundToLargeSlab(size);
     size_t ahead = std::clamp<size_t>(bytesUsed_ / kUsedPerSlabAhead, 1, kMaxSlabsAhead);
     if (prefault_)

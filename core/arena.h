@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <span>
 #include <string_view>
@@ -20,11 +21,17 @@
 
 namespace pir::core {
 
+class SlabPool;
+
 class Arena {
   class Prefault;
 
  public:
   Arena();
+  /// An arena whose large slabs come from `pool` when it has one and go
+  /// back to it when the arena is destroyed (none is faulted in ahead: a
+  /// pooled slab is faulted in already).
+  explicit Arena(std::shared_ptr<SlabPool> pool);
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   ~Arena();
@@ -100,6 +107,37 @@ class Arena {
   size_t slabSize_ = 64 * 1024;
   size_t bytesUsed_ = 0;
   std::unique_ptr<Prefault> prefault_;
+  std::shared_ptr<SlabPool> pool_;
+
+  friend class SlabPool;
+};
+
+/// Large slabs that arenas which are gone leave to arenas that grow: many
+/// Contexts made one after another (split-ranks' one per rank) reuse the
+/// pages the last ones faulted in, instead of the kernel zeroing new ones
+/// for each. Thread-safe; the slabs are unmapped when the pool goes, which
+/// is after the last arena that uses it.
+class SlabPool {
+ public:
+  SlabPool() = default;
+  SlabPool(const SlabPool&) = delete;
+  SlabPool& operator=(const SlabPool&) = delete;
+  ~SlabPool();
+  /// Bytes the pool holds now, for tests.
+  size_t bytesHeld();
+
+ private:
+  friend class Arena;
+  struct Slab {
+    char* data = nullptr;
+    size_t size = 0;
+  };
+  /// The last slab given back that holds `size` bytes, or none.
+  Slab take(size_t size);
+  void give(Slab slab);
+
+  std::mutex mutex_;
+  std::vector<Slab> slabs_;  // newest last: its pages are the likeliest still in cache
 };
 
 }  // namespace pir::core

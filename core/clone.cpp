@@ -168,19 +168,40 @@ const Attribute* ContextImporter::importAttribute(const Attribute* a) {
   return nullptr;
 }
 
+CloneSource::CloneSource(const Program& program) : program_(program) { number(program.body()); }
+
+void CloneSource::number(const Block& block) {
+  auto add = [&](const Value* v) {
+    v->passIndex = static_cast<uint32_t>(values_.size());
+    values_.push_back(v);
+  };
+  for (const BlockArgument* a : block.arguments()) add(a);
+  for (const BlockArgument* k : block.kwargs()) add(k);
+  for (const Operation& op : block) {
+    op.setPassIndex(static_cast<uint32_t>(ops_.size()));
+    ops_.push_back(&op);
+    for (uint32_t i = 0; i < op.numResults(); ++i) add(op.result(i));
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (const Block* b : op.region(r).blocks()) number(*b);
+  }
+}
+
 namespace {
 
 /// Copies a program in two walks: ops first (operands left null), then the
-/// use lists, value by value in the source's order.
+/// use lists, value by value in the source's order. Source values and ops
+/// map to their copies by their CloneSource index.
 class ProgramCloner {
  public:
-  explicit ProgramCloner(Context& dst) : dst_(dst), import_(dst) {}
+  ProgramCloner(const CloneSource& src, Context& dst)
+      : src_(src), dst_(dst), import_(dst), values_(src.values().size()), ops_(src.ops().size()) {}
 
-  std::unique_ptr<Program> run(const Program& src) {
+  std::unique_ptr<Program> run() {
+    const Program& from = src_.program();
     auto out = std::make_unique<Program>(dst_);
-    out->style() = src.style();
-    out->style().tensorSpelling = import_.string(src.style().tensorSpelling);
-    copyBlock(src.body(), out->body());
+    out->style() = from.style();
+    out->style().tensorSpelling = import_.string(from.style().tensorSpelling);
+    copyBlock(from.body(), out->body());
     linkUses();
     return out;
   }
@@ -190,12 +211,12 @@ class ProgramCloner {
     for (const BlockArgument* a : from.arguments()) {
       BlockArgument* copy = to.addArgument(dst_, import_.type(a->type()));
       copy->setAttributes(dst_.arena(), import_.namedAttrs(a->attributes()));
-      values_.emplace(a, copy);
+      values_[a->passIndex] = copy;
     }
     for (const BlockArgument* k : from.kwargs()) {
       BlockArgument* copy = to.addKwarg(dst_, k->name(), import_.type(k->type()));
       copy->setAttributes(dst_.arena(), import_.namedAttrs(k->attributes()));
-      values_.emplace(k, copy);
+      values_[k->passIndex] = copy;
     }
     for (const Operation& op : from) to.pushBack(copyOp(op));
   }
@@ -212,8 +233,8 @@ class ProgramCloner {
       for (std::string_view k : op.operandKeywords()) keywords.push_back(import_.string(k));
       copy->setOperandKeywords(dst_.arena(), keywords);
     }
-    ops_.emplace(&op, copy);
-    for (uint32_t i = 0; i < op.numResults(); ++i) values_.emplace(op.result(i), copy->result(i));
+    ops_[op.passIndex()] = copy;
+    for (uint32_t i = 0; i < op.numResults(); ++i) values_[op.result(i)->passIndex] = copy->result(i);
     for (uint32_t r = 0; r < op.numRegions(); ++r) {
       Region& region = copy->addRegion(dst_);
       for (const Block* b : op.region(r).blocks()) copyBlock(*b, *region.addBlock(dst_));
@@ -225,27 +246,33 @@ class ProgramCloner {
   // operands from the last use to the first rebuilds each list in order.
   // Uses by ops outside the program are left out.
   void linkUses() {
+    std::span<const Value* const> from = src_.values();
+    std::span<const Operation* const> srcOps = src_.ops();
     std::vector<const OpOperand*> uses;
-    for (auto [from, to] : values_) {
+    for (size_t v = 0; v < from.size(); ++v) {
       uses.clear();
-      for (const OpOperand* u = from->firstUse(); u; u = u->nextUse()) uses.push_back(u);
+      for (const OpOperand* u = from[v]->firstUse(); u; u = u->nextUse()) uses.push_back(u);
       for (size_t i = uses.size(); i-- > 0;) {
-        auto owner = ops_.find(uses[i]->owner());
-        if (owner != ops_.end()) owner->second->operand(uses[i]->index()).set(to);
+        const Operation* owner = uses[i]->owner();
+        uint32_t at = owner->passIndex();
+        if (at < srcOps.size() && srcOps[at] == owner) ops_[at]->operand(uses[i]->index()).set(values_[v]);
       }
     }
   }
 
+  const CloneSource& src_;
   Context& dst_;
   ContextImporter import_;
-  std::unordered_map<const Value*, Value*> values_;
-  std::unordered_map<const Operation*, Operation*> ops_;
+  std::vector<Value*> values_;   // by the source value's index
+  std::vector<Operation*> ops_;  // by the source op's index
   std::vector<const Type*> types_;
   std::vector<Value*> nulls_;
 };
 
 }  // namespace
 
-std::unique_ptr<Program> cloneProgram(const Program& src, Context& dst) { return ProgramCloner(dst).run(src); }
+std::unique_ptr<Program> cloneProgram(const CloneSource& src, Context& dst) { return ProgramCloner(src, dst).run(); }
+
+std::unique_ptr<Program> cloneProgram(const Program& src, Context& dst) { return cloneProgram(CloneSource(src), dst); }
 
 }  // namespace pir::core

@@ -56,13 +56,41 @@ class ContextImporter {
   std::unordered_map<const NamedAttr*, std::span<const NamedAttr>> lists_;
 };
 
+/// A program numbered for copying, once, however many copies are made: its
+/// values and ops get dense indices (in their passIndex scratch), so a copy
+/// maps them through arrays instead of hash maps. Making one writes that
+/// scratch, so it is made on one thread; while it lives, copies on several
+/// threads may read the program at once (each into its own Context), and
+/// nothing may change the program or write its scratch.
+class CloneSource {
+ public:
+  explicit CloneSource(const Program& program);
+  CloneSource(const CloneSource&) = delete;
+  CloneSource& operator=(const CloneSource&) = delete;
+
+  const Program& program() const { return program_; }
+  /// Every value, in walk order (a block's arguments, its kwargs, then each
+  /// op's results before the values of its regions); `values()[v->passIndex] == v`.
+  std::span<const Value* const> values() const { return values_; }
+  /// Every op, in walk order; `ops()[op->passIndex()] == op`.
+  std::span<const Operation* const> ops() const { return ops_; }
+
+ private:
+  void number(const Block& block);
+
+  const Program& program_;
+  std::vector<const Value*> values_;
+  std::vector<const Operation*> ops_;
+};
+
 /// A copy of `src` (with everything it references) owned by `dst`, which
 /// may be another Context: it prints byte for byte as `src` does, every use
 /// list keeps its order (so passes behave on the copy as on `src`), and it
 /// shares no pointer with `src`'s Context, which may be destroyed after.
-/// `src` is only read: several threads may clone one program at once, each
-/// into its own Context. An operand whose value `src` does not define is
-/// null in the copy.
+/// An operand whose value `src` does not define is null in the copy.
+std::unique_ptr<Program> cloneProgram(const CloneSource& src, Context& dst);
+/// The same through a CloneSource of its own: `src`'s scratch is written,
+/// so one thread at a time (number once with CloneSource for many copies).
 std::unique_ptr<Program> cloneProgram(const Program& src, Context& dst);
 
 }  // namespace pir::core

@@ -18,7 +18,9 @@ bool spanEq(std::span<const T> a, std::span<const T> b) {
 uint64_t seedFor(unsigned kind) { return 0x51ed2701u * (kind + 1); }
 }  // namespace
 
-Context::Context() {
+Context::Context() : Context(nullptr) {}
+
+Context::Context(std::shared_ptr<SlabPool> pool) : arena_(std::move(pool)) {
   nullType_ = arena_.make<NullType>(seedFor(100));
   true_ = arena_.make<BoolAttr>(seedFor(1), true);
   false_ = arena_.make<BoolAttr>(seedFor(2), false);

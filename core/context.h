@@ -10,12 +10,13 @@
 // Different Contexts share no mutable state, so work on different Contexts
 // (one per rank) may run on different threads at once. The one exception:
 // IR that no thread writes may be read by several at once through const
-// accessors (cloneProgram's source, say); printing and verifying write
+// accessors (a CloneSource's program, say); printing and verifying write
 // scratch marks into values, so they count as writes.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,9 @@ namespace pir::core {
 class Context {
  public:
   Context();
+  /// A Context whose arena takes its large slabs from `pool` and leaves
+  /// them there (core/arena.h: for many Contexts made one after another).
+  explicit Context(std::shared_ptr<SlabPool> pool);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 

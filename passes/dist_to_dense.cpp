@@ -26,9 +26,8 @@
 #include "core/attr_list_builder.h"
 #include "core/context.h"
 #include "core/mesh_math.h"
-#include "core/verifier.h"
 #include "passes/pass_registry.h"
-#include "passes/rank_option.h"
+#include "passes/rank_pass.h"
 
 namespace pir::passes {
 
@@ -69,21 +68,18 @@ std::string findDistLeft(const Block& block) {
   return found;
 }
 
-class DistToDensePass : public ProgramPass {
+class DistToDensePass : public RankProgramPass {
  public:
+  DistToDensePass() : RankProgramPass("the global rank whose local types are taken (-1: the program's own rank)") {}
   std::string_view name() const override { return "dist-to-dense"; }
   std::string_view description() const override {
     return "give every value rank R's dense local type, localize data shapes and reshape targets, drop "
            "op_dist_attr keeping its chunk_id (Paddle's dist_to_dense_pass, with real uneven shapes)";
   }
 
-  Status runOnProgram(NamedProgram& named, DiagnosticEngine& diag) override {
-    Result<int64_t> rank = rank_.resolve(named, name());
-    if (!rank) return rank.takeStatus();
-    rank_value_ = *rank;
+ private:
+  Status runForRank(NamedProgram& named) override {
     program_ = named.program.get();
-    diag_ = &diag;
-    failed_ = false;
     types_.clear();
     lists_.clear();
     dataShape_ = program_->context().intern("shape");
@@ -91,19 +87,18 @@ class DistToDensePass : public ProgramPass {
     chunkId_ = program_->context().intern("chunk_id");
     opDistAttr_ = program_->context().intern("op_dist_attr");
     convertBlock(program_->body());
-    if (failed_) return Status::error("dist-to-dense could not complete");
+    if (failed()) return Status::ok();  // reported: the pass fails
     if (std::string left = findDistLeft(program_->body()); !left.empty())
       return Status::internal("dist-to-dense left a dist type or attribute: " + left);
     return Status::ok();
   }
 
- private:
   Context& ctx() { return program_->context(); }
 
   void convertBlock(Block& block) {
     for (BlockArgument* a : block.arguments()) a->setType(local(a->type()));
     for (BlockArgument* k : block.kwargs()) k->setType(local(k->type()));
-    for (Operation* op = block.front(); op && !failed_;) {
+    for (Operation* op = block.front(); op && !failed();) {
       Operation* next = op->nextOp();  // a copied full_int_array goes before `op`, never after
       convertOp(*op);
       for (uint32_t r = 0; r < op->numRegions(); ++r)
@@ -114,9 +109,8 @@ class DistToDensePass : public ProgramPass {
 
   void convertOp(Operation& op) {
     if (op.name() == "dist_op.reshard") {
-      diag_->error(reportLocation(&op), "dist_op.reshard on rank " + std::to_string(rank_value_) +
-                                            " has no dense form; run lower-reshard and partition-rank first");
-      failed_ = true;
+      report(op, "dist_op.reshard on rank " + std::to_string(rank()) +
+                     " has no dense form; run lower-reshard and partition-rank first");
       return;
     }
     bool wasDist = op.numResults() > 0 && op.result(0)->type() && op.result(0)->type()->isa<DistTensorType>();
@@ -137,7 +131,7 @@ class DistToDensePass : public ProgramPass {
     if (!fresh) return it->second;
     const Type* out = t;
     if (auto* d = t->dynCast<DistTensorType>()) {
-      auto dims = localShape(d->dims(), *d->distAttr(), rank_value_);
+      auto dims = localShape(d->dims(), *d->distAttr(), rank());
       if (!dims) dims = uniformLocalShape(d->dims(), *d->distAttr());
       if (!dims) dims.emplace(d->dims().begin(), d->dims().end());  // the verifier rejects such a mapping
       out = ctx().denseTensorType(program_->style().tensorSpelling, d->dtype(), *dims);
@@ -168,18 +162,14 @@ class DistToDensePass : public ProgramPass {
     Operation* full = target ? target->definingOp() : nullptr;
     if (!shape) return;
     if (!full || full->name() != "pd_op.full_int_array") {
-      diag_->error(reportLocation(&reshape),
-                   "the shape operand of a distributed pd_op.reshape must come from pd_op.full_int_array to be "
-                   "made local");
-      failed_ = true;
+      report(reshape,
+             "the shape operand of a distributed pd_op.reshape must come from pd_op.full_int_array to be made local");
       return;
     }
     auto old = getInt64Array(*full, value_);
     if (!old || old->size() != shape->dims.size()) {
-      diag_->error(reportLocation(full), "pd_op.full_int_array gives pd_op.reshape " +
-                                             std::to_string(old ? old->size() : 0) + " dims for a result of " +
-                                             std::to_string(shape->dims.size()));
-      failed_ = true;
+      report(*full, "pd_op.full_int_array gives pd_op.reshape " + std::to_string(old ? old->size() : 0) +
+                        " dims for a result of " + std::to_string(shape->dims.size()));
       return;
     }
     const Attribute* local = spellerLike(full->attr(value_)).int64Array(shape->dims);
@@ -215,11 +205,7 @@ class DistToDensePass : public ProgramPass {
     stats_.add("op_dist_attr removed");
   }
 
-  RankOption rank_{this, "rank", "the global rank whose local types are taken (-1: the program's own rank)"};
-  int64_t rank_value_ = 0;
   Program* program_ = nullptr;
-  DiagnosticEngine* diag_ = nullptr;
-  bool failed_ = false;
   std::string_view dataShape_, value_, chunkId_, opDistAttr_;
   std::unordered_map<const Type*, const Type*> types_;
   // An op's attribute list is shared with every op of the same list: each

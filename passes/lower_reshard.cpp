@@ -10,6 +10,7 @@
 // partition-rank to remove.
 //
 //===----------------------------------------------------------------------===//
+#include <optional>
 #include <vector>
 
 #include "core/operation.h"
@@ -26,7 +27,7 @@ namespace {
 
 using namespace pir::core;
 
-class LowerReshardPass : public ProgramPass {
+class LowerReshardPass : public ProgramPass, public PlannedRingsUser {
  public:
   std::string_view name() const override { return "lower-reshard"; }
   std::string_view description() const override {
@@ -38,7 +39,7 @@ class LowerReshardPass : public ProgramPass {
     int64_t rank = rank_ >= 0 ? static_cast<int64_t>(rank_) : named.rank;
     if (rank < 0) return Status::error("lower-reshard needs a rank: lower-reshard{rank=R}");
     Program& program = *named.program;
-    Result<ProcessGroupTable> rings = planRings(program);
+    Result<ProcessGroupTable> rings = planned_ ? Result<ProcessGroupTable>(*planned_) : planRings(program);
     if (!rings) {
       diag.error(-1, rings.status().message());
       return Status::error("lower-reshard could not plan the rings");
@@ -53,6 +54,8 @@ class LowerReshardPass : public ProgramPass {
     if (failed) return Status::error("lower-reshard could not complete");
     return Status::ok();
   }
+
+  void setPlannedRings(const ProcessGroupTable& rings) override { planned_ = rings; }
 
  private:
   bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, int64_t rank, Operation& op,
@@ -80,6 +83,7 @@ class LowerReshardPass : public ProgramPass {
   }
 
   Option<int> rank_{this, "rank", "the global rank to lower for (-1: the program's own rank)", -1, -1, kMaxRank};
+  std::optional<ProcessGroupTable> planned_;  // given by split-ranks: planRings of this program
 };
 
 }  // namespace

@@ -132,10 +132,28 @@ core::Status readProgram(const YAML::Node& entry, const std::string& dir, Manife
   return readNames(entry["exports"], "exports", out.exports);
 }
 
+/// The optional keys pipeline-split adds: mode, vpp, split_bw.
+core::Status readSchedule(const YAML::Node& root, Manifest& m) {
+  if (const YAML::Node mode = root["mode"])
+    if (core::Status s = readString(mode, "mode", m.mode); !s) return s;
+  if (const YAML::Node vpp = root["vpp"]) {
+    if (core::Status s = readIndex(vpp, "vpp", m.vpp); !s) return s;
+    if (m.vpp < 1) return errorAt(vpp, "'vpp' must be a whole number from 1 to " + std::to_string(kMaxIndex));
+  }
+  if (const YAML::Node bw = root["split_bw"]) {
+    if (!bw.IsScalar() || bw.Tag() != "?" || (bw.Scalar() != "true" && bw.Scalar() != "false"))
+      return errorAt(bw, "'split_bw' must be true or false");
+    m.splitBw = bw.Scalar() == "true";
+  }
+  return core::Status::ok();
+}
+
 core::Result<Manifest> fromNode(const YAML::Node& root, const std::string& dir) {
   if (!root.IsMap()) return errorAt(root, "a manifest is a map of 'version' and 'programs'");
+  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw"};
   for (const auto& kv : root)
-    if (!kv.first.IsScalar() || (kv.first.Scalar() != "version" && kv.first.Scalar() != "programs"))
+    if (!kv.first.IsScalar() ||
+        std::find(std::begin(kRootKeys), std::end(kRootKeys), kv.first.Scalar()) == std::end(kRootKeys))
       return errorAt(kv.first, "unknown key '" + (kv.first.IsScalar() ? kv.first.Scalar() : std::string()) +
                                    "' in a manifest (expected version, programs)");
   for (const char* k : {"version", "programs"})
@@ -146,6 +164,7 @@ core::Result<Manifest> fromNode(const YAML::Node& root, const std::string& dir) 
   const YAML::Node list = root["programs"];
   if (!list.IsSequence()) return errorAt(list, "'programs' must be a list of program entries");
   Manifest m;
+  if (core::Status s = readSchedule(root, m); !s) return s;
   std::set<std::string> names;
   for (const YAML::Node& entry : list) {
     ManifestProgram p;
@@ -186,6 +205,10 @@ std::string writeManifest(const Manifest& manifest) {
            "\n    job: " + (p.job.empty() ? std::string("null") : yamlString(p.job)) +
            "\n    imports: " + yamlList(p.imports) + "\n    exports: " + yamlList(p.exports) + "\n";
   }
+  // Last, so that a program's entry is on the lines it always was.
+  if (!manifest.mode.empty()) out += "mode: " + yamlString(manifest.mode) + "\n";
+  if (manifest.vpp >= 1) out += "vpp: " + std::to_string(manifest.vpp) + "\n";
+  if (manifest.splitBw >= 0) out += std::string("split_bw: ") + (manifest.splitBw ? "true" : "false") + "\n";
   return out;
 }
 

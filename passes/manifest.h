@@ -13,8 +13,14 @@
 //       job: forward
 //       imports: [x, var_4_pd_op.relu_0]    # the program's kwargs
 //       exports: [loss_0]                  # its top-level shadow_outputs' names
+//   mode: "1F1B"                           # optional, last: the pipeline-split that made them
+//   vpp: 1
+//   split_bw: false
 //
-// rank, stage and job are `null` when unknown. A program with a rank and a
+// `mode` (a `pir-opt schedule --mode` name), `vpp` and `split_bw` are
+// written when pipeline-split made the programs, so a runner can make the
+// schedule; a manifest without them reads as before. rank, stage and job
+// are `null` when unknown. A program with a rank and a
 // job is written to rankN/JOB.pir, any other to NAME.pir. The reader takes
 // exactly this: an unknown, repeated or missing key, a value of the wrong
 // type, or a file that does not exist beside the manifest is an error at
@@ -49,6 +55,9 @@ struct ManifestProgram {
 };
 
 struct Manifest {
+  std::string mode;  // the schedule mode the programs are for; empty: none
+  int vpp = -1;      // -1: not given
+  int splitBw = -1;  // 0 or 1; -1: not given
   std::vector<ManifestProgram> programs;
 
   bool operator==(const Manifest&) const = default;

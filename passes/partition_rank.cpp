@@ -19,9 +19,8 @@
 
 #include "core/mesh_math.h"
 #include "core/op_table.h"
-#include "core/verifier.h"
 #include "passes/pass_registry.h"
-#include "passes/rank_option.h"
+#include "passes/rank_pass.h"
 
 namespace pir::passes {
 
@@ -42,28 +41,23 @@ const Operation* firstUser(const Operation& op) {
   return nullptr;
 }
 
-class PartitionRankPass : public ProgramPass {
+class PartitionRankPass : public RankProgramPass {
  public:
+  PartitionRankPass() : RankProgramPass("the global rank whose ops are kept (-1: the program's own rank)") {}
   std::string_view name() const override { return "partition-rank"; }
   std::string_view description() const override {
     return "keep only the ops rank R runs: erase ops on meshes without R, unused combine/split and fake reshards "
            "(Paddle's remove_other_rank_op_pass)";
   }
 
-  Status runOnProgram(NamedProgram& named, DiagnosticEngine& diag) override {
-    Result<int64_t> rank = rank_.resolve(named, name());
-    if (!rank) return rank.takeStatus();
-    rank_value_ = *rank;
-    diag_ = &diag;
-    failed_ = false;
+ private:
+  Status runForRank(NamedProgram& named) override {
     walkBlock(named.program->body());
-    if (failed_) return Status::error("partition-rank could not complete");
     return Status::ok();
   }
 
- private:
   void walkBlock(Block& block) {
-    for (Operation* op = block.back(); op && !failed_;) {
+    for (Operation* op = block.back(); op && !failed();) {
       Operation* prev = op->prevOp();
       processOp(*op);
       op = prev;
@@ -78,11 +72,11 @@ class PartitionRankPass : public ProgramPass {
     }
     if (op.name() == "cf.yield") return;  // a region's terminator stays, as in Paddle
     const OpDistAttr* od = op.distAttr();
-    bool offRank = od && od->mesh() && !meshIndexOf(*od->mesh(), rank_value_);
+    bool offRank = od && od->mesh() && !meshIndexOf(*od->mesh(), rank());
     if (op.name() == "dist_op.reshard") {
       if (!allResultsUnused(op)) {
-        report(op, "dist_op.reshard is still in use on rank " + std::to_string(rank_value_) +
-                       "; run lower-reshard{rank=" + std::to_string(rank_value_) + "} first");
+        report(op, "dist_op.reshard is still in use on rank " + std::to_string(rank()) +
+                       "; run lower-reshard{rank=" + std::to_string(rank()) + "} first");
         return;
       }
       erase(op, offRank ? "ops of other ranks erased" : "fake reshards erased");
@@ -90,14 +84,14 @@ class PartitionRankPass : public ProgramPass {
     }
     if (offRank) {
       if (const Operation* user = firstUser(op)) {
-        report(*user, "op '" + std::string(user->name()) + "' stays on rank " + std::to_string(rank_value_) +
+        report(*user, "op '" + std::string(user->name()) + "' stays on rank " + std::to_string(rank()) +
                           " but reads a result of '" + std::string(op.name()) + "', which is on a mesh without it");
         return;
       }
       erase(op, "ops of other ranks erased");
       return;
     }
-    for (uint32_t r = 0; r < op.numRegions() && !failed_; ++r)
+    for (uint32_t r = 0; r < op.numRegions() && !failed(); ++r)
       for (Block* b : op.region(r).blocks()) walkBlock(*b);
   }
 
@@ -105,16 +99,6 @@ class PartitionRankPass : public ProgramPass {
     op.erase();
     stats_.add(counter);
   }
-
-  void report(const Operation& op, std::string message) {
-    diag_->error(reportLocation(&op), std::move(message));
-    failed_ = true;
-  }
-
-  RankOption rank_{this, "rank", "the global rank whose ops are kept (-1: the program's own rank)"};
-  int64_t rank_value_ = 0;
-  DiagnosticEngine* diag_ = nullptr;
-  bool failed_ = false;
 };
 
 }  // namespace

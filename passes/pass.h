@@ -31,6 +31,7 @@
 namespace pir::passes {
 
 class Pass;
+struct Manifest;  // passes/manifest.h
 
 /// Counters a pass reports for `--pass-statistics`, in insertion order.
 class PassStatistics {
@@ -202,6 +203,9 @@ class Pass {
   /// as name and contents: `--output-dir` writes them into the folder;
   /// without one they are not written.
   const std::vector<std::pair<std::string, std::string>>& outputFiles() const { return outputFiles_; }
+  /// Adds what the pass knows of the whole set to `--output-dir`'s
+  /// programs.yaml (pipeline-split: the schedule mode it split for).
+  virtual void annotateManifest(Manifest& manifest) const { (void)manifest; }
 
  protected:
   /// Checks that involve several options, once every value is set; errors

@@ -1,7 +1,8 @@
 //===- pipeline_split.cpp - a training program into per-job programs ------===//
 //
-// `pipeline-split{mode=FThenB|1F1B|VPP|ZBH1 vpp=V split-bw=BOOL}` turns one
-// pipeline stage's program into the programs Paddle's pipeline passes make,
+// `pipeline-split{mode=FThenB|1F1B|VPP|ZBH1|ZBVPP|ZB1P vpp=V split-bw=BOOL}`
+// turns one pipeline stage's program (a rank's from split-ranks, or one
+// written so) into the programs Paddle's pipeline passes make,
 // named and ordered as Paddle does (pass_utils.py, pipeline_1f1b.py,
 // pipeline_vpp.py):
 //   FThenB  forward, backward, optimizer
@@ -11,6 +12,12 @@
 //   VPP + split-bw  forward{0..V-1}, backward_b{V-1..0}, backward_w{V-1..0}, optimizer
 //   ZBH1    forward, backward, backward_b, backward_w, optimizer; `backward`
 //           holds copies of every backward_b and backward_w op
+//   ZB1P    ZBH1's programs (only its schedule differs)
+//   ZBVPP   VPP + split-bw with V = 2, the chunks placed in a V
+// send_v2/recv_v2 go where Paddle's passes put them: a forward recv_v2 to
+// recv_forward(c) and a backward send_v2 to send_backward(c) (1F1B, VPP),
+// every other one with its role's ops (a backward send is backward_b); a
+// send_v2 is in the chunk of the value it sends.
 // Missing op roles are completed first; in VPP missing chunks are inferred.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +28,7 @@
 #include "core/op_table.h"
 #include "core/verifier.h"
 #include "passes/backward_kind.h"
+#include "passes/manifest.h"
 #include "passes/op_roles.h"
 #include "passes/pass_registry.h"
 #include "passes/program_splitter.h"
@@ -31,7 +39,7 @@ namespace {
 
 using namespace pir::core;
 
-enum class Mode { FThenB, OneFOneB, VPP, ZBH1 };
+enum class Mode { FThenB, OneFOneB, VPP, ZBH1, ZBVPP, ZB1P };
 
 /// recv_v2 and send_v2 ops, noted while the ops are gathered: at a million
 /// ops, looking at each op again later costs a cache miss per op.
@@ -50,8 +58,18 @@ class PipelineSplitPass : public SplittingPass {
     return "split a pipeline stage's training program into the per-job programs of a schedule";
   }
 
+  /// programs.yaml's mode, vpp and split_bw, for a runner to make the schedule.
+  void annotateManifest(Manifest& manifest) const override {
+    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
+    manifest.mode = std::string(kModeNames[static_cast<size_t>(static_cast<Mode>(mode_))]);
+    manifest.vpp = chunkCount();
+    manifest.splitBw = static_cast<bool>(splitBw_) ? 1 : 0;
+  }
+
   Status checkOptions(const PassOptionValues& values) override {
-    if (vpp_ > 1 && mode_ != Mode::VPP) return values.errorAtKey("vpp", "vpp needs mode=VPP");
+    if (mode_ == Mode::ZBVPP && vpp_ > 2)
+      return values.errorAtKey("vpp", "ZBVPP places exactly 2 chunks on each stage, in a V: vpp must be 2");
+    if (vpp_ > 1 && mode_ != Mode::VPP && mode_ != Mode::ZBVPP) return values.errorAtKey("vpp", "vpp needs mode=VPP");
     if (splitBw_ && mode_ != Mode::VPP) return values.errorAtKey("split-bw", "split-bw needs mode=VPP");
     return Status::ok();
   }
@@ -88,7 +106,7 @@ class PipelineSplitPass : public SplittingPass {
         return Status::error("unknown op role");
       }
     SplitPlan plan;
-    if (Status s = makePlan(ops, roles, p2p, plan, diag); !s) return s;
+    if (Status s = makePlan(ops, roles, p2p, named.stage, plan, diag); !s) return s;
     if (Status s = checkInplaceOrder(program, ops, plan, diag); !s) return s;
     if (Status s = splitProgram(program, ops, plan, out, diag, stats_); !s) return s;
     for (NamedProgram& job : out.programs) job.job = job.name;  // each piece is the job it is named after
@@ -113,8 +131,8 @@ class PipelineSplitPass : public SplittingPass {
 
   /// The chunk of every op (VPP), inferring missing ones in reverse order
   /// as Paddle does; optimizer ops need none.
-  Status chunks(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, std::vector<int64_t>& out,
-                DiagnosticEngine& diag) {
+  Status chunks(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, const std::vector<P2P>& p2p,
+                std::vector<int64_t>& out, DiagnosticEngine& diag) {
     out.assign(ops.size(), 0);
     for (size_t i = ops.size(); i-- > 0;) {
       if (roles[i] == kRoleOptimize) continue;
@@ -124,13 +142,81 @@ class PipelineSplitPass : public SplittingPass {
         diag.error(reportLocation(ops[i]), "cannot infer the chunk of op '" + std::string(ops[i]->name()) + "'");
         return Status::error("cannot infer a chunk");
       }
-      if (c < 0 || c >= vpp_) {
+      if (c < 0 || c >= chunkCount()) {
         diag.error(reportLocation(ops[i]), "op '" + std::string(ops[i]->name()) + "' is in chunk " + std::to_string(c) +
-                                               ", but vpp is " + std::to_string(vpp_));
+                                               ", but vpp is " + std::to_string(chunkCount()));
         return Status::error("chunk out of range");
       }
       out[i] = c;
     }
+    sendChunks(ops, p2p, out);
+    return Status::ok();
+  }
+
+  /// A send_v2 runs in the chunk of the value it sends, as Paddle's
+  /// SameStatusReshardFunction gives the sending rank's op the chunk of the
+  /// value's producer: the lowering here copies the reading op's chunk (the
+  /// chunk of the receiving stage) onto both ends, and a send in the later
+  /// chunk's job would wait on itself (rank 0 would send its chunk 1's
+  /// backward output only after its chunk 0's backward, which needs it).
+  static void sendChunks(const std::vector<Operation*>& ops, const std::vector<P2P>& p2p, std::vector<int64_t>& out) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (p2p[i] != P2P::Send || ops[i]->numOperands() == 0 || !ops[i]->operandValue(0)) continue;
+      const Operation* producer = ops[i]->operandValue(0)->definingOp();
+      if (producer && producer->parentBlock() == ops[i]->parentBlock() && producer->passIndex() < i)
+        out[i] = out[producer->passIndex()];
+    }
+  }
+
+  /// ZBVPP's V (Paddle's VScheduleCreator): chunk 0 of stage s holds layer
+  /// group s, chunk 1 group 2P-1-s. What one stage's program shows of it,
+  /// in its forward: chunk 0 receives its input unless on stage 0; chunk 1
+  /// sends its output on unless on stage 0 (which holds the loss); chunk 0
+  /// sends its output on exactly when chunk 1 receives one (the last stage
+  /// keeps it). Stage -1 (unknown): the last rule only. The first op that
+  /// contradicts it is the error.
+  static Status checkVPlacement(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles,
+                                const std::vector<P2P>& p2p, const std::vector<int64_t>& chunk, int stage,
+                                DiagnosticEngine& diag) {
+    constexpr size_t kNo = SIZE_MAX;
+    size_t first[2] = {kNo, kNo}, recv[2] = {kNo, kNo}, send[2] = {kNo, kNo};
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (roles[i] != kRoleForward || chunk[i] > 1) continue;
+      auto c = static_cast<size_t>(chunk[i]);
+      if (first[c] == kNo && p2p[i] == P2P::None) first[c] = i;
+      if (p2p[i] == P2P::Recv && recv[c] == kNo) recv[c] = i;
+      if (p2p[i] == P2P::Send && send[c] == kNo) send[c] = i;
+    }
+    std::string at = stage >= 0 ? "stage " + std::to_string(stage) : "this stage";
+    // At `i` (kNo: the chunk has no forward op; the program's first op). A
+    // lowered send_v2 or recv_v2 stands where the value it moves is made or read.
+    auto fail = [&](size_t i, const std::string& why) {
+      const Operation* op = ops[i == kNo ? 0 : i];
+      std::string which = p2p[i == kNo ? 0 : i] == P2P::Send   ? " (the pd_op.send_v2 of what this op makes)"
+                          : p2p[i == kNo ? 0 : i] == P2P::Recv ? " (the pd_op.recv_v2 this op reads)"
+                                                               : "";
+      diag.error(reportLocation(op),
+                 "ZBVPP places chunks in a V (chunk 0 of stage s holds layer group s, chunk 1 "
+                 "group 2P-1-s), but on " +
+                     at + " " + why + which);
+      return Status::error("chunks not placed in a V");
+    };
+    if (stage == 0 && recv[0] != kNo) return fail(recv[0], "chunk 0 (group 0, the first) receives a forward input");
+    if (stage == 0 && send[1] != kNo)
+      return fail(send[1], "chunk 1 (the last group, with the loss) sends its forward output on");
+    if (stage > 0 && recv[0] == kNo)
+      return fail(first[0], "chunk 0 (group " + std::to_string(stage) + ") receives no forward input from stage " +
+                                std::to_string(stage - 1));
+    if (stage > 0 && send[1] == kNo)
+      return fail(first[1], "chunk 1 sends no forward output on to stage " + std::to_string(stage - 1) +
+                                " (the loss is on stage 0)");
+    if ((send[0] == kNo) != (recv[1] == kNo))
+      return send[0] != kNo ? fail(send[0],
+                                   "chunk 0 sends its forward output to another stage, but chunk 1 "
+                                   "receives none")
+                            : fail(recv[1],
+                                   "chunk 1 receives its forward input from another stage, but chunk 0 "
+                                   "sends none (only the last stage keeps chunk 0's output for chunk 1)");
     return Status::ok();
   }
 
@@ -169,9 +255,9 @@ class PipelineSplitPass : public SplittingPass {
   }
 
   Status makePlan(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, const std::vector<P2P>& p2p,
-                  SplitPlan& plan, DiagnosticEngine& diag) {
+                  int stage, SplitPlan& plan, DiagnosticEngine& diag) {
     std::vector<BackwardKind> kinds;
-    if (splitBw_ || mode_ == Mode::ZBH1) kinds = classifyBackward(ops, roles);
+    if (splitBackward() || mode_ == Mode::ZBH1 || mode_ == Mode::ZB1P) kinds = classifyBackward(ops, roles);
     auto isRecv = [&](size_t i) { return p2p[i] == P2P::Recv && roles[i] == kRoleForward; };
     auto isSend = [&](size_t i) { return p2p[i] == P2P::Send && roles[i] == kRoleBackward; };
     plan.home.resize(ops.size());
@@ -190,6 +276,7 @@ class PipelineSplitPass : public SplittingPass {
                                                      : 4;
         return Status::ok();
       case Mode::ZBH1:
+      case Mode::ZB1P:  // ZBH1's programs; only the schedule differs
         plan.jobs = {"forward", "backward", "backward_b", "backward_w", "optimizer"};
         plan.copyJob = 1;
         plan.copyReaders = {2, 3};
@@ -204,18 +291,22 @@ class PipelineSplitPass : public SplittingPass {
         }
         return Status::ok();
       case Mode::VPP:
+      case Mode::ZBVPP:
         break;
     }
     std::vector<int64_t> chunk;
-    if (Status s = chunks(ops, roles, chunk, diag); !s) return s;
+    if (Status s = chunks(ops, roles, p2p, chunk, diag); !s) return s;
     // Job indices by kind and chunk, in Paddle's job order.
-    size_t v = static_cast<size_t>(vpp_);
+    if (mode_ == Mode::ZBVPP)
+      if (Status s = checkVPlacement(ops, roles, p2p, chunk, stage, diag); !s) return s;
+    const bool splitBw = splitBackward();
+    size_t v = static_cast<size_t>(chunkCount());
     std::vector<int> recvForward(v), forward(v), backward(v), sendBackward(v), backwardB(v), backwardW(v);
     auto add = [&](std::string name) {
       plan.jobs.push_back(std::move(name));
       return static_cast<int>(plan.jobs.size() - 1);
     };
-    if (!splitBw_) {
+    if (!splitBw) {
       for (size_t k = 0; k < v; ++k)
         recvForward[k] = add("recv_forward" + std::to_string(k)), forward[k] = add("forward" + std::to_string(k));
       for (size_t k = v; k-- > 0;)
@@ -229,20 +320,27 @@ class PipelineSplitPass : public SplittingPass {
     for (size_t i = 0; i < ops.size(); ++i) {
       size_t k = static_cast<size_t>(chunk[i]);
       plan.home[i] = roles[i] == kRoleOptimize  ? optimizer
-                     : roles[i] == kRoleForward ? (!splitBw_ && isRecv(i) ? recvForward[k] : forward[k])
-                     : splitBw_                 ? (kinds[i] == BackwardKind::W ? backwardW[k] : backwardB[k])
+                     : roles[i] == kRoleForward ? (!splitBw && isRecv(i) ? recvForward[k] : forward[k])
+                     : splitBw                  ? (kinds[i] == BackwardKind::W ? backwardW[k] : backwardB[k])
                                                 : (isSend(i) ? sendBackward[k] : backward[k]);
     }
     return Status::ok();
   }
 
-  EnumOption<Mode> mode_{
-      this,
-      "mode",
-      "pipeline mode",
-      Mode::FThenB,
-      {{"FThenB", Mode::FThenB}, {"1F1B", Mode::OneFOneB}, {"VPP", Mode::VPP}, {"ZBH1", Mode::ZBH1}}};
-  Option<int> vpp_{this, "vpp", "number of virtual pipeline chunks (VPP)", 1, 1, 1024};
+  int chunkCount() const { return mode_ == Mode::ZBVPP ? 2 : static_cast<int>(vpp_); }
+  bool splitBackward() const { return splitBw_ || mode_ == Mode::ZBVPP; }
+
+  EnumOption<Mode> mode_{this,
+                         "mode",
+                         "pipeline mode",
+                         Mode::FThenB,
+                         {{"FThenB", Mode::FThenB},
+                          {"1F1B", Mode::OneFOneB},
+                          {"VPP", Mode::VPP},
+                          {"ZBH1", Mode::ZBH1},
+                          {"ZBVPP", Mode::ZBVPP},
+                          {"ZB1P", Mode::ZB1P}}};
+  Option<int> vpp_{this, "vpp", "number of virtual pipeline chunks (VPP; ZBVPP: 2)", 1, 1, 1024};
   Option<bool> splitBw_{this, "split-bw", "split backward into backward_b and backward_w (VPP)", false};
 };
 

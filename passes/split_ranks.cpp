@@ -5,9 +5,9 @@
 // through lower-reshard{rank=R}, partition-rank{rank=R}, dist-to-dense{rank=R}
 // and remove-unuseful-comm (each made by name through the registry), as the
 // program `rankR` with rank R. Ranks are made on all cores, one Context per
-// thread (core/context.h: the input is only read, by cloneProgram); each is
-// handed on as soon as it is done, so with `--output-dir` memory holds the
-// input plus one rank per core.
+// thread (the input is numbered once, core::CloneSource, and then only read
+// by cloneProgram); each is handed on as soon as it is done, so with
+// `--output-dir` memory holds the input plus one rank per core.
 //
 // The ring table is planRings over the distributed input, plus the rings
 // `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
@@ -122,6 +122,7 @@ class SplitRanksPass : public SplittingPass {
     Result<ProcessGroupTable> planned = planRings(program);
     if (!planned) return planned.takeStatus();
     if (Status s = table.addAll(*planned); !s) return s;
+    planned_ = std::move(*planned);
     return table;
   }
 
@@ -135,12 +136,14 @@ class SplitRanksPass : public SplittingPass {
     Status first;
     std::vector<Diagnostic> found;
     std::vector<Counters> counters(ranks.size());  // added in rank order, whichever thread finishes first
+    CloneSource source(*named.program);            // before the threads: it writes the input's scratch
+    auto pool = std::make_shared<SlabPool>();      // a finished rank's pages serve the next
     auto work = [&] {
       for (size_t i; !stop && (i = next++) < ranks.size();) {
         DiagnosticEngine local(diag.source());
         Status s;
         try {
-          Result<NamedProgram> piece = makeRank(*named.program, ranks[i], rings, local, counters[i]);
+          Result<NamedProgram> piece = makeRank(source, pool, ranks[i], rings, local, counters[i]);
           if (piece) piece->stage = stages_[i];
           s = piece ? sink(i, std::move(*piece)) : piece.takeStatus();
         } catch (const std::bad_alloc&) {
@@ -167,12 +170,12 @@ class SplitRanksPass : public SplittingPass {
 
   /// Rank `rank`'s program: a copy of `program` in its own Context through
   /// the rank pipeline.
-  Result<NamedProgram> makeRank(const Program& program, int64_t rank, const RingTable& rings, DiagnosticEngine& diag,
-                                Counters& counters) {
+  Result<NamedProgram> makeRank(const CloneSource& program, const std::shared_ptr<SlabPool>& pool, int64_t rank,
+                                const RingTable& rings, DiagnosticEngine& diag, Counters& counters) {
     NamedProgram piece;
     piece.name = "rank" + std::to_string(rank);
     piece.rank = static_cast<int>(rank);
-    piece.context = std::make_shared<Context>();
+    piece.context = std::make_shared<Context>(pool);
     piece.program = cloneProgram(program, *piece.context);
     PassOptionValues options;
     options.values["rank"] = std::to_string(rank);
@@ -184,6 +187,7 @@ class SplitRanksPass : public SplittingPass {
       for (const PassOption* o : pass->options()) takesRank = takesRank || o->name() == "rank";
       if (Status s = pass->setOptions(takesRank ? options : PassOptionValues{}); !s) return s;
       if (auto* user = dynamic_cast<RingTableUser*>(pass.get())) user->setRingTable(rings);
+      if (auto* user = dynamic_cast<PlannedRingsUser*>(pass.get())) user->setPlannedRings(planned_);
       if (Status s = perProgram->runOnProgram(piece, diag); !s)
         return s.withMessage("rank " + std::to_string(rank) + ": " + std::string(passName) + ": " + s.message());
       for (const auto& [counter, value] : pass->statistics().entries())
@@ -195,6 +199,7 @@ class SplitRanksPass : public SplittingPass {
   std::vector<int> stages_;  // per rank made, its stage (ranks.yaml's), or -1
   Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
+  ProcessGroupTable planned_;  // planRings of the input, which every rank's copy has too
 };
 
 }  // namespace

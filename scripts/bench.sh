@@ -71,20 +71,21 @@ if [ -n "${BENCH_SIZES:-}" ]; then sizes=($BENCH_SIZES)
 elif [ $quick = 1 ]; then sizes=(10000)
 else sizes=(10000 100000 200000 1000000); fi
 
-# measure RUNS CMD...: sets best (seconds) and rss (KB, of the best run).
+# measure RUNS CMD...: sets best (seconds), rss (KB) and cpu (user+sys seconds, all threads) of the best run.
 measure() {
   local runs=$1; shift
-  best= rss=
+  best= rss= cpu=
   for ((i = 0; i < runs; i++)); do
     local t0=$EPOCHREALTIME
-    if ! /usr/bin/time -f %M -o "$tmp/rss" "$@" 2>"$tmp/err"; then
+    if ! /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" 2>"$tmp/err"; then
       echo "bench.sh: failed: $*" >&2; cat "$tmp/err" >&2; exit 1
     fi
     local t1=$EPOCHREALTIME
     local t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
     if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then
       best=$t
-      rss=$(tail -n 1 "$tmp/rss")
+      read -r rss cpu_user cpu_sys < <(tail -n 1 "$tmp/rss")
+      cpu=$(awk -v u="$cpu_user" -v s="$cpu_sys" 'BEGIN { printf "%.2f", u + s }')
     fi
   done
 }
@@ -180,7 +181,7 @@ fi
 rm -rf "${tmp:?}/100000"
 
 # split-ranks on an 8-rank program (mesh 2x4), against parse+print of it.
-declare -A ST SR SB
+declare -A ST SR SB SC SL
 for n in "${split_sizes[@]}"; do
   echo "bench.sh: generating $n ops on mesh 2x4" >&2
   mkdir -p "$tmp/split$n"
@@ -191,11 +192,11 @@ for n in "${split_sizes[@]}"; do
   echo "bench.sh: $n ops (mesh 2x4): parse+print, split-ranks ($runs run(s))" >&2
   warm "$m"
   measure "$runs" "$pir_opt" "$m" -o /dev/null
-  ST[$n/parse]=$best SR[$n/parse]=$rss SB[$n]=$(stat -c %s "$m")
+  ST[$n/parse]=$best SR[$n/parse]=$rss SC[$n/parse]=$cpu SB[$n]=$(stat -c %s "$m")
   warm "$m"
   measure "$runs" bash -c 'rm -rf "$1" && exec "$2" "$3" --pass-pipeline=apply-partition,split-ranks --output-dir "$1"' \
     _ "$tmp/split$n/out" "$pir_opt" "$m"
-  ST[$n/split]=$best SR[$n/split]=$rss
+  ST[$n/split]=$best SR[$n/split]=$rss SC[$n/split]=$cpu SL[$n]=$(cut -d' ' -f1 /proc/loadavg)
   ranks=$(grep -c '^  - name: rank' "$tmp/split$n/out/programs.yaml")
   ST[$n/ranks]=$ranks
   rm -rf "${tmp:?}/split$n"
@@ -241,13 +242,18 @@ if [ ${#split_sizes[@]} -gt 0 ]; then
   echo
   echo "split-ranks (\`apply-partition,split-ranks --output-dir\`, gen-program --mesh 2x4; $cores cores):"
   echo
-  echo "| ops | ranks | parse+print (s) | split-ranks (s) | per rank (s) | per rank / parse+print | peak RSS (MB) | RSS bound (MB) |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "Wall time per rank (split-ranks' / ranks) is what the bound is on; CPU (user+sys of all threads) says"
+  echo "what the work costs when the machine is shared (load: the 1-minute load average after the run)."
+  echo
+  echo "| ops | ranks | parse+print (s) | split-ranks (s) | per rank (s) | per rank / parse+print | CPU parse+print (s) | CPU split-ranks (s) | CPU per rank / parse+print | peak RSS (MB) | RSS bound (MB) | load |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for n in "${split_sizes[@]}"; do
     awk -v n="$n" -v k="${ST[$n/ranks]}" -v p="${ST[$n/parse]}" -v t="${ST[$n/split]}" -v pr="${SR[$n/parse]}" \
-      -v r="${SR[$n/split]}" -v b="${SB[$n]}" -v c="$cores" 'BEGIN {
-      printf "| %d | %d | %.3f | %.3f | %.3f | %.2fx | %.1f | %.1f |\n",
-             n, k, p, t, t / k, t / k / p, r / 1024, (pr * 1024 + 1.5 * b * c) / 1048576
+      -v r="${SR[$n/split]}" -v b="${SB[$n]}" -v c="$cores" -v cp="${SC[$n/parse]}" -v ct="${SC[$n/split]}" \
+      -v l="${SL[$n]}" 'BEGIN {
+      printf "| %d | %d | %.3f | %.3f | %.3f | %.2fx | %.2f | %.2f | %.2fx | %.1f | %.1f | %s |\n",
+             n, k, p, t, t / k, t / k / p, cp, ct, ct / k / (cp > 0 ? cp : 0.01), r / 1024,
+             (pr * 1024 + 1.5 * b * c) / 1048576, l
     }'
   done
   if [ -n "${ST[100000/split]:-}" ] && [ -n "${ST[1000000/split]:-}" ]; then

@@ -88,6 +88,25 @@ case $case in
       [ "$n" = 1 ] && want="stages: [0, 1]" || want="stages: [0, 0, 1, 1]"
       grep -qxF "$want" "$tmp/d/ranks.yaml" || fail "$v: ranks.yaml lacks '$want'"
     done
+    # Every schedule mode has programs to run: the per-rank job programs pass `schedule --check`.
+    "$gen" --ops 300 --stages 2 --mesh 2 -o "$tmp/p.pir" || fail "gen-program --stages 2"
+    "$gen" --ops 600 --stages 2 --vpp 2 --mesh 1 -o "$tmp/vpp.pir" || fail "gen-program --vpp 2"
+    "$gen" --ops 600 --stages 2 --vpp 2 --vschedule --mesh 1 -o "$tmp/v.pir" || fail "gen-program --vschedule"
+    for c in "FThenB p 4" "1F1B p 4" "ZBH1 p 4" "ZB1P p 4" "VPP vpp 4" "ZBVPP v 2"; do
+      set -- $c
+      opts="mode=$1"; sched=(--mode "$1" --stages 2 --micro-batches "$3")
+      [ "$1" = VPP ] && opts="$opts vpp=2" && sched+=(--vpp 2)
+      rm -rf "$tmp/o"
+      "$pir_opt" "$tmp/$2.pir" "--pass-pipeline=apply-partition,split-ranks,pipeline-split{$opts}" --output-dir "$tmp/o" ||
+        fail "pipeline-split{$opts} on the per-rank programs"
+      grep -q "^mode: \"\?$1\"\?$" "$tmp/o/programs.yaml" || fail "programs.yaml does not name mode $1"
+      "$pir_opt" schedule "${sched[@]}" -o "$tmp/s.yaml" || fail "schedule $c"
+      "$pir_opt" schedule --check "$tmp/s.yaml" --programs "$tmp/o" >/dev/null || fail "schedule --check $c"
+    done
+    # ZBVPP wants the V: VPP's placement is refused.
+    ! "$pir_opt" "$tmp/vpp.pir" "--pass-pipeline=apply-partition,split-ranks,pipeline-split{mode=ZBVPP}" -o /dev/null \
+      2>"$tmp/err" || fail "ZBVPP took chunks not in a V"
+    grep -q "ZBVPP places chunks in a V" "$tmp/err" || fail "no V error: $(head -c 300 "$tmp/err")"
     # --vschedule puts the loss on stage 0, after the last layer there.
     "$gen" --ops 600 --stages 2 --vpp 2 --vschedule --mesh 1 -o "$tmp/v.pir" || fail "gen-program --vschedule"
     grep '"pd_op.mean"' "$tmp/v.pir" | grep -q 'process_ids:\[0\]},' || fail "--vschedule: the loss is not on stage 0"

@@ -131,3 +131,37 @@ TEST_CASE("a table handed to the helper can be dropped at once, and small ones a
   second.advance(size_t{32} << 20);
   SUCCEED("no hang (CTest's timeout) and no crash or race (the sanitizer build)");
 }
+
+TEST_CASE("arenas with a slab pool reuse the large slabs of the arenas gone before them", "[core][arena]") {
+  auto pool = std::make_shared<pir::core::SlabPool>();
+  constexpr size_t kUsed = size_t{24} << 20;  // past the small slabs and into several large ones
+  std::vector<char*> first;
+  {
+    Arena arena(pool);
+    for (size_t total = 0; total < kUsed; total += 4096) {
+      auto* p = static_cast<char*>(arena.allocate(4096, 8));
+      std::memset(p, 1, 4096);
+      if (total % (size_t{1} << 20) == 0) first.push_back(p);
+    }
+    CHECK(pool->bytesHeld() == 0);
+  }
+  size_t held = pool->bytesHeld();
+  CHECK(held >= kUsed - (size_t{2} << 20));  // every large slab, not the small ones (under 2 MB in all)
+  {
+    Arena arena(pool);
+    std::vector<char*> second;
+    for (size_t total = 0; total < kUsed; total += 4096) {
+      auto* p = static_cast<char*>(arena.allocate(4096, 8));
+      std::memset(p, 2, 4096);
+      second.push_back(p);
+    }
+    CHECK(pool->bytesHeld() < held);  // taken back out
+    // Some of the second arena's memory is where the first arena's was.
+    std::sort(second.begin(), second.end());
+    size_t reused = 0;
+    for (char* p : first)
+      if (std::binary_search(second.begin(), second.end(), p)) ++reused;
+    CHECK(reused > 0);
+  }
+  CHECK(pool->bytesHeld() >= held);
+}

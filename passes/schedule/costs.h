@@ -34,7 +34,8 @@ struct Costs {
 
 /// Reads a costs YAML file: any of forward, backward_b, backward_w,
 /// communication, optimizer (integers), memory: {forward, backward_b,
-/// backward_w}, max_memory. Keys not given keep their defaults.
+/// backward_w}, max_memory. Keys not given keep their defaults. A pir-run
+/// summary.yaml (it has `per_rank`) is read through its `costs` map.
 core::Result<Costs> loadCosts(const std::string& path);
 /// The same from YAML text (`what` names the source in errors).
 core::Result<Costs> parseCosts(const std::string& text, const std::string& what);

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -255,4 +256,37 @@ TEST_CASE("cloning into the program's own Context gives an independent copy", "[
   copy->body().front()->setAttr(ctx, "zz", ctx.boolAttr(true));
   CHECK(printProgram(*copy) != text);
   CHECK(printProgram(*programs[0]) == text);
+}
+
+TEST_CASE("a CloneSource numbers values and ops in walk order, and copies from it print as the source",
+          "[passes][clone]") {
+  Context ctx;
+  std::vector<std::unique_ptr<Program>> programs =
+      parseAll(ctx, PIR_TESTDATA_DIR "/roundtrip/05_while_two_block_args.pir");
+  const Program& src = *programs[0];
+  CloneSource numbered(src);
+  // The walk by hand: an op, its results, then what its regions hold.
+  std::vector<const Value*> values;
+  std::vector<const Operation*> ops;
+  std::function<void(const Block&)> visit = [&](const Block& b) {
+    for (const BlockArgument* a : b.arguments()) values.push_back(a);
+    for (const BlockArgument* k : b.kwargs()) values.push_back(k);
+    for (const Operation& op : b) {
+      ops.push_back(&op);
+      for (uint32_t i = 0; i < op.numResults(); ++i) values.push_back(op.result(i));
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const Block* inner : op.region(r).blocks()) visit(*inner);
+    }
+  };
+  visit(src.body());
+  REQUIRE(ops.size() > src.body().numOps());  // the while's body is numbered too
+  CHECK(std::vector<const Value*>(numbered.values().begin(), numbered.values().end()) == values);
+  CHECK(std::vector<const Operation*>(numbered.ops().begin(), numbered.ops().end()) == ops);
+  for (size_t i = 0; i < values.size(); ++i) CHECK(values[i]->passIndex == i);
+  Context a, b;
+  std::unique_ptr<Program> one = cloneProgram(numbered, a);
+  std::unique_ptr<Program> two = cloneProgram(numbered, b);
+  CHECK(printProgram(*one) == printProgram(src));
+  CHECK(printProgram(*two) == printProgram(src));
+  CHECK(useLists(*one) == useLists(src));
 }

@@ -68,7 +68,7 @@ std::string verifyAndPrint(const ProgramSet& set, DiagnosticEngine& diag) {
 /// from the case's text (or cloned from `from`, which lives in another
 /// Context and is only read), its pipeline run, every result verified and
 /// printed.
-std::string rankWork(const Case& c, const Program* from) {
+std::string rankWork(const Case& c, const CloneSource* from) {
   Context ctx;
   SourceFile src(c.file, c.text);
   DiagnosticEngine diag(&src);
@@ -156,7 +156,8 @@ TEST_CASE("K ranks clone one shared program at once, then run passes, verify and
   passes::registerAllPasses();
   std::vector<Case> all = cases();
   Context shared;  // read by every thread at once, written by none
-  std::vector<std::unique_ptr<Program>> sources;
+  std::vector<std::unique_ptr<Program>> programs;
+  std::vector<std::unique_ptr<CloneSource>> sources;  // numbered here, read by every thread
   std::vector<std::string> serial;
   for (const Case& c : all) {
     SourceFile src(c.file, c.text);
@@ -164,7 +165,8 @@ TEST_CASE("K ranks clone one shared program at once, then run passes, verify and
     auto parsed = parser::parseProgram(shared, src, diag);
     INFO(diag.render());
     REQUIRE(parsed.isOk());
-    sources.push_back(std::move(parsed.value()));
+    programs.push_back(std::move(parsed.value()));
+    sources.push_back(std::make_unique<CloneSource>(*programs.back()));
     serial.push_back(rankWork(c, nullptr));
     REQUIRE(rankWork(c, sources.back().get()) == serial.back());
   }

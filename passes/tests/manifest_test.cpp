@@ -106,6 +106,34 @@ TEST_CASE("a manifest reads back as written", "[passes][manifest]") {
   CHECK(none->programs.empty());
 }
 
+TEST_CASE("the schedule keys pipeline-split adds: written last, read back, optional", "[passes][manifest]") {
+  Manifest m = sample();
+  m.mode = "1F1B";
+  m.vpp = 2;
+  m.splitBw = 0;
+  Folder dir({"rank0/forward.pir", "program.pir"});
+  std::string text = writeManifest(m);
+  CHECK(text.ends_with("\nmode: \"1F1B\"\nvpp: 2\nsplit_bw: false\n"));
+  CHECK(text.find("version: 1\nprograms:\n") != std::string::npos);  // entries on the lines they were
+  auto back = parseManifest(text, dir.path);
+  REQUIRE(back.isOk());
+  CHECK(*back == m);
+  auto old = parseManifest(writeManifest(sample()), dir.path);  // without them: none given
+  REQUIRE(old.isOk());
+  CHECK(old->mode.empty());
+  CHECK(old->vpp == -1);
+  CHECK(old->splitBw == -1);
+  Folder one({"forward.pir"});
+  auto fails = [&](const std::string& extra) {
+    auto r = parseManifest(std::string(kGood) + extra, one.path);
+    REQUIRE_FALSE(r.isOk());
+    return where(std::string(kGood) + extra, r.status());
+  };
+  CHECK(fails("vpp: 0\n") == "10:6: 'vpp' must be a whole number from 1 to 1048576");
+  CHECK(fails("split_bw: maybe\n") == "10:11: 'split_bw' must be true or false");
+  CHECK(fails("mode: \"\"\n") == "10:7: 'mode' must be a non-empty string");
+}
+
 TEST_CASE("words YAML reads as null or a bool, in any case, come back as strings", "[passes][manifest]") {
   Manifest m;
   ManifestProgram p;

@@ -1,0 +1,79 @@
+//===- run_common.cpp - what pir-run's pieces share -----------------------===//
+#include "app/run_common.h"
+
+#include <cstdio>
+
+#include "parser/parser.h"
+
+namespace pir::app {
+
+using core::Status;
+using runtime::Tensor;
+using runtime::TensorMap;
+
+Status loadProgram(const std::string& path, Loaded& l) {
+  if (Status s = l.file.open(path); !s) return Status::error("error: " + s.message());
+  l.source = std::make_unique<core::SourceFile>(path, l.file.text());
+  core::DiagnosticEngine diag(l.source.get());
+  auto parsed = parser::parseProgram(l.ctx, *l.source, diag);
+  if (!parsed) return Status::error(diag.render());
+  l.program = std::move(parsed.value());
+  return Status::ok();
+}
+
+bool hasDistTypes(const core::Program& p) {
+  bool dist = false;
+  core::walk(p.body(), [&](const core::Operation& op) {
+    if (op.distAttr()) dist = true;
+    for (uint32_t i = 0; i < op.numResults(); ++i)
+      if (core::distAttrOf(op.result(i)->type())) dist = true;
+  });
+  return dist;
+}
+
+std::string render(const core::SourceFile& source, const Status& s, const std::string& prefix) {
+  core::Diagnostic d;
+  d.offset = s.offset();
+  d.message = prefix + s.message();
+  return core::renderDiagnostic(&source, d);
+}
+
+std::optional<double> scalarOf(const Tensor& t) {
+  if (!t.defined() || t.numel() != 1) return std::nullopt;
+  switch (t.dtype()) {
+    case core::DataType::F32:
+      return t.data<float>()[0];
+    case core::DataType::F64:
+      return t.data<double>()[0];
+    case core::DataType::BF16:
+      return t.data<runtime::BFloat16>()[0].toFloat();
+    default:
+      return std::nullopt;
+  }
+}
+
+TensorMap cloneAll(const TensorMap& m) {
+  TensorMap out;
+  for (auto& [k, v] : m) out[k] = v.clone();
+  return out;
+}
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string pickLoss(const RunOptions& opts, const core::Program& program) {
+  if (!opts.loss.empty()) return opts.loss;
+  std::vector<std::string> zeroD;
+  for (const core::Operation& op : program.body()) {
+    if (op.name() != "builtin.shadow_output" || op.numOperands() != 1 || !op.operandValue(0)) continue;
+    auto shape = core::tensorShape(op.operandValue(0)->type());
+    if (shape && shape->dims.empty())
+      if (auto* n = op.attrOf<core::StringAttr>("output_name")) zeroD.push_back(n->value());
+  }
+  return zeroD.size() == 1 ? zeroD[0] : std::string();
+}
+
+}  // namespace pir::app
