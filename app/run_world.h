@@ -87,7 +87,7 @@ class BlobWriter {
   requires std::is_trivially_copyable_v<T>
   void put(const std::vector<T>& v) {
     put(uint64_t(v.size()));
-    bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    if (!v.empty()) bytes_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
   void put(const std::string& s);
   void put(const runtime::Tensor& t);
@@ -117,7 +117,7 @@ class BlobReader {
     get(n);
     if (!ok_ || n > bytes_.size() / (sizeof(T) ? sizeof(T) : 1) || !need(n * sizeof(T))) return void(ok_ = false);
     v.resize(n);
-    std::memcpy(v.data(), next(n * sizeof(T)), n * sizeof(T));
+    if (n) std::memcpy(v.data(), next(n * sizeof(T)), n * sizeof(T));
   }
   void get(std::string& s);
   void get(runtime::Tensor& t);

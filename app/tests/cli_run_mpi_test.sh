@@ -21,7 +21,9 @@ prun() {
 mpi() {
   local np=$1
   shift
-  timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$np" "$PIR_RUN" "$@" > out 2> err
+  # Under ASan: full stacks through OpenMPI, so scripts/lsan-mpi.supp matches.
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:fast_unwind_on_malloc=0} \
+    timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$np" "$PIR_RUN" "$@" > out 2> err
   rc=$?
   check_no_crash
 }
