@@ -222,17 +222,7 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
 /// inputs and compares every output, parameter and state with `results`.
 int checkSerial(const RunOptions& opts, Loaded& l, core::Program& serial, const TensorMap& inputs,
                 const TensorMap& results) {
-  core::DiagnosticEngine diag(l.source.get());
-  std::vector<passes::PassSpec> specs;
-  passes::PassManager pm;
-  if (!passes::parsePassPipeline("drop-dist", specs, diag) || !pm.addPipeline(specs, diag))
-    return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
-  core::ProgramSet set;
-  set.programs.emplace_back("serial", std::unique_ptr<core::Program>());
-  set.programs[0].program.reset(&serial);
-  Status s = pm.run(set, diag);
-  set.programs[0].program.release();  // owned by the caller
-  if (!s) return std::fprintf(stderr, "serial meaning: %s\n", s.message().c_str()), s.isInternal() ? 2 : 1;
+  if (int rc = dropDist(serial, *l.source)) return rc;
   auto compiled = runtime::Executor::compile(serial);
   if (!compiled) return std::fprintf(stderr, "%s", render(*l.source, compiled.status(), "serial run: ").c_str()), 1;
   std::vector<RankRun> one(1);
@@ -256,20 +246,10 @@ int executeDistributed(const RunOptions& opts, Loaded& l) {
   core::Context serialCtx;
   std::unique_ptr<core::Program> serial;
   if (opts.check) serial = core::cloneProgram(*l.program, serialCtx);
-  core::DiagnosticEngine diag(l.source.get());
-  std::vector<passes::PassSpec> specs;
   passes::PassManager pm;
-  if (!passes::parsePassPipeline("apply-partition,split-ranks", specs, diag) || !pm.addPipeline(specs, diag))
-    return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
   core::ProgramSet programs;
   programs.programs.emplace_back("", std::move(l.program));
-  if (Status s = pm.run(programs, diag); !s) {
-    if (diag.hasErrors())
-      std::fprintf(stderr, "%s", diag.render().c_str());
-    else
-      std::fprintf(stderr, "%s", render(*l.source, s, "split-ranks: ").c_str());
-    return s.isInternal() ? 2 : 1;
-  }
+  if (int rc = runPassPipeline("apply-partition,split-ranks", programs, *l.source, "split-ranks: ", pm)) return rc;
   RankSet set;
   bool haveLayout = false;
   for (const auto& [name, content] : pm.passes().back()->outputFiles())

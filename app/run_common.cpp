@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "parser/parser.h"
+#include "passes/pass_pipeline.h"
 
 namespace pir::app {
 
@@ -36,6 +37,31 @@ std::string render(const core::SourceFile& source, const Status& s, const std::s
   d.offset = s.offset();
   d.message = prefix + s.message();
   return core::renderDiagnostic(&source, d);
+}
+
+int runPassPipeline(const std::string& pipeline, core::ProgramSet& set, const core::SourceFile& source,
+                    const std::string& prefix, passes::PassManager& pm) {
+  core::DiagnosticEngine diag(&source);
+  std::vector<passes::PassSpec> specs;
+  if (!passes::parsePassPipeline(pipeline, specs, diag) || !pm.addPipeline(specs, diag))
+    return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
+  if (Status s = pm.run(set, diag); !s) {
+    if (diag.hasErrors())
+      std::fprintf(stderr, "%s", diag.render().c_str());
+    else
+      std::fprintf(stderr, "%s", render(source, s, prefix).c_str());
+    return s.isInternal() ? 2 : 1;
+  }
+  return 0;
+}
+
+int dropDist(core::Program& serial, const core::SourceFile& source) {
+  core::ProgramSet set;
+  set.programs.emplace_back("serial", std::unique_ptr<core::Program>(&serial));
+  passes::PassManager pm;
+  int rc = runPassPipeline("drop-dist", set, source, "serial meaning: ", pm);
+  set.programs[0].program.release();  // owned by the caller
+  return rc;
 }
 
 std::optional<double> scalarOf(const Tensor& t) {

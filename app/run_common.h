@@ -17,6 +17,7 @@
 #include "core/context.h"
 #include "core/diagnostics.h"
 #include "core/status.h"
+#include "passes/pass_manager.h"
 #include "runtime/comm/communicator.h"
 #include "runtime/executor.h"
 
@@ -66,6 +67,17 @@ bool hasDistTypes(const core::Program& p);
 
 /// `s` rendered as a diagnostic located in `source`, its message prefixed.
 std::string render(const core::SourceFile& source, const core::Status& s, const std::string& prefix = "");
+
+/// Runs the pass pipeline `pipeline` over `set` through `pm` (which keeps
+/// the passes, for their output files). 0 when it ran; else the failure is
+/// printed (the passes' located diagnostics, or `prefix` and the status
+/// located in `source`) and the exit code returned.
+int runPassPipeline(const std::string& pipeline, core::ProgramSet& set, const core::SourceFile& source,
+                    const std::string& prefix, passes::PassManager& pm);
+
+/// drop-dist over `serial` (the caller keeps it): 0, or the exit code after
+/// printing the failure.
+int dropDist(core::Program& serial, const core::SourceFile& source);
 
 /// The value of a one-element float tensor.
 std::optional<double> scalarOf(const runtime::Tensor& t);

@@ -376,20 +376,10 @@ int executePipelineProgram(const RunOptions& opts, Loaded& l) {
   if (opts.vpp > 1) pipeline += " vpp=" + std::to_string(opts.vpp);
   if (opts.splitBw) pipeline += " split-bw=true";
   pipeline += "}";
-  core::DiagnosticEngine diag(l.source.get());
-  std::vector<passes::PassSpec> specs;
   passes::PassManager pm;
-  if (!passes::parsePassPipeline(pipeline, specs, diag) || !pm.addPipeline(specs, diag))
-    return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
   core::ProgramSet programs;
   programs.programs.emplace_back("", std::move(l.program));
-  if (Status s = pm.run(programs, diag); !s) {
-    if (diag.hasErrors())
-      std::fprintf(stderr, "%s", diag.render().c_str());
-    else
-      std::fprintf(stderr, "%s", render(*l.source, s, "pipeline: ").c_str());
-    return s.isInternal() ? 2 : 1;
-  }
+  if (int rc = runPassPipeline(pipeline, programs, *l.source, "pipeline: ", pm)) return rc;
   PipelineSet set;
   bool haveLayout = false;
   for (const auto& pass : pm.passes())

@@ -87,17 +87,7 @@ bool isFloat(core::DataType t) {
 int checkPipelineSerial(const RunOptions& opts, const core::SourceFile& source, core::Program& serial, int64_t n,
                         const TensorMap& global, const TensorMap& results, const std::string& lossName) {
   (void)lossName;
-  core::DiagnosticEngine diag(&source);
-  std::vector<passes::PassSpec> specs;
-  passes::PassManager pm;
-  if (!passes::parsePassPipeline("drop-dist", specs, diag) || !pm.addPipeline(specs, diag))
-    return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
-  core::ProgramSet set;
-  set.programs.emplace_back("serial", std::unique_ptr<core::Program>());
-  set.programs[0].program.reset(&serial);
-  Status s = pm.run(set, diag);
-  set.programs[0].program.release();  // owned by the caller
-  if (!s) return std::fprintf(stderr, "serial meaning: %s\n", s.message().c_str()), s.isInternal() ? 2 : 1;
+  if (int rc = dropDist(serial, source)) return rc;
   auto compiled = runtime::Executor::compile(serial);
   if (!compiled) return std::fprintf(stderr, "%s", render(source, compiled.status(), "serial run: ").c_str()), 1;
   runtime::Executor& ex = **compiled;
