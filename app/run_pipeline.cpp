@@ -409,8 +409,8 @@ int executePipelineProgram(const RunOptions& opts, Loaded& l) {
   if (Status s = makeSchedule(opts, mode, stageCount(set.ranks), int(opts.vpp), opts.splitBw, set.schedule); !s)
     return fail(s.message());
   if (serial)
-    set.check = [&](const TensorMap& feeds, const TensorMap& results, const std::string& lossName) {
-      return checkPipelineSerial(opts, *l.source, *serial, set.schedule.microBatches, feeds, results, lossName);
+    set.check = [&](const TensorMap& feeds, const TensorMap& results, const std::string&) {
+      return checkPipelineSerial(opts, *l.source, *serial, set.schedule.microBatches, feeds, results);
     };
   int rc = runPipelineSet(opts, set);
   set.ranks.clear();  // the plans point into the programs

@@ -26,10 +26,11 @@ runtime::Tensor microBatch(const runtime::Tensor& t, int64_t j, int64_t n);
 runtime::Tensor stackMicroBatches(const std::vector<runtime::Tensor>& parts);
 
 /// Runs the serial meaning of `serial` (the distributed original; drop-dist
-/// is applied here) on `global` (whole-batch feeds, original parameters and
-/// state) and compares with `results`; 0 when they agree.
+/// is applied here, and each optimizer's gradient rewired) on `global`
+/// (whole-batch feeds, original parameters and state): per micro-batch the
+/// outputs and gradients, then the optimizers once on the gradients' mean;
+/// compares with `results`; 0 when they agree.
 int checkPipelineSerial(const RunOptions& opts, const core::SourceFile& source, core::Program& serial, int64_t n,
-                        const runtime::TensorMap& global, const runtime::TensorMap& results,
-                        const std::string& lossName);
+                        const runtime::TensorMap& global, const runtime::TensorMap& results);
 
 }  // namespace pir::app

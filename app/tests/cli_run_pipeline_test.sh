@@ -95,6 +95,19 @@ test_run_pipeline_check_fails_on_an_early_optimizer() {
   stderr_has "^check: 'w[01]' differs at flat index [0-9]+: "
 }
 
+# adamw_ is not linear in the gradient: the check feeds it the micro-batches' mean gradient once, so
+# its parameters and moments are compared too (and an early optimizer is caught in them).
+test_run_pipeline_check_adamw_parameters() {
+  "$GEN" --ops 200 --stages 2 --optimizer adamw -o a.pir || fail "gen-program"
+  check_mode a.pir 2 --mode 1F1B
+  check_mode a.pir 4 --mode ZBH1 --steps 2
+  "$PIR_OPT" schedule --mode FThenB --stages 2 --micro-batches 2 -o s.yaml || fail "pir-opt schedule"
+  sed -i 's/"backward:1", "optimizer:0"/"optimizer:0", "backward:1"/' s.yaml
+  prun a.pir --schedule s.yaml --micro-batches 2 --check --timeout 10
+  expect_rc 1
+  stderr_has "^check: '[a-z0-9_]*(moment[12]|w|b)[a-z0-9_]*' differs at flat index [0-9]+: "
+}
+
 # Stage 1 runs both forwards before the first backward, stage 0 waits for that backward's gradient
 # before its second forward: the dry run finds the deadlock, pir-run ends with every rank's wait.
 test_run_pipeline_deadlock_ends_within_timeout() {
