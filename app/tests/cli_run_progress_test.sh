@@ -27,10 +27,10 @@ progress_re() {
 test_run_progress_bar_on_a_tty() {
   command -v script > /dev/null || skip "no util-linux script"
   write_chain 200
-  # About 0.1 ms an op on the 2-core machine: 40 steps last over a second;
+  # About 0.1 ms an op on the 2-core machine: 60 steps last over a second;
   # on a faster machine a run that ended before the bar drew is redone longer.
   local steps start ms
-  for steps in 40 160 640; do
+  for steps in 60 240 960; do
     start=$(date +%s%N)
     # stdout to a file; stderr is script's pty, which script copies to tty.txt.
     timeout 60 script -qec "'$PIR_RUN' c.pir --steps $steps > out" /dev/null < /dev/null > tty.txt
