@@ -180,15 +180,26 @@ Status runPipelineRanks(const RunOptions& opts, PipelineSet& set, const std::str
                       [&](int64_t rank, std::string_view bytes) {
                         return rankOf(rank) ? unpackRank(bytes, *rankOf(rank)) : Status::ok();
                       }};
+  RunProgress progress("jobs");
   auto body = [&](int64_t rank, runtime::Communicator& comm) -> Status {
     PipelineRank* pr = rankOf(rank);
     if (!pr) return Status::ok();  // a rank in no mesh idles
     runtime::threadMemory() = {};
     auto start = std::chrono::steady_clock::now();
+    const auto& jobs = set.schedule.stageJobs[size_t(pr->stage)];
+    auto opsOf = [&](const sched::Job& job) {
+      JobProgram* jp = pr->job(job.type());
+      return jp ? int64_t(jp->executor->numSteps()) : int64_t(0);
+    };
+    int64_t stepOps = 0;
+    for (const sched::Job& job : jobs) stepOps += opsOf(job);
+    progress.expect(opts.steps * int64_t(jobs.size()), opts.steps * stepOps);
     for (int64_t step = 0; step < opts.steps; ++step) {
       pr->scopes.assign(pr->feeds.size(), {});
-      for (const sched::Job& job : set.schedule.stageJobs[size_t(pr->stage)])
+      for (const sched::Job& job : jobs) {
         if (Status s = runJob(*pr, job, opts, lossName, comm); !s) return s;
+        progress.done(1, opsOf(job));
+      }
     }
     pr->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     pr->commSeconds = comm.stats().seconds;
@@ -196,7 +207,7 @@ Status runPipelineRanks(const RunOptions& opts, PipelineSet& set, const std::str
     pr->peakBytes = runtime::threadMemory().peak;
     return Status::ok();
   };
-  return runOnWorld(opts, world, rings, sourceOf, body, results);
+  return runOnWorld(opts, world, rings, sourceOf, body, results, progress);
 }
 
 int runPipelineSet(const RunOptions& opts, PipelineSet& set) {

@@ -10,11 +10,15 @@ namespace pir::app {
 using core::Status;
 
 Status runOnWorld(const RunOptions& opts, int64_t worldSize, runtime::RingTable rings, const SourceOf& sourceOf,
-                  const RankBody& body, const RankResults& results) {
+                  const RankBody& body, const RankResults& results, RunProgress& progress) {
   RunWorld world;  // in-process, or this process's rank under mpirun
   if (Status s = world.open(worldSize, std::move(rings), std::chrono::milliseconds(int64_t(opts.timeout * 1000))); !s)
     return s;
-  auto outcome = world.run(body);
+  runtime::WorldOutcome outcome;
+  {
+    ProgressBar bar(progress, !world.isMpi() || world.knows(0));  // under mpirun, rank 0's process only
+    outcome = world.run(body);
+  }
   using Kind = runtime::WorldOutcome::Kind;
   if (outcome.kind == Kind::Failed) {
     int64_t r = outcome.failedRank;
@@ -81,6 +85,7 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
                       [&](int64_t rank, std::string_view bytes) {
                         return runOf(rank) ? unpackRun(bytes, *runOf(rank)) : Status::ok();
                       }};
+  RunProgress progress("steps");
   return runOnWorld(
       opts, worldSize, std::move(rings), sourceOf,
       [&](int64_t rank, runtime::Communicator& comm) {
@@ -91,9 +96,12 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
         runtime::threadMemory() = {};
         if (!opts.trace.empty()) mine->stats.events = &mine->events;
         auto start = std::chrono::steady_clock::now();
+        const int64_t ops = int64_t(mine->executor->numSteps());
+        progress.expect(opts.steps, opts.steps * ops);
         for (int64_t step = 0; step < opts.steps; ++step) {
           mine->fetches.clear();
           if (Status s = mine->executor->run(mine->state, mine->fetches, &comm, &mine->stats); !s) return s;
+          progress.done(1, ops);
           if (auto it = mine->fetches.find(lossName); it != mine->fetches.end()) {
             if (auto v = scalarOf(it->second)) mine->losses.push_back(*v);
             mine->lossPieces.push_back(it->second.clone());
@@ -105,7 +113,7 @@ Status runRanks(std::vector<RankRun>& runs, const RunOptions& opts, const std::s
         mine->peakBytes = runtime::threadMemory().peak;
         return Status::ok();
       },
-      results);
+      results, progress);
 }
 
 }  // namespace pir::app

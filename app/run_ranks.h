@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "app/run_common.h"
+#include "app/run_progress.h"
 
 namespace pir::app {
 
@@ -30,9 +31,10 @@ struct RankResults {
 
 /// Runs `body` on every rank of the world (in process, or this process's
 /// rank under mpirun, then `results` gathered on rank 0); the rendered
-/// failure, or ok.
+/// failure, or ok. The bodies count into `progress`, which a progress bar
+/// shows on a tty (app/run_progress.h).
 core::Status runOnWorld(const RunOptions& opts, int64_t worldSize, runtime::RingTable rings, const SourceOf& sourceOf,
-                        const RankBody& body, const RankResults& results);
+                        const RankBody& body, const RankResults& results, RunProgress& progress);
 
 /// Runs every rank's plan --steps times (`runs` in any rank order, `sources`
 /// beside them); the losses (`lossName`) and measurements land in `runs`.

@@ -19,6 +19,10 @@
 #   from summary.yaml, next to PyTorch eager doing the same chain
 #   (python3-torch from Debian; skipped if missing); then the in-process
 #   all_reduce of 64 MiB on 2 ranks against memcpy of the buffer.
+#
+# bench_mpi: runtime_mpi_allreduce_bench under mpirun -np 2: all_reduce of
+#   64 MiB f32 through MpiWorld's communicator against raw MPI_Allreduce on
+#   the same buffer, median of 20 each, interleaved, and their ratio.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -126,8 +130,13 @@ PY
   "$build/runtime/runtime_allreduce_bench"
 }
 
+bench_mpi() {
+  cmake --build "$build" --target runtime_mpi_allreduce_bench > /dev/null
+  OPENBLAS_NUM_THREADS=1 mpirun --allow-run-as-root --oversubscribe -np 2 "$build/runtime/runtime_mpi_allreduce_bench"
+}
+
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor)
+[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor bench_mpi)
 echo "# pir-run benchmarks ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for s in "${sections[@]}"; do
   echo

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# pir-run's progress bar (app/run_progress.h): drawn on stderr when it is a
+# tty and the run lasts over a second, erased at the end; never otherwise.
+# The tty comes from util-linux's `script`. See cli_lib.sh for the driver.
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+PIR_RUN=$(dirname "$PIR_OPT")/pir-run
+
+# write_chain OPS: a dense chain of OPS relus on 16k floats into c.pir.
+write_chain() {
+  local count=$1 i t='builtin.tensor<16384xf32>'
+  {
+    echo '{'
+    echo "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[16384],stop_gradient:[true]} : () -> $t"
+    for ((i = 1; i <= count; i++)); do
+      echo "    (%$i) = \"pd_op.relu\" (%$((i - 1))) {} : ($t) -> $t"
+    done
+    echo "    () = \"builtin.shadow_output\" (%$count) {output_name:\"y\"} : ($t) -> "
+    echo '}'
+  } > c.pir
+}
+
+# A progress line of a run of STEPS steps of the 202-op chain.
+progress_re() {
+  echo "pir-run: steps [0-9]*/$1, ops [0-9]*/$(($1 * 202)), [0-9.]* s"
+}
+
+test_run_progress_bar_on_a_tty() {
+  command -v script > /dev/null || skip "no util-linux script"
+  write_chain 200
+  # About 0.1 ms an op on the 2-core machine: 60 steps last over a second;
+  # on a faster machine a run that ended before the bar drew is redone longer.
+  local steps start ms
+  for steps in 60 240 960; do
+    start=$(date +%s%N)
+    # stdout to a file; stderr is script's pty, which script copies to tty.txt.
+    timeout 60 script -qec "'$PIR_RUN' c.pir --steps $steps > out" /dev/null < /dev/null > tty.txt
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    grep -q "$(progress_re $steps)" tty.txt && break
+    [ "$ms" -gt 1500 ] && break  # long enough: the bar should have been drawn
+  done
+  expect_rc 0
+  grep -q "$(progress_re $steps)" tty.txt || fail "no progress line after ${ms} ms: $(od -c tty.txt | head)"
+  # The last bytes erase the line: \r, spaces, \r.
+  tail -c 3 tty.txt | od -An -c | grep -q '   \\r$' || fail "the line is not erased: $(tail -c 80 tty.txt | od -c)"
+  [ "$(sed "s|$(progress_re $steps)||g" tty.txt | tr -d ' \r')" = "" ] ||
+    fail "stderr has more than progress lines: $(od -c tty.txt | head)"
+  [ -s out ] && fail "stdout is not empty: $(head -c 300 out)"
+  return 0
+}
+
+test_run_progress_none_without_tty() {
+  write_chain 200
+  timeout 60 "$PIR_RUN" c.pir --steps 20 > out 2> err
+  rc=$?
+  check_no_crash
+  expect_rc 0
+  [ -s err ] && fail "stderr is not empty: $(od -c err | head)"
+  return 0
+}
+
+cli_main
