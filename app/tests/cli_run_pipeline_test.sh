@@ -230,7 +230,9 @@ test_run_pipeline_mpirun_same_as_in_process() {
   prun p.pir --mode 1F1B --micro-batches 4 --output-dir o1
   expect_rc 0 "in process"
   cp out out1
-  timeout 60 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" p.pir --mode 1F1B --micro-batches 4 \
+  # Under ASan: full stacks through OpenMPI, so scripts/lsan-mpi.supp matches (as cli_run_mpi_test.sh).
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:fast_unwind_on_malloc=0} \
+    timeout 60 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" p.pir --mode 1F1B --micro-batches 4 \
     --output-dir o2 > out 2> err
   rc=$?
   expect_rc 0 "mpirun -np 4"
