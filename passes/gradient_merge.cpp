@@ -26,6 +26,7 @@
 // types (constants replicated on the mesh).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -33,6 +34,7 @@
 #include "core/context.h"
 #include "core/op_table.h"
 #include "core/verifier.h"
+#include "parser/lexer.h"
 #include "passes/op_roles.h"
 #include "passes/pass_registry.h"
 #include "passes/reshard_builder.h"
@@ -137,6 +139,14 @@ class GradientMergePass : public ProgramPass {
                                             "' has no name (no builtin.parameter, pd_op.data or kwarg): its merge "
                                             "buffer cannot be named");
         return Status::error("unnamed parameter");
+      }
+      // The buffer is a kwarg, printed `%kwarg_NAME`: a name with other bytes
+      // would not read back (found by fuzz_passes).
+      if (!std::all_of(param.begin(), param.end(), parser::isValueIdChar)) {
+        diag.error(reportLocation(&op), "the parameter '" + param + "' of optimizer op '" + std::string(op.name()) +
+                                            "' cannot name a kwarg (letters, digits, '_', '.' and '@' only): its "
+                                            "merge buffer cannot be named");
+        return Status::error("parameter name");
       }
       m.name = param + "@GRAD@MERGE";
       if (!names.insert(m.name).second) {
