@@ -45,11 +45,11 @@ int execute(const RunOptions& opts) {
   Loaded l;
   if (Status s = loadProgram(opts.program, l); !s) return std::fprintf(stderr, "%s", s.message().c_str()), 1;
   if (wantsPipeline(opts)) {
-    if (!hasDistTypes(*l.program))
+    if (!core::hasDistTypes(*l.program))
       return std::fprintf(stderr, "error: --mode needs a distributed program (its stages on meshes)\n"), 1;
     return executePipelineProgram(opts, l);
   }
-  if (hasDistTypes(*l.program)) return executeDistributed(opts, l);
+  if (core::hasDistTypes(*l.program)) return executeDistributed(opts, l);
   if (opts.ranks > 1) {
     std::fprintf(stderr, "error: --ranks %lld: a dense program runs on one rank\n", (long long)opts.ranks);
     return 1;
@@ -319,13 +319,13 @@ int runRun(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return exitAfterParse(app, e);
+    return processExitCode(exitAfterParse(app, e));
   }
   if (opts.program.empty() == opts.programsDir.empty()) {
     std::fprintf(stderr, "error: give a PROGRAM or --programs DIR (one of them)\n");
-    return 1;
+    return processExitCode(1);
   }
-  return execute(opts);
+  return processExitCode(execute(opts));
 }
 
 }  // namespace pir::app

@@ -22,16 +22,6 @@ Status loadProgram(const std::string& path, Loaded& l) {
   return Status::ok();
 }
 
-bool hasDistTypes(const core::Program& p) {
-  bool dist = false;
-  core::walk(p.body(), [&](const core::Operation& op) {
-    if (op.distAttr()) dist = true;
-    for (uint32_t i = 0; i < op.numResults(); ++i)
-      if (core::distAttrOf(op.result(i)->type())) dist = true;
-  });
-  return dist;
-}
-
 std::string render(const core::SourceFile& source, const Status& s, const std::string& prefix) {
   core::Diagnostic d;
   d.offset = s.offset();
@@ -88,6 +78,13 @@ std::string number(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
+}
+
+std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing) {
+  std::string y = "{";
+  for (auto& [ring, bytes] : bytesByRing)
+    y += (y.size() > 1 ? ", " : "") + std::to_string(ring) + ": " + std::to_string(bytes);
+  return y + "}";
 }
 
 std::string pickLoss(const RunOptions& opts, const core::Program& program) {

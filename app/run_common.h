@@ -62,9 +62,6 @@ struct Loaded {
 /// Reads and parses `path` into `l`; a failure's message is rendered.
 core::Status loadProgram(const std::string& path, Loaded& l);
 
-/// Whether any op or value of `p` carries dist info.
-bool hasDistTypes(const core::Program& p);
-
 /// `s` rendered as a diagnostic located in `source`, its message prefixed.
 std::string render(const core::SourceFile& source, const core::Status& s, const std::string& prefix = "");
 
@@ -86,6 +83,9 @@ runtime::TensorMap cloneAll(const runtime::TensorMap& m);
 
 /// `v` with 9 significant digits (stdout, summary.yaml).
 std::string number(double v);
+
+/// summary.yaml's flow map of a rank's bytes sent by ring: `{0: 64, 3: 8}`.
+std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing);
 
 /// The loss output: --loss, or the only 0-D shadow output.
 std::string pickLoss(const RunOptions& opts, const core::Program& program);

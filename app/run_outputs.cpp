@@ -59,13 +59,8 @@ std::string summaryYaml(const std::vector<RankRun>& runs, const RunOptions& opts
   for (const RankRun& r : runs) {
     y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) +
          "\n    kernel_seconds: " + number(r.stats.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
-         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) + "\n    bytes_sent: {";
-    bool first = true;
-    for (auto& [ring, bytes] : r.bytesByRing) {
-      y += (first ? "" : ", ") + std::to_string(ring) + ": " + std::to_string(bytes);
-      first = false;
-    }
-    y += "}\n";
+         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
   }
   return y + extra;
 }

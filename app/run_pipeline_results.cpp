@@ -71,13 +71,8 @@ std::string pipelineSummary(const PipelineSet& set, const std::vector<double>& m
   for (const PipelineRank& r : set.ranks) {
     y += "  - rank: " + std::to_string(r.rank) + "\n    stage: " + std::to_string(r.stage) +
          "\n    seconds: " + number(r.seconds) + "\n    comm_seconds: " + number(r.commSeconds) +
-         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) + "\n    bytes_sent: {";
-    bool first = true;
-    for (auto& [ring, bytes] : r.bytesByRing) {
-      y += (first ? "" : ", ") + std::to_string(ring) + ": " + std::to_string(bytes);
-      first = false;
-    }
-    y += "}\n";
+         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
     for (auto& [type, c] : r.costs) {
       byStage[r.stage][type].seconds += c.seconds;
       byStage[r.stage][type].runs += c.runs;

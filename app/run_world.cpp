@@ -53,6 +53,11 @@ void quietUnlessRank0() {
   ::close(null);
 }
 
+int processExitCode(int rc) {
+  if (rc != 0 && launchedByMpirun() && !gMpiUsed && envInt("OMPI_COMM_WORLD_RANK", 0) != 0) return 0;
+  return rc;
+}
+
 RunWorld::RunWorld() = default;
 RunWorld::~RunWorld() = default;
 
@@ -61,7 +66,8 @@ Status RunWorld::open(int64_t worldSize, runtime::RingTable rings, std::chrono::
     local_ = std::make_unique<runtime::InProcessWorld>(worldSize, std::move(rings), timeout);
     return Status::ok();
   }
-  // Checked before MPI is joined: every process fails alike and exits 1.
+  // Checked before MPI is joined: every process fails alike, rank 0 reports
+  // it and exits 1 (processExitCode).
   int64_t processes = envInt("OMPI_COMM_WORLD_SIZE", -1);
   if (processes != worldSize)
     return Status::error("error: mpirun started " + std::to_string(processes) + " processes, the program has " +

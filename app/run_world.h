@@ -43,6 +43,12 @@ bool launchedByMpirun();
 /// errors before the run), until the rank runs and may fail on its own.
 void quietUnlessRank0();
 
+/// The exit code of this process for the job's code `rc`: under mpirun,
+/// before MPI is joined, only rank 0 exits with a failure. Every process
+/// meets the same errors up to there and rank 0 reports them; were another
+/// process to exit 1 first, mpirun would kill rank 0 before it printed.
+int processExitCode(int rc);
+
 class RunWorld {
  public:
   RunWorld();

@@ -68,4 +68,8 @@ struct ProgramSet {
   std::vector<NamedProgram> programs;
 };
 
+/// Whether any op carries an op dist attr or any result a dist type (a
+/// distributed program, as opposed to a dense one).
+bool hasDistTypes(const Program& p);
+
 }  // namespace pir::core

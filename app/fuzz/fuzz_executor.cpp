@@ -83,16 +83,6 @@ bool small(const core::Program& p) {
   return ok;
 }
 
-bool isDistributed(const core::Program& p) {
-  bool dist = false;
-  core::walk(p.body(), [&](const core::Operation& op) {
-    if (op.distAttr()) dist = true;
-    for (uint32_t i = 0; i < op.numResults(); ++i)
-      if (core::distAttrOf(op.result(i)->type())) dist = true;
-  });
-  return dist;
-}
-
 /// A feed of `in`'s dtype and shape with values from `seed`: floats in
 /// [-2, 2), integers in [0, 3), bools alternating.
 Tensor seededFeed(const runtime::ProgramInput& in, uint64_t seed) {
@@ -263,7 +253,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!parsed) return note("does not parse"), 0;
   if (core::verifyProgram(**parsed, diag) != 0) return note("does not verify"), 0;
   if (!small(**parsed)) return note("too large"), 0;
-  if (isDistributed(**parsed))
+  if (core::hasDistTypes(**parsed))
     runDistributed(std::move(*parsed), diag);
   else
     runDense(**parsed, 1 + int64_t(data[size - 1] % kMaxRanks));

@@ -86,6 +86,19 @@ test_run_mpi_wrong_process_count() {
   [ ! -s out ] || fail "stdout is not empty: $(cat out)"
 }
 
+# Every process meets a bad input before MPI is joined: rank 0 alone
+# reports it (once), and the job still exits 1.
+test_run_mpi_bad_input_reported_once() {
+  need_mpirun
+  printf '{\n    (%%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<2xf32\n}\n' > bad.pir
+  local i
+  for i in 1 2 3; do  # the race was rank 1 exiting 1 before rank 0 printed
+    mpi 3 bad.pir
+    expect_rc 1
+    [ "$(grep -c '^bad.pir:[0-9]*:[0-9]*: error: ' err)" = 1 ] || fail "the error is not printed once: $(cat err)"
+  done
+}
+
 # A distributed program: x sharded on a 2-rank mesh, resharded to
 # replicated (all_gather once split), written out as y; split by pir-opt.
 write_split() {

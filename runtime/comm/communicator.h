@@ -77,6 +77,12 @@ class Communicator {
   CommStats& stats() { return stats_; }
 
  protected:
+  /// A call on `ring` with a payload of `bytes` (the trace's ring and bytes).
+  void note(int64_t ring, size_t bytes) {
+    stats_.callRing = ring;
+    stats_.callBytes += bytes;
+  }
+
   CommStats stats_;
 };
 
@@ -87,5 +93,8 @@ class Communicator {
 /// begin.
 void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin = 0, int64_t count = -1,
                 int64_t outBegin = 0);
+/// reduceInto over raw arrays of `count` elements of `dtype`: parts[k] and
+/// `out` point at the first element (out may be one of the parts).
+void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceOp op);
 
 }  // namespace pir::runtime

@@ -4,25 +4,17 @@
 #include <algorithm>
 #include <thread>
 
+#include "runtime/comm/comm_common.h"
+
 namespace pir::runtime {
 
 using core::Result;
 using core::Status;
+using namespace comm_detail;
 
 namespace {
 
 constexpr auto kPoll = std::chrono::milliseconds(20);
-
-bool sameType(const Tensor& a, const Tensor& b) {
-  return a.dtype() == b.dtype() && std::equal(a.shape().begin(), a.shape().end(), b.shape().begin(), b.shape().end());
-}
-
-/// Adds the time from construction to destruction to `seconds`.
-struct CommTimer {
-  double& seconds;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  ~CommTimer() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
-};
 
 }  // namespace
 
@@ -46,14 +38,13 @@ class InProcessComm final : public Communicator {
     if (Status s = sameShapes(g, *parts, "all_reduce"); !s) return s;
     // Into `out` when it has x's type, x's own buffer included (all_reduce_):
     // a member writes only its chunk, which no other member reads.
-    bool direct = out.defined() && sameType(out, x) && (!out.sharesStorageWith(x) || out.raw() == x.raw());
+    bool direct = writesDirectly(x, out);
     Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
     std::vector<const Tensor*> ptrs;
     for (auto& p : *parts) ptrs.push_back(&p);
     int64_t n = int64_t(g.ranks->size()), numel = x.numel();
-    auto chunkBegin = [&](int64_t i) { return numel * i / n; };
-    int64_t begin = chunkBegin(g.position);
-    reduceInto(ptrs, result, op, begin, chunkBegin(g.position + 1) - begin, begin);
+    int64_t begin = chunkBegin(numel, n, g.position);
+    reduceInto(ptrs, result, op, begin, chunkBegin(numel, n, g.position + 1) - begin, begin);
     parts->clear();
     // A member posts its result once its chunk is in it.
     auto results = exchange(g, result, "all_reduce", false);
@@ -62,9 +53,9 @@ class InProcessComm final : public Communicator {
     for (int64_t i = 0; i < n; ++i) {
       const Tensor& r = (*results)[i];
       if (i == g.position || r.raw() == result.raw()) continue;  // a buffer two ranks were fed holds every chunk
-      size_t off = size_t(chunkBegin(i)) * elem;
+      size_t off = size_t(chunkBegin(numel, n, i)) * elem;
       std::memcpy(static_cast<char*>(result.raw()) + off, static_cast<const char*>(r.raw()) + off,
-                  size_t(chunkBegin(i + 1) - chunkBegin(i)) * elem);
+                  size_t(chunkBegin(numel, n, i + 1) - chunkBegin(numel, n, i)) * elem);
     }
     results->clear();
     if (Status s = finish(g, "all_reduce"); !s) return s;
@@ -79,10 +70,7 @@ class InProcessComm final : public Communicator {
     auto parts = exchange(g, x, "all_gather");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "all_gather"); !s) return s;
-    std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
-    if (shape.empty()) shape.push_back(1);
-    shape[0] *= int64_t(g.ranks->size());
-    Tensor result = Tensor::allocate(x.dtype(), shape);
+    Tensor result = Tensor::allocate(x.dtype(), gatheredShape(x, int64_t(g.ranks->size())));
     auto* dst = static_cast<char*>(result.raw());
     for (auto& p : *parts) dst = static_cast<char*>(std::memcpy(dst, p.raw(), p.bytes())) + p.bytes();
     parts->clear();
@@ -96,9 +84,7 @@ class InProcessComm final : public Communicator {
     if (Status s = group(ring, "reduce_scatter", g); !s) return s;
     note(ring, x.bytes());
     int64_t n = int64_t(g.ranks->size());
-    if (x.rank() == 0 || x.dim(0) % n != 0)
-      return Status::error("reduce_scatter on ring " + std::to_string(ring) + ": dim 0 of " + x.typeText() +
-                           " does not divide by the ring's " + std::to_string(n) + " ranks");
+    if (x.rank() == 0 || x.dim(0) % n != 0) return notDivisible("reduce_scatter", ring, x, n);
     auto parts = exchange(g, x, "reduce_scatter");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "reduce_scatter"); !s) return s;
@@ -118,9 +104,7 @@ class InProcessComm final : public Communicator {
     Group g;
     if (Status s = group(ring, "broadcast", g); !s) return s;
     note(ring, x.bytes());
-    if (root < 0 || root >= int64_t(g.ranks->size()))
-      return Status::error("broadcast on ring " + std::to_string(ring) + ": root " + std::to_string(root) +
-                           " is not a position of its " + std::to_string(g.ranks->size()) + " ranks");
+    if (root < 0 || root >= int64_t(g.ranks->size())) return badRoot(ring, root, int64_t(g.ranks->size()));
     auto parts = exchange(g, x, "broadcast");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "broadcast"); !s) return s;
@@ -136,9 +120,7 @@ class InProcessComm final : public Communicator {
     if (Status s = group(ring, "all_to_all", g); !s) return s;
     note(ring, x.bytes());
     int64_t n = int64_t(g.ranks->size());
-    if (x.numel() % n != 0)
-      return Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() + " does not cut into " +
-                           std::to_string(n) + " equal chunks");
+    if (x.numel() % n != 0) return notDivisible("all_to_all", ring, x, n);
     auto parts = exchange(g, x, "all_to_all");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "all_to_all"); !s) return s;
@@ -175,9 +157,7 @@ class InProcessComm final : public Communicator {
                          "recv_v2 from rank " + std::to_string(*src) + " on ring " + std::to_string(ring));
     if (!m) return m.takeStatus();
     if (m->ack || (out.defined() && !sameType(m->tensor, out)))
-      return Status::error("recv_v2 on ring " + std::to_string(ring) + " expects " + out.typeText() + ", rank " +
-                           std::to_string(*src) + " sent " +
-                           (m->ack ? "a collective's acknowledgement" : m->tensor.typeText()));
+      return recvTypeDiffers(ring, out, *src, m->ack ? "a collective's acknowledgement" : m->tensor.typeText());
     out = std::move(m->tensor);
     note(ring, out.bytes());
     return Status::ok();
@@ -190,29 +170,19 @@ class InProcessComm final : public Communicator {
     int64_t position = 0;
   };
 
-  void note(int64_t ring, size_t bytes) {
-    stats_.callRing = ring;
-    stats_.callBytes += bytes;
-  }
-
   Status group(int64_t ring, const char* what, Group& g) {
     auto it = world_.rings_.find(ring);
-    if (it == world_.rings_.end())
-      return Status::error(std::string(what) + ": ring " + std::to_string(ring) + " is in no ring table");
+    if (it == world_.rings_.end()) return noRing(what, ring);
     g.ring = ring;
     g.ranks = &it->second;
     auto pos = std::find(it->second.begin(), it->second.end(), rank_);
-    if (pos == it->second.end())
-      return Status::error(std::string(what) + ": rank " + std::to_string(rank_) + " is not in ring " +
-                           std::to_string(ring));
+    if (pos == it->second.end()) return notInRing(what, ring, rank_);
     g.position = pos - it->second.begin();
     return Status::ok();
   }
 
   Result<int64_t> peerRank(const Group& g, int64_t peer, const char* what) {
-    if (peer < 0 || peer >= int64_t(g.ranks->size()))
-      return Status::error(std::string(what) + ": peer " + std::to_string(peer) + " is not a position of ring " +
-                           std::to_string(g.ring) + "'s " + std::to_string(g.ranks->size()) + " ranks");
+    if (peer < 0 || peer >= int64_t(g.ranks->size())) return badPeer(what, g.ring, peer, int64_t(g.ranks->size()));
     return (*g.ranks)[peer];
   }
 
@@ -264,18 +234,7 @@ class InProcessComm final : public Communicator {
     const Tensor& mine = parts[g.position];
     for (size_t i = 0; i < parts.size(); ++i)
       if (!sameType(parts[i], mine))
-        return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " +
-                             std::to_string(rank_) + " has " + mine.typeText() + ", rank " +
-                             std::to_string((*g.ranks)[i]) + " has " + parts[i].typeText());
-    return Status::ok();
-  }
-
-  /// Moves `result` to `out`: into its buffer when it is preset (in place).
-  static Status place(Tensor result, Tensor& out) {
-    if (out.defined() && out.bytes() == result.bytes() && out.dtype() == result.dtype())
-      std::memcpy(out.raw(), result.raw(), result.bytes());
-    else
-      out = std::move(result);
+        return typesDiffer(what, g.ring, rank_, mine.typeText(), (*g.ranks)[i], parts[i].typeText());
     return Status::ok();
   }
 

@@ -9,10 +9,13 @@
 #include <deque>
 #include <thread>
 
+#include "runtime/comm/comm_common.h"
+
 namespace pir::runtime {
 
 using core::Result;
 using core::Status;
+using namespace comm_detail;
 
 namespace {
 
@@ -28,17 +31,6 @@ struct Header {
   int64_t dims[kMaxDims] = {};
 };
 
-bool sameType(const Tensor& a, const Tensor& b) {
-  return a.dtype() == b.dtype() && std::equal(a.shape().begin(), a.shape().end(), b.shape().begin(), b.shape().end());
-}
-
-/// Adds the time from construction to destruction to `seconds`.
-struct CommTimer {
-  double& seconds;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  ~CommTimer() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
-};
-
 bool gJoined = false;
 
 // Tensor memory is counted as the in-process world counts it, so that
@@ -46,8 +38,9 @@ bool gJoined = false;
 // reads its peers' collective inputs where they lie (no buffer of its own),
 // and a received tensor is the sender's copy: the sender's thread counted
 // it and is never credited back, the receiver's thread is debited when it
-// frees it. Here receive buffers are allocated uncounted, a collective's
-// are credited back when they go (Credit), and so is a sent copy.
+// frees it. Here a received tensor is allocated uncounted, a collective
+// receives into its result or the ring's buffer (not a tensor), and a sent
+// copy is credited back when it goes (Credit).
 
 /// A tensor the calling thread's MemoryStats do not count.
 Tensor allocateUncounted(DataType dtype, std::span<const int64_t> shape) {
@@ -58,7 +51,7 @@ Tensor allocateUncounted(DataType dtype, std::span<const int64_t> shape) {
 }
 
 /// Credits the calling thread's live bytes back with `bytes` when it goes:
-/// declared before the uncounted tensors, it outlives them.
+/// declared before the tensor it credits, it outlives it.
 struct Credit {
   int64_t bytes = 0;
   ~Credit() { threadMemory().live += bytes; }
@@ -122,90 +115,143 @@ class MpiComm final : public Communicator {
   bool stopping() const override { return false; }  // a failing process aborts the job
   bool deadlocked() const { return deadlocked_; }
 
+  /// Chunked as in-process: member i receives chunk i of every other
+  /// member's x (into the ring's receive buffer), reduces it in ring order
+  /// (the bits in-process gives), and sends the reduced chunk to every other
+  /// member, which receives it straight into its result. Each member sends
+  /// and receives (n-1)/n of x twice, as a ring all_reduce does.
   Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
     CommTimer t{stats_.seconds};
-    Credit credit;
-    auto parts = collect(ring, x, "all_reduce", credit);
-    if (!parts) return parts.takeStatus();
-    bool direct = out.defined() && !out.sharesStorageWith(x) && sameType(out, x);
+    Ring* g = nullptr;
+    if (Status s = group(ring, "all_reduce", g); !s) return s;
+    if (Status s = agree(*g, x, "all_reduce"); !s) return s;
+    count(*g, x.bytes());
+    bool direct = writesDirectly(x, out);
     Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
-    std::vector<const Tensor*> ptrs;
-    for (auto& p : *parts) ptrs.push_back(&p);
-    reduceInto(ptrs, result, op);
+    int64_t n = int64_t(g->ranks.size()), numel = x.numel(), me = g->position;
+    size_t elem = elementSize(x.dtype());
+    auto offset = [&](int64_t i) { return size_t(chunkBegin(numel, n, i)) * elem; };
+    auto length = [&](int64_t i) { return offset(i + 1) - offset(i); };
+    size_t slotBytes = size_t(numel / n + 1) * elem;  // the largest chunk
+    std::byte* staging = g->staging.reserve(size_t(n - 1) * slotBytes);
+    if (!staging) return Status::error("all_reduce on ring " + std::to_string(ring) + ": out of memory");
+    std::vector<const void*> parts(g->ranks.size());
+    std::vector<Transfer> moves;
+    for (int64_t p = 0, slot = 0; p < n; ++p) {
+      if (p == me) {
+        parts[p] = bytesOf(x) + offset(me);
+        continue;
+      }
+      std::byte* into = staging + size_t(slot++) * slotBytes;
+      parts[p] = into;
+      moves.push_back({p, bytesOf(x) + offset(p), length(p), into, length(me)});
+    }
+    // x's chunks are sent once this returns: an in-place result may be written.
+    if (Status s = exchange(*g, moves, "all_reduce"); !s) return s;
+    std::byte* reduced = bytesOf(result) + offset(me);
+    reduceElements(x.dtype(), parts, reduced, int64_t(length(me) / elem), op);
+    moves.clear();
+    for (int64_t p = 0; p < n; ++p)
+      if (p != me) moves.push_back({p, reduced, length(me), bytesOf(result) + offset(p), length(p)});
+    if (Status s = exchange(*g, moves, "all_reduce"); !s) return s;
     return direct ? Status::ok() : place(std::move(result), out);
   }
 
   Status allGather(int64_t ring, const Tensor& x, Tensor& out) override {
     CommTimer t{stats_.seconds};
-    Credit credit;
-    auto parts = collect(ring, x, "all_gather", credit);
-    if (!parts) return parts.takeStatus();
-    std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
-    if (shape.empty()) shape.push_back(1);
-    shape[0] *= int64_t(parts->size());
-    Tensor result = Tensor::allocate(x.dtype(), shape);
-    auto* dst = static_cast<char*>(result.raw());
-    for (auto& p : *parts) dst = static_cast<char*>(std::memcpy(dst, p.raw(), p.bytes())) + p.bytes();
+    Ring* g = nullptr;
+    if (Status s = group(ring, "all_gather", g); !s) return s;
+    if (Status s = agree(*g, x, "all_gather"); !s) return s;
+    count(*g, x.bytes());
+    int64_t n = int64_t(g->ranks.size());
+    Tensor result = Tensor::allocate(x.dtype(), gatheredShape(x, n));
+    std::memcpy(bytesOf(result) + size_t(g->position) * x.bytes(), x.raw(), x.bytes());
+    std::vector<Transfer> moves;
+    for (int64_t p = 0; p < n; ++p)
+      if (p != g->position)
+        moves.push_back({p, bytesOf(x), x.bytes(), bytesOf(result) + size_t(p) * x.bytes(), x.bytes()});
+    if (Status s = exchange(*g, moves, "all_gather"); !s) return s;
     return place(std::move(result), out);
   }
 
+  /// Member i receives chunk i of every other member's x and reduces them.
   Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
     CommTimer t{stats_.seconds};
-    const Ring* g = nullptr;
+    Ring* g = nullptr;
     if (Status s = group(ring, "reduce_scatter", g); !s) return s;
-    int64_t n = int64_t(g->ranks.size());
-    if (x.rank() == 0 || x.dim(0) % n != 0)
-      return Status::error("reduce_scatter on ring " + std::to_string(ring) + ": dim 0 of " + x.typeText() +
-                           " does not divide by the ring's " + std::to_string(n) + " ranks");
-    Credit credit;
-    auto parts = collect(ring, x, "reduce_scatter", credit);
-    if (!parts) return parts.takeStatus();
+    int64_t n = int64_t(g->ranks.size()), me = g->position;
+    if (x.rank() == 0 || x.dim(0) % n != 0) return notDivisible("reduce_scatter", ring, x, n);
+    if (Status s = agree(*g, x, "reduce_scatter"); !s) return s;
+    count(*g, x.bytes());
     std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
     shape[0] /= n;
     Tensor result = Tensor::allocate(x.dtype(), shape);
-    std::vector<const Tensor*> ptrs;
-    for (auto& p : *parts) ptrs.push_back(&p);
-    reduceInto(ptrs, result, op, result.numel() * g->position, result.numel());
+    size_t chunk = result.bytes();
+    std::byte* staging = g->staging.reserve(size_t(n - 1) * chunk);
+    if (!staging) return Status::error("reduce_scatter on ring " + std::to_string(ring) + ": out of memory");
+    std::vector<const void*> parts(g->ranks.size());
+    std::vector<Transfer> moves;
+    for (int64_t p = 0, slot = 0; p < n; ++p) {
+      if (p == me) {
+        parts[p] = bytesOf(x) + size_t(me) * chunk;
+        continue;
+      }
+      std::byte* into = staging + size_t(slot++) * chunk;
+      parts[p] = into;
+      moves.push_back({p, bytesOf(x) + size_t(p) * chunk, chunk, into, chunk});
+    }
+    if (Status s = exchange(*g, moves, "reduce_scatter"); !s) return s;
+    reduceElements(x.dtype(), parts, result.raw(), result.numel(), op);
     return place(std::move(result), out);
   }
 
   Status broadcast(int64_t ring, int64_t root, const Tensor& x, Tensor& out) override {
     CommTimer t{stats_.seconds};
-    const Ring* g = nullptr;
+    Ring* g = nullptr;
     if (Status s = group(ring, "broadcast", g); !s) return s;
-    if (root < 0 || root >= int64_t(g->ranks.size()))
-      return Status::error("broadcast on ring " + std::to_string(ring) + ": root " + std::to_string(root) +
-                           " is not a position of its " + std::to_string(g->ranks.size()) + " ranks");
-    Credit credit;
-    auto parts = collect(ring, x, "broadcast", credit);
-    if (!parts) return parts.takeStatus();
-    return place((*parts)[root].clone(), out);
+    int64_t n = int64_t(g->ranks.size());
+    if (root < 0 || root >= n) return badRoot(ring, root, n);
+    if (Status s = agree(*g, x, "broadcast"); !s) return s;
+    count(*g, x.bytes());
+    Tensor result = Tensor::allocate(x.dtype(), x.shape());
+    std::vector<Transfer> moves;
+    if (g->position == root) {
+      std::memcpy(result.raw(), x.raw(), x.bytes());
+      for (int64_t p = 0; p < n; ++p)
+        if (p != root) moves.push_back({p, bytesOf(x), x.bytes(), nullptr, 0, true, false});
+    } else {
+      moves.push_back({root, nullptr, 0, bytesOf(result), x.bytes(), false, true});
+    }
+    if (Status s = exchange(*g, moves, "broadcast"); !s) return s;
+    return place(std::move(result), out);
   }
 
+  /// Chunk p of x goes to member p; slot p of the result comes from it.
   Status allToAll(int64_t ring, const Tensor& x, Tensor& out) override {
     CommTimer t{stats_.seconds};
-    const Ring* g = nullptr;
+    Ring* g = nullptr;
     if (Status s = group(ring, "all_to_all", g); !s) return s;
-    int64_t n = int64_t(g->ranks.size());
-    if (x.numel() % n != 0)
-      return Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() + " does not cut into " +
-                           std::to_string(n) + " equal chunks");
-    Credit credit;
-    auto parts = collect(ring, x, "all_to_all", credit);
-    if (!parts) return parts.takeStatus();
+    int64_t n = int64_t(g->ranks.size()), me = g->position;
+    if (x.numel() % n != 0) return notDivisible("all_to_all", ring, x, n);
+    if (Status s = agree(*g, x, "all_to_all"); !s) return s;
+    count(*g, x.bytes());
     Tensor result = Tensor::allocate(x.dtype(), x.shape());
     size_t chunk = x.bytes() / size_t(n);
-    for (int64_t i = 0; i < n; ++i)
-      std::memcpy(static_cast<char*>(result.raw()) + i * chunk,
-                  static_cast<const char*>((*parts)[i].raw()) + g->position * chunk, chunk);
+    std::memcpy(bytesOf(result) + size_t(me) * chunk, bytesOf(x) + size_t(me) * chunk, chunk);
+    std::vector<Transfer> moves;
+    for (int64_t p = 0; p < n; ++p)
+      if (p != me)
+        moves.push_back({p, bytesOf(x) + size_t(p) * chunk, chunk, bytesOf(result) + size_t(p) * chunk, chunk});
+    if (Status s = exchange(*g, moves, "all_to_all"); !s) return s;
     return place(std::move(result), out);
   }
 
   Status send(int64_t ring, int64_t peer, const Tensor& x) override {
     CommTimer t{stats_.seconds};
-    const Ring* g = nullptr;
+    Ring* g = nullptr;
     if (Status s = group(ring, "send_v2", g); !s) return s;
     if (Status s = checkPeer(*g, peer, "send_v2"); !s) return s;
+    note(ring, x.bytes());
     reapSends();
     // A copy: the program may write x in place before the peer takes it.
     auto p = std::make_unique<PendingSend>();
@@ -220,7 +266,7 @@ class MpiComm final : public Communicator {
 
   Status recv(int64_t ring, int64_t peer, Tensor& out) override {
     CommTimer t{stats_.seconds};
-    const Ring* g = nullptr;
+    Ring* g = nullptr;
     if (Status s = group(ring, "recv_v2", g); !s) return s;
     if (Status s = checkPeer(*g, peer, "recv_v2"); !s) return s;
     std::string what = "recv_v2 from rank " + std::to_string(g->ranks[peer]) + " on ring " + std::to_string(ring);
@@ -234,10 +280,9 @@ class MpiComm final : public Communicator {
     waits[0].request = MPI_REQUEST_NULL;
     MPI_Irecv(got.raw(), int(got.bytes()), MPI_BYTE, int(peer), kTag, g->comm, &waits[0].request);
     if (Status s = waitAll(waits); !s) return s;
-    if (out.defined() && !sameType(got, out))
-      return Status::error("recv_v2 on ring " + std::to_string(ring) + " expects " + out.typeText() + ", rank " +
-                           std::to_string(g->ranks[peer]) + " sent " + got.typeText());
+    if (out.defined() && !sameType(got, out)) return recvTypeDiffers(ring, out, g->ranks[peer], got.typeText());
     out = std::move(got);
+    note(ring, out.bytes());
     return Status::ok();
   }
 
@@ -257,11 +302,27 @@ class MpiComm final : public Communicator {
 
  private:
   friend class MpiWorld;
+  /// A receive buffer a ring keeps across calls: a fresh one per call faults
+  /// its pages in every time (38-43 ms of a 64 MiB all_reduce, measured).
+  struct Staging {
+    std::unique_ptr<std::byte, void (*)(void*)> data{nullptr, std::free};
+    size_t bytes = 0;
+    /// At least `n` bytes, 64-byte aligned; null when out of memory.
+    std::byte* reserve(size_t n) {
+      if (n > bytes) {
+        size_t rounded = (n + 63) / 64 * 64;
+        data.reset(static_cast<std::byte*>(std::aligned_alloc(64, rounded)));
+        bytes = data ? rounded : 0;
+      }
+      return data ? data.get() : reinterpret_cast<std::byte*>(this);  // n == 0 needs no memory
+    }
+  };
   struct Ring {
     int64_t id = 0;
     std::vector<int64_t> ranks;
     int64_t position = -1;  // this rank's, -1 when not a member
     MPI_Comm comm = MPI_COMM_NULL;
+    Staging staging;
   };
   struct PendingSend {
     Tensor tensor;
@@ -273,33 +334,53 @@ class MpiComm final : public Communicator {
     MPI_Request request = MPI_REQUEST_NULL;
     std::string what;  // for the timeout's report
   };
+  /// One leg of a collective with ring position `peer`: bytes to send and a
+  /// buffer to receive into.
+  struct Transfer {
+    int64_t peer = 0;
+    const std::byte* send = nullptr;
+    size_t sendBytes = 0;
+    std::byte* recv = nullptr;
+    size_t recvBytes = 0;
+    bool sends = true, receives = true;
+  };
 
-  Status group(int64_t ring, const char* what, const Ring*& g) const {
+  static std::byte* bytesOf(Tensor& t) { return static_cast<std::byte*>(t.raw()); }
+  static const std::byte* bytesOf(const Tensor& t) { return static_cast<const std::byte*>(t.raw()); }
+
+  Status group(int64_t ring, const char* what, Ring*& g) {
     auto it = rings_.find(ring);
-    if (it == rings_.end())
-      return Status::error(std::string(what) + ": ring " + std::to_string(ring) + " is in no ring table");
-    if (it->second.position < 0)
-      return Status::error(std::string(what) + ": rank " + std::to_string(rank_) + " is not in ring " +
-                           std::to_string(ring));
+    if (it == rings_.end()) return noRing(what, ring);
+    if (it->second.position < 0) return notInRing(what, ring, rank_);
     g = &it->second;
     return Status::ok();
   }
 
   static Status checkPeer(const Ring& g, int64_t peer, const char* what) {
-    if (peer < 0 || peer >= int64_t(g.ranks.size()))
-      return Status::error(std::string(what) + ": peer " + std::to_string(peer) + " is not a position of ring " +
-                           std::to_string(g.id) + "'s " + std::to_string(g.ranks.size()) + " ranks");
+    if (peer < 0 || peer >= int64_t(g.ranks.size())) return badPeer(what, g.id, peer, int64_t(g.ranks.size()));
+    return Status::ok();
+  }
+
+  /// A collective's bytes in summary.yaml: x to every other member, as the
+  /// in-process world counts them.
+  void count(const Ring& g, size_t bytes) {
+    note(g.id, bytes);
+    stats_.bytesByRing[g.id] += bytes * (g.ranks.size() - 1);
+  }
+
+  static Status describe(const Tensor& x, Header& h) {
+    if (x.rank() > kMaxDims) return Status::error("a tensor of rank " + std::to_string(x.rank()) + " is over MPI's 16");
+    if (x.bytes() > kMaxMessage) return Status::error(x.typeText() + " is over the 1 GiB an MPI message may carry");
+    h.dtype = int64_t(x.dtype());
+    h.rank = int64_t(x.rank());
+    for (size_t i = 0; i < x.rank(); ++i) h.dims[i] = x.dim(i);
     return Status::ok();
   }
 
   /// Starts sending x's header and payload to ring position `peer`; x and
   /// `h` must live until `requests` complete.
   static Status post(const Ring& g, int64_t peer, const Tensor& x, Header& h, std::vector<MPI_Request>& requests) {
-    if (x.rank() > kMaxDims) return Status::error("a tensor of rank " + std::to_string(x.rank()) + " is over MPI's 16");
-    if (x.bytes() > kMaxMessage) return Status::error(x.typeText() + " is over the 1 GiB an MPI message may carry");
-    h.dtype = int64_t(x.dtype());
-    h.rank = int64_t(x.rank());
-    for (size_t i = 0; i < x.rank(); ++i) h.dims[i] = x.dim(i);
+    if (Status s = describe(x, h); !s) return s;
     requests.resize(requests.size() + 2);
     MPI_Request* r = &requests[requests.size() - 2];
     MPI_Isend(&h, sizeof h, MPI_BYTE, int(peer), kTag, g.comm, &r[0]);
@@ -315,52 +396,47 @@ class MpiComm final : public Communicator {
     return Status::ok();
   }
 
-  /// Every member's x by position (each member sends its x to every other
-  /// one), after the shapes are checked to agree.
-  Result<std::vector<Tensor>> collect(int64_t ring, const Tensor& x, const char* what, Credit& credit) {
-    const Ring* g = nullptr;
-    if (Status s = group(ring, what, g); !s) return s;
-    size_t n = g->ranks.size();
-    Header mine;
-    std::vector<MPI_Request> sends;
-    for (size_t p = 0; p < n; ++p)
-      if (int64_t(p) != g->position) {
-        if (Status s = post(*g, int64_t(p), x, mine, sends); !s) return s;
-        stats_.bytesByRing[ring] += x.bytes();
-      }
-    std::vector<Header> headers(n);
+  /// Posts every receive, then every send, and waits for all of them.
+  Status exchange(const Ring& g, std::span<const Transfer> moves, const char* what) {
     std::vector<Wait> waits;
-    std::vector<Tensor> parts(n);
-    auto waitFor = [&](size_t p) {
-      return std::string(what) + " on ring " + std::to_string(ring) + ", for rank " + std::to_string(g->ranks[p]);
-    };
+    waits.reserve(2 * moves.size());
+    for (const Transfer& m : moves)
+      if (m.receives) {
+        waits.push_back({MPI_REQUEST_NULL, std::string(what) + " on ring " + std::to_string(g.id) + ", for rank " +
+                                               std::to_string(g.ranks[m.peer])});
+        MPI_Irecv(m.recv, int(m.recvBytes), MPI_BYTE, int(m.peer), kTag, g.comm, &waits.back().request);
+      }
+    for (const Transfer& m : moves)
+      if (m.sends) {
+        waits.push_back({MPI_REQUEST_NULL, std::string(what) + " on ring " + std::to_string(g.id)});
+        MPI_Isend(m.send, int(m.sendBytes), MPI_BYTE, int(m.peer), kTag, g.comm, &waits.back().request);
+      }
+    return waitAll(waits);
+  }
+
+  /// A collective's first step: x's type to every other member and theirs
+  /// back, so that a mismatch fails every member before any payload moves.
+  Status agree(const Ring& g, const Tensor& x, const char* what) {
+    Header mine;
+    if (Status s = describe(x, mine); !s) return s;
+    size_t n = g.ranks.size();
+    std::vector<Header> theirs(n);
+    std::vector<Transfer> moves;
     for (size_t p = 0; p < n; ++p)
-      if (int64_t(p) != g->position) {
-        waits.push_back({MPI_REQUEST_NULL, waitFor(p)});
-        MPI_Irecv(&headers[p], sizeof(Header), MPI_BYTE, int(p), kTag, g->comm, &waits.back().request);
-      }
-    if (Status s = waitAll(waits); !s) return s;
-    waits.clear();
+      if (int64_t(p) != g.position)
+        moves.push_back({int64_t(p), reinterpret_cast<const std::byte*>(&mine), sizeof mine,
+                         reinterpret_cast<std::byte*>(&theirs[p]), sizeof(Header)});
+    if (Status s = exchange(g, moves, what); !s) return s;
     for (size_t p = 0; p < n; ++p) {
-      if (int64_t(p) == g->position) {
-        parts[p] = x;
-        continue;
-      }
-      if (Status s = allocateFor(headers[p], parts[p], g->ranks[p]); !s) return s;
-      credit.bytes += int64_t(parts[p].storageBytes());
-      waits.push_back({MPI_REQUEST_NULL, waitFor(p)});
-      MPI_Irecv(parts[p].raw(), int(parts[p].bytes()), MPI_BYTE, int(p), kTag, g->comm, &waits.back().request);
+      const Header& h = theirs[p];
+      if (int64_t(p) == g.position) continue;
+      if (h.rank < 0 || h.rank > int64_t(kMaxDims) || !isRunnable(DataType(h.dtype)))
+        return Status::error("rank " + std::to_string(g.ranks[p]) + " sent a message this rank cannot read");
+      std::span<const int64_t> dims(h.dims, size_t(h.rank));
+      if (DataType(h.dtype) != x.dtype() || !std::equal(dims.begin(), dims.end(), x.shape().begin(), x.shape().end()))
+        return typesDiffer(what, g.id, rank_, x.typeText(), g.ranks[p], typeText(DataType(h.dtype), dims));
     }
-    // x may be written again (an in-place all_reduce_) once its sends are done.
-    for (MPI_Request r : sends) waits.push_back({r, std::string(what) + " on ring " + std::to_string(ring)});
-    if (Status s = waitAll(waits); !s) return s;
-    const Tensor& me = parts[g->position];
-    for (size_t i = 0; i < n; ++i)
-      if (!sameType(parts[i], me))
-        return Status::error(std::string(what) + " on ring " + std::to_string(ring) + ": rank " +
-                             std::to_string(rank_) + " has " + me.typeText() + ", rank " + std::to_string(g->ranks[i]) +
-                             " has " + parts[i].typeText());
-    return parts;
+    return Status::ok();
   }
 
   /// Polls until every request completes; past the timeout, the first one
@@ -399,15 +475,6 @@ class MpiComm final : public Communicator {
       Credit credit{int64_t(pending_.front()->tensor.storageBytes())};
       pending_.pop_front();
     }
-  }
-
-  /// Moves `result` to `out`: into its buffer when it is preset (in place).
-  static Status place(Tensor result, Tensor& out) {
-    if (out.defined() && out.bytes() == result.bytes() && out.dtype() == result.dtype())
-      std::memcpy(out.raw(), result.raw(), result.bytes());
-    else
-      out = std::move(result);
-    return Status::ok();
   }
 
   std::chrono::milliseconds timeout_;

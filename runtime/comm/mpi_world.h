@@ -11,9 +11,12 @@
 //   one tag, so (ring, src, dst) is one FIFO as in-process: MPI does not let
 //   two messages of one sender and tag overtake each other.
 // - A send never blocks: MPI_Isend of a copy kept until the send completes.
-// - A collective exchanges every member's whole input (MPI_Isend/Irecv) and
-//   combines the pieces in ring order with reduceInto, as in-process: the
-//   bits are the same, never MPI_Allreduce's own order.
+// - A collective first exchanges every member's type (a mismatch fails
+//   every member before any payload moves), then moves only what each
+//   member needs, received in place where it can be. A reduction combines
+//   in ring order with reduceElements, in the chunks in-process cuts: the
+//   bits are the same, never MPI_Allreduce's own order. all_reduce's chunks
+//   are received into a buffer the ring keeps across calls.
 // - Waits poll: a wait longer than the timeout fails with what this rank
 //   waits on (the process cannot see the others'); the caller aborts the
 //   job (mpiAbort).

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "runtime/comm/communicator.h"
 
@@ -57,10 +58,9 @@ using WholeBlock = std::integral_constant<int64_t, kBlock>;
 
 /// One block of `len` elements at `at` into `acc`, then stored to dst + at.
 template <class T, class Len>
-void reduceBlock(std::span<const Tensor* const> parts, T* acc, T* dst, ReduceOp op, int64_t begin, int64_t at,
-                 Len len) {
-  std::memcpy(acc, parts[0]->data<T>() + begin + at, size_t(len) * sizeof(T));
-  for (size_t k = 1; k < parts.size(); ++k) foldInto(acc, parts[k]->data<T>() + begin + at, len, op);
+void reduceBlock(std::span<const T* const> parts, T* acc, T* dst, ReduceOp op, int64_t at, Len len) {
+  std::memcpy(acc, parts[0] + at, size_t(len) * sizeof(T));
+  for (size_t k = 1; k < parts.size(); ++k) foldInto(acc, parts[k] + at, len, op);
   if constexpr (!std::is_same_v<T, bool>)
     if (op == ReduceOp::Avg)
       for (int64_t i = 0; i < int64_t(len); ++i) acc[i] = acc[i] / T(parts.size());
@@ -69,50 +69,62 @@ void reduceBlock(std::span<const Tensor* const> parts, T* acc, T* dst, ReduceOp 
 
 /// Block by block into a buffer on the stack, then stored: every part's
 /// block is read before `dst`'s is written, so `dst` may be one of the parts
-/// at the same offset (an in-place all_reduce_).
+/// (an in-place all_reduce_).
 template <class T>
-void reduceTyped(std::span<const Tensor* const> parts, T* dst, ReduceOp op, int64_t begin, int64_t count) {
+void reduceTyped(std::span<const void* const> raw, void* out, ReduceOp op, int64_t count) {
+  std::vector<const T*> parts(raw.size());
+  for (size_t k = 0; k < raw.size(); ++k) parts[k] = static_cast<const T*>(raw[k]);
+  T* dst = static_cast<T*>(out);
   alignas(64) T acc[kBlock];
   int64_t at = 0;
-  for (; at + kBlock <= count; at += kBlock) reduceBlock(parts, acc, dst, op, begin, at, WholeBlock{});
-  if (at < count) reduceBlock(parts, acc, dst, op, begin, at, count - at);
+  for (; at + kBlock <= count; at += kBlock) reduceBlock<T>(parts, acc, dst, op, at, WholeBlock{});
+  if (at < count) reduceBlock<T>(parts, acc, dst, op, at, count - at);
 }
 
 /// bf16 is combined in f32 and rounded once at the end (element by element:
 /// each element's parts are read before it is written).
-void reduceBf16(std::span<const Tensor* const> parts, BFloat16* dst, ReduceOp op, int64_t begin, int64_t count) {
+void reduceBf16(std::span<const void* const> raw, void* out, ReduceOp op, int64_t count) {
+  auto part = [&](size_t k) { return static_cast<const BFloat16*>(raw[k]); };
+  auto* dst = static_cast<BFloat16*>(out);
   for (int64_t i = 0; i < count; ++i) {
-    float a = parts[0]->data<BFloat16>()[begin + i].toFloat();
-    for (size_t k = 1; k < parts.size(); ++k) a = combine(a, parts[k]->data<BFloat16>()[begin + i].toFloat(), op);
-    if (op == ReduceOp::Avg) a /= float(parts.size());
+    float a = part(0)[i].toFloat();
+    for (size_t k = 1; k < raw.size(); ++k) a = combine(a, part(k)[i].toFloat(), op);
+    if (op == ReduceOp::Avg) a /= float(raw.size());
     dst[i] = BFloat16::fromFloat(a);
   }
 }
 
 }  // namespace
 
-void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin, int64_t count,
-                int64_t outBegin) {
-  if (count < 0) count = out.numel();
-  switch (out.dtype()) {
+void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceOp op) {
+  switch (dtype) {
     case DataType::F32:
-      return reduceTyped<float>(parts, out.data<float>() + outBegin, op, begin, count);
+      return reduceTyped<float>(parts, out, op, count);
     case DataType::F64:
-      return reduceTyped<double>(parts, out.data<double>() + outBegin, op, begin, count);
+      return reduceTyped<double>(parts, out, op, count);
     case DataType::I32:
-      return reduceTyped<int32_t>(parts, out.data<int32_t>() + outBegin, op, begin, count);
+      return reduceTyped<int32_t>(parts, out, op, count);
     case DataType::I64:
-      return reduceTyped<int64_t>(parts, out.data<int64_t>() + outBegin, op, begin, count);
+      return reduceTyped<int64_t>(parts, out, op, count);
     case DataType::BF16:
-      return reduceBf16(parts, out.data<BFloat16>() + outBegin, op, begin, count);
+      return reduceBf16(parts, out, op, count);
     case DataType::Bool: {
       // SUM, AVG and MAX are "any", PROD and MIN "all".
       ReduceOp logical = (op == ReduceOp::Prod || op == ReduceOp::Min) ? ReduceOp::Min : ReduceOp::Max;
-      return reduceTyped<bool>(parts, out.data<bool>() + outBegin, logical, begin, count);
+      return reduceTyped<bool>(parts, out, logical, count);
     }
     default:
       return;
   }
+}
+
+void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin, int64_t count,
+                int64_t outBegin) {
+  if (count < 0) count = out.numel();
+  size_t elem = elementSize(out.dtype());
+  std::vector<const void*> at(parts.size());
+  for (size_t k = 0; k < parts.size(); ++k) at[k] = static_cast<const char*>(parts[k]->raw()) + size_t(begin) * elem;
+  reduceElements(out.dtype(), at, static_cast<char*>(out.raw()) + size_t(outBegin) * elem, count, op);
 }
 
 }  // namespace pir::runtime

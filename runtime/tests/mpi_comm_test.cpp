@@ -80,6 +80,71 @@ TEST_CASE("mpi all_reduce in place", "[mpi]") {
   CHECK(sameBits(x, want));
 }
 
+/// x of `n` elements of `dtype` from input()'s values.
+Tensor typedInput(int64_t rank, int64_t n, DataType dtype) {
+  Tensor f = input(rank, n), t = Tensor::allocate(dtype, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    float v = f.data<float>()[i];
+    switch (dtype) {
+      case DataType::F64:
+        t.data<double>()[i] = double(v) * (1.0 + 1e-9 * double(i));
+        break;
+      case DataType::BF16:
+        t.data<BFloat16>()[i] = BFloat16::fromFloat(v);
+        break;
+      case DataType::I64:
+        t.data<int64_t>()[i] = int64_t(i * 7 + rank * 3) - 5;
+        break;
+      case DataType::Bool:
+        t.data<bool>()[i] = (i + rank) % 3 == 0;
+        break;
+      default:
+        t.data<float>()[i] = v;
+    }
+  }
+  return t;
+}
+
+TEST_CASE("mpi chunked all_reduce has in-process bits at every size and dtype", "[mpi]") {
+  // Chunks of 1 element and of none (1 and 2 elements on 3 ranks), uneven
+  // chunks (7, 3001), and a chunk past one reduction block (3001 / 3).
+  for (int64_t n : {1, 2, 7, 3001})
+    for (DataType dtype : {DataType::F32, DataType::F64, DataType::BF16, DataType::I64, DataType::Bool})
+      for (bool inPlace : {false, true}) {
+        CAPTURE(n, int(dtype), inPlace);
+        sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) {
+          Tensor x = typedInput(r, n, dtype);
+          if (inPlace) out = x;
+          Status s = c.allReduce(12, x, out, ReduceOp::Sum);
+          if (inPlace && !out.sharesStorageWith(x)) return Status::error("not in place");
+          return s;
+        });
+      }
+}
+
+TEST_CASE("mpi reduce_scatter and all_to_all move chunks as in-process", "[mpi]") {
+  for (int64_t rows : {3, 30, 3003}) {
+    CAPTURE(rows);
+    sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) {
+      return c.reduceScatter(12, input(r, rows).view(std::vector<int64_t>{rows}), out, ReduceOp::Avg);
+    });
+    sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) { return c.allToAll(12, input(r, rows), out); });
+    sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) { return c.broadcast(12, 2, input(r, rows), out); });
+  }
+}
+
+TEST_CASE("mpi collectives report ring and bytes for the trace as in-process", "[mpi]") {
+  Communicator& c = world().comm();
+  c.stats().callRing = -1;
+  c.stats().callBytes = 0;
+  uint64_t before = c.stats().bytesByRing[12];
+  Tensor out;
+  REQUIRE(c.allReduce(12, input(world().rank(), 10), out, ReduceOp::Sum).isOk());
+  CHECK(c.stats().callRing == 12);
+  CHECK(c.stats().callBytes == 40);
+  CHECK(c.stats().bytesByRing[12] - before == 80);  // x to each of the two others
+}
+
 TEST_CASE("mpi all_gather, reduce_scatter, broadcast and all_to_all as in-process", "[mpi]") {
   sameAsInProcess([](Communicator& c, int64_t r, Tensor& out) { return c.allGather(12, input(r, 6), out); });
   sameAsInProcess(
