@@ -23,6 +23,11 @@
 # bench_mpi: runtime_mpi_allreduce_bench under mpirun -np 2: all_reduce of
 #   64 MiB f32 through MpiWorld's communicator against raw MPI_Allreduce on
 #   the same buffer, median of 20 each, interleaved, and their ratio.
+#
+# bench_step: one training step of `gen-program --ops BENCH_STEP_OPS (default
+#   100000) --mesh 2` on 2 in-process ranks: per rank, the step's time and its
+#   shares in kernels (communication kernels and their waits included: the
+#   target is >= 90%), in communication, and outside kernels (the executor).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -135,8 +140,27 @@ bench_mpi() {
   OPENBLAS_NUM_THREADS=1 mpirun --allow-run-as-root --oversubscribe -np 2 "$build/runtime/runtime_mpi_allreduce_bench"
 }
 
+bench_step() {
+  export OPENBLAS_NUM_THREADS=1
+  cmake --build "$build" --target pir-run > /dev/null
+  local ops=${BENCH_STEP_OPS:-100000}
+  python3 "$root/scripts/gen-program" --ops "$ops" --mesh 2 -o "$tmp/step.pir"
+  "$build/app/pir-run" "$tmp/step.pir" --output-dir "$tmp/step" > /dev/null
+  python3 - "$tmp/step/summary.yaml" "$ops" <<'PY'
+import sys, yaml
+summary, ops = yaml.safe_load(open(sys.argv[1])), sys.argv[2]
+print(f"gen-program --ops {ops} --mesh 2, one step on 2 ranks (in process)")
+print()
+print("| rank | step s | in kernels (communication included) | in communication (waits included) | outside kernels |")
+print("|---|---|---|---|---|")
+for r in summary["per_rank"]:
+    s, k, c = r["seconds"], r["kernel_seconds"], r["comm_seconds"]
+    print(f"| {r['rank']} | {s:.2f} | {100 * k / s:.1f}% | {100 * c / s:.1f}% | {100 * (s - k) / s:.1f}% |")
+PY
+}
+
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor bench_mpi)
+[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor bench_mpi bench_step)
 echo "# pir-run benchmarks ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for s in "${sections[@]}"; do
   echo
