@@ -58,9 +58,8 @@ inline std::vector<int64_t> gatheredShape(const Tensor& x, int64_t members) {
 
 inline core::Status typesDiffer(const char* what, int64_t ring, int64_t rank, const std::string& mine, int64_t other,
                                 const std::string& theirs) {
-  return core::Status::error(std::string(what) + " on ring " + std::to_string(ring) + ": rank " +
-                             std::to_string(rank) + " has " + mine + ", rank " + std::to_string(other) + " has " +
-                             theirs);
+  return core::Status::error(std::string(what) + " on ring " + std::to_string(ring) + ": rank " + std::to_string(rank) +
+                             " has " + mine + ", rank " + std::to_string(other) + " has " + theirs);
 }
 
 inline core::Status notDivisible(const char* what, int64_t ring, const Tensor& x, int64_t n) {

@@ -96,5 +96,9 @@ void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, 
 /// reduceInto over raw arrays of `count` elements of `dtype`: parts[k] and
 /// `out` point at the first element (out may be one of the parts).
 void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceOp op);
+/// The same, the result stored to each of `outs` (block by block, after
+/// every part's block is read: an out may be one of the parts).
+void reduceElements(DataType dtype, std::span<const void* const> parts, std::span<void* const> outs, int64_t count,
+                    ReduceOp op);
 
 }  // namespace pir::runtime

@@ -25,39 +25,40 @@ class InProcessComm final : public Communicator {
   int64_t worldSize() const override { return world_.size_; }
   bool stopping() const override { return world_.stopping(); }
 
-  /// Chunked: each member reduces only its 1/n of the elements (the parts in
-  /// ring order, so every chunk has the bits a whole reduction gives), then
-  /// copies the other members' chunks from their results.
+  /// Chunked: member i reduces chunk i of the members' inputs (the parts in
+  /// ring order, so every chunk has the bits a whole reduction gives) and
+  /// stores it into every member's result, so each element is written once
+  /// per member and never copied again; the acknowledgements then say that
+  /// every chunk is in and that no input is read any more.
   Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "all_reduce", g); !s) return s;
     note(ring, x.bytes());
-    auto parts = exchange(g, x, "all_reduce");
-    if (!parts) return parts.takeStatus();
-    if (Status s = sameShapes(g, *parts, "all_reduce"); !s) return s;
     // Into `out` when it has x's type, x's own buffer included (all_reduce_):
-    // a member writes only its chunk, which no other member reads.
+    // a member writes only its chunk, which only it reads.
     bool direct = writesDirectly(x, out);
     Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
-    std::vector<const Tensor*> ptrs;
-    for (auto& p : *parts) ptrs.push_back(&p);
+    std::vector<Tensor> results;
+    auto parts = exchange(g, x, "all_reduce", &result, &results);
+    if (!parts) return parts.takeStatus();
+    if (Status s = sameShapes(g, *parts, "all_reduce"); !s) return s;
+    for (size_t i = 0; i < results.size(); ++i)
+      if (!results[i].defined() || !sameType(results[i], x))  // a send_v2's message, not an all_reduce's
+        return Status::error("all_reduce on ring " + std::to_string(ring) + ": rank " + std::to_string((*g.ranks)[i]) +
+                             " sent a tensor where its all_reduce was due");
     int64_t n = int64_t(g.ranks->size()), numel = x.numel();
-    int64_t begin = chunkBegin(numel, n, g.position);
-    reduceInto(ptrs, result, op, begin, chunkBegin(numel, n, g.position + 1) - begin, begin);
+    int64_t begin = chunkBegin(numel, n, g.position), count = chunkBegin(numel, n, g.position + 1) - begin;
+    size_t offset = size_t(begin) * elementSize(x.dtype());
+    std::vector<const void*> from;
+    for (const Tensor& p : *parts) from.push_back(static_cast<const char*>(p.raw()) + offset);
+    std::vector<void*> into;  // a buffer two members were fed is written once
+    for (Tensor& r : results)
+      if (void* at = static_cast<char*>(r.raw()) + offset; std::find(into.begin(), into.end(), at) == into.end())
+        into.push_back(at);
+    reduceElements(x.dtype(), from, into, count, op);
     parts->clear();
-    // A member posts its result once its chunk is in it.
-    auto results = exchange(g, result, "all_reduce", false);
-    if (!results) return results.takeStatus();
-    size_t elem = elementSize(x.dtype());
-    for (int64_t i = 0; i < n; ++i) {
-      const Tensor& r = (*results)[i];
-      if (i == g.position || r.raw() == result.raw()) continue;  // a buffer two ranks were fed holds every chunk
-      size_t off = size_t(chunkBegin(numel, n, i)) * elem;
-      std::memcpy(static_cast<char*>(result.raw()) + off, static_cast<const char*>(r.raw()) + off,
-                  size_t(chunkBegin(numel, n, i + 1) - chunkBegin(numel, n, i)) * elem);
-    }
-    results->clear();
+    results.clear();
     if (Status s = finish(g, "all_reduce"); !s) return s;
     return direct ? Status::ok() : place(std::move(result), out);
   }
@@ -142,7 +143,7 @@ class InProcessComm final : public Communicator {
     auto dst = peerRank(g, peer, "send_v2");
     if (!dst) return dst.takeStatus();
     // A copy: the program may write x in place before the peer takes it.
-    world_.post(ring, rank_, *dst, {x.clone(), false});
+    world_.post(ring, rank_, *dst, {x.clone(), false, Tensor()});
     stats_.bytesByRing[ring] += x.bytes();
     return Status::ok();
   }
@@ -190,19 +191,22 @@ class InProcessComm final : public Communicator {
     return std::string(what) + " on ring " + std::to_string(g.ring) + ", for rank " + std::to_string(src);
   }
 
-  /// Posts x to every other member; the members' tensors by position.
-  /// `counted`: the bytes go to this rank's sent bytes.
-  Result<std::vector<Tensor>> exchange(const Group& g, const Tensor& x, const char* what, bool counted = true) {
+  /// Posts x (and `result`, when given) to every other member; the members'
+  /// tensors by position (their results into `results`).
+  Result<std::vector<Tensor>> exchange(const Group& g, const Tensor& x, const char* what,
+                                       const Tensor* result = nullptr, std::vector<Tensor>* results = nullptr) {
     for (int64_t r : *g.ranks)
       if (r != rank_) {
-        world_.post(g.ring, rank_, r, {x, false});
-        if (counted) stats_.bytesByRing[g.ring] += x.bytes();
+        world_.post(g.ring, rank_, r, {x, false, result ? *result : Tensor()});
+        stats_.bytesByRing[g.ring] += x.bytes();
       }
     std::vector<Tensor> parts(g.ranks->size());
+    if (results) results->assign(g.ranks->size(), Tensor());
     for (size_t i = 0; i < g.ranks->size(); ++i) {
       int64_t r = (*g.ranks)[i];
       if (r == rank_) {
         parts[i] = x;
+        if (results) (*results)[i] = *result;
         continue;
       }
       auto m = world_.take(g.ring, r, rank_, waitText(g, r, what));
@@ -211,6 +215,7 @@ class InProcessComm final : public Communicator {
         return Status::error(std::string(what) + " on ring " + std::to_string(g.ring) + ": rank " + std::to_string(r) +
                              " is in another collective");
       parts[i] = std::move(m->tensor);
+      if (results) (*results)[i] = std::move(m->result);
     }
     return parts;
   }
@@ -218,7 +223,7 @@ class InProcessComm final : public Communicator {
   /// Every member has read every input: inputs may be written again.
   Status finish(const Group& g, const char* what) {
     for (int64_t r : *g.ranks)
-      if (r != rank_) world_.post(g.ring, rank_, r, {Tensor(), true});
+      if (r != rank_) world_.post(g.ring, rank_, r, {Tensor(), true, Tensor()});
     for (int64_t r : *g.ranks) {
       if (r == rank_) continue;
       auto m = world_.take(g.ring, r, rank_, waitText(g, r, what));

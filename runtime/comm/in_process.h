@@ -5,6 +5,8 @@
 // that ring. Collectives post a reference to the input to each member (no
 // copy), combine what the others posted, then exchange acknowledgements, so
 // no rank writes its input (an in-place all_reduce_) while another reads it.
+// all_reduce also posts its result buffer: each member stores the chunk it
+// reduced into every member's result, and the acknowledgements say all are in.
 //
 // Waits poll every 20 ms: a failing rank (fail()) stops every rank within a
 // poll, and a wait longer than the timeout turns the run into a deadlock
@@ -58,6 +60,7 @@ class InProcessWorld {
   struct Message {
     Tensor tensor;
     bool ack = false;
+    Tensor result;  // all_reduce: the sender's result, which members write their chunk into
   };
   struct Inbox {
     std::mutex mutex;

@@ -56,66 +56,73 @@ void foldInto(T* __restrict dst, const T* __restrict src, Len n, ReduceOp op) {
 constexpr int64_t kBlock = 1024;
 using WholeBlock = std::integral_constant<int64_t, kBlock>;
 
-/// One block of `len` elements at `at` into `acc`, then stored to dst + at.
+/// One block of `len` elements at `at` into `acc`, then stored to every
+/// dst + at.
 template <class T, class Len>
-void reduceBlock(std::span<const T* const> parts, T* acc, T* dst, ReduceOp op, int64_t at, Len len) {
+void reduceBlock(std::span<const T* const> parts, T* acc, std::span<T* const> dsts, ReduceOp op, int64_t at, Len len) {
   std::memcpy(acc, parts[0] + at, size_t(len) * sizeof(T));
   for (size_t k = 1; k < parts.size(); ++k) foldInto(acc, parts[k] + at, len, op);
   if constexpr (!std::is_same_v<T, bool>)
     if (op == ReduceOp::Avg)
       for (int64_t i = 0; i < int64_t(len); ++i) acc[i] = acc[i] / T(parts.size());
-  std::memcpy(dst + at, acc, size_t(len) * sizeof(T));
+  for (T* dst : dsts) std::memcpy(dst + at, acc, size_t(len) * sizeof(T));
 }
 
 /// Block by block into a buffer on the stack, then stored: every part's
-/// block is read before `dst`'s is written, so `dst` may be one of the parts
-/// (an in-place all_reduce_).
+/// block is read before any dst's is written, so a dst may be one of the
+/// parts (an in-place all_reduce_).
 template <class T>
-void reduceTyped(std::span<const void* const> raw, void* out, ReduceOp op, int64_t count) {
+void reduceTyped(std::span<const void* const> raw, std::span<void* const> outs, ReduceOp op, int64_t count) {
   std::vector<const T*> parts(raw.size());
   for (size_t k = 0; k < raw.size(); ++k) parts[k] = static_cast<const T*>(raw[k]);
-  T* dst = static_cast<T*>(out);
+  std::vector<T*> dsts(outs.size());
+  for (size_t k = 0; k < outs.size(); ++k) dsts[k] = static_cast<T*>(outs[k]);
   alignas(64) T acc[kBlock];
   int64_t at = 0;
-  for (; at + kBlock <= count; at += kBlock) reduceBlock<T>(parts, acc, dst, op, at, WholeBlock{});
-  if (at < count) reduceBlock<T>(parts, acc, dst, op, at, count - at);
+  for (; at + kBlock <= count; at += kBlock) reduceBlock<T>(parts, acc, dsts, op, at, WholeBlock{});
+  if (at < count) reduceBlock<T>(parts, acc, dsts, op, at, count - at);
 }
 
 /// bf16 is combined in f32 and rounded once at the end (element by element:
 /// each element's parts are read before it is written).
-void reduceBf16(std::span<const void* const> raw, void* out, ReduceOp op, int64_t count) {
+void reduceBf16(std::span<const void* const> raw, std::span<void* const> outs, ReduceOp op, int64_t count) {
   auto part = [&](size_t k) { return static_cast<const BFloat16*>(raw[k]); };
-  auto* dst = static_cast<BFloat16*>(out);
   for (int64_t i = 0; i < count; ++i) {
     float a = part(0)[i].toFloat();
     for (size_t k = 1; k < raw.size(); ++k) a = combine(a, part(k)[i].toFloat(), op);
     if (op == ReduceOp::Avg) a /= float(raw.size());
-    dst[i] = BFloat16::fromFloat(a);
+    for (void* out : outs) static_cast<BFloat16*>(out)[i] = BFloat16::fromFloat(a);
   }
 }
 
 }  // namespace
 
-void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceOp op) {
+void reduceElements(DataType dtype, std::span<const void* const> parts, std::span<void* const> outs, int64_t count,
+                    ReduceOp op) {
   switch (dtype) {
     case DataType::F32:
-      return reduceTyped<float>(parts, out, op, count);
+      return reduceTyped<float>(parts, outs, op, count);
     case DataType::F64:
-      return reduceTyped<double>(parts, out, op, count);
+      return reduceTyped<double>(parts, outs, op, count);
     case DataType::I32:
-      return reduceTyped<int32_t>(parts, out, op, count);
+      return reduceTyped<int32_t>(parts, outs, op, count);
     case DataType::I64:
-      return reduceTyped<int64_t>(parts, out, op, count);
+      return reduceTyped<int64_t>(parts, outs, op, count);
     case DataType::BF16:
-      return reduceBf16(parts, out, op, count);
+      return reduceBf16(parts, outs, op, count);
     case DataType::Bool: {
       // SUM, AVG and MAX are "any", PROD and MIN "all".
       ReduceOp logical = (op == ReduceOp::Prod || op == ReduceOp::Min) ? ReduceOp::Min : ReduceOp::Max;
-      return reduceTyped<bool>(parts, out, logical, count);
+      return reduceTyped<bool>(parts, outs, logical, count);
     }
     default:
       return;
   }
+}
+
+void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceOp op) {
+  void* outs[] = {out};
+  reduceElements(dtype, parts, std::span<void* const>(outs), count, op);
 }
 
 void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin, int64_t count,
