@@ -69,6 +69,18 @@ test_run_mpi_seed_two_ranks() {
   grep -Eq '^check: [0-9]+ tensors match' out || fail "no check line: $(cat out)"
 }
 
+# A 2-rank ring: all_reduce of two addends, so in-process and MPI agree bit
+# for bit on every output and parameter (adamw: moments and beta pows too).
+test_run_mpi_gen_program_two_ranks() {
+  need_mpirun
+  "$GEN" --ops 600 --mesh 2 --optimizer adamw -o p.pir || { fail "gen-program --mesh 2"; return; }
+  "$PIR_OPT" p.pir --pass-pipeline=apply-partition,split-ranks --output-dir s 2> err || fail "split: $(cat err)"
+  grep -q '"pd_op.all_reduce' s/rank0.pir || fail "the ranks do not all_reduce: nothing to compare"
+  in_process_and_mpi 2 p.pir --steps 3
+  [ "$(wc -l < out)" = 3 ] || fail "not one loss line per step: $(cat out)"
+  ls mp/*moment1*.npy > /dev/null 2>&1 || fail "no adamw moment written: $(ls mp | tr '\n' ' ')"
+}
+
 test_run_mpi_gen_program_four_ranks() {
   need_mpirun
   "$GEN" --ops 300 --mesh 2x2 -o p.pir || { fail "gen-program --mesh 2x2"; return; }
