@@ -148,7 +148,7 @@ Status runJob(PipelineRank& pr, const sched::Job& job, const RunOptions& opts, c
   pr.lastNs = std::max(pr.lastNs, startNs + int64_t(secs * 1e9));
   if (!opts.trace.empty()) {
     for (size_t e = firstEvent; e < pr.track.events.size(); ++e)
-      pr.track.eventNames.emplace_back(jp->executor->stepOp(pr.track.events[e].step).name());
+      pr.track.eventNames.push_back(eventName(*jp->executor, pr.track.events[e]));
     pr.track.spans.push_back({job.name(), startNs, int64_t(secs * 1e9)});
   }
   for (auto& [name, t] : out) {

@@ -7,24 +7,31 @@
 
 namespace pir::app {
 
+std::string eventName(const runtime::Executor& executor, const runtime::OpEvent& e) {
+  return e.step == runtime::OpEvent::kWait ? "wait" : std::string(executor.stepOp(e.step).name());
+}
+
 std::vector<TraceTrack> tracksOf(const std::vector<RankRun>& runs) {
   std::vector<TraceTrack> tracks;
   for (const RankRun& r : runs) {
     TraceTrack& t = tracks.emplace_back();
     t.rank = r.rank;
     t.events = r.events;
-    for (const auto& e : r.events) t.eventNames.emplace_back(r.executor->stepOp(e.step).name());
+    for (const auto& e : r.events) t.eventNames.push_back(eventName(*r.executor, e));
   }
   return tracks;
 }
 
 namespace {
 
-/// One complete event; a communication op's ring and payload bytes (ring >= 0) as its args.
+/// One complete event; a communication op's ring and payload bytes (ring >= 0) as its args, a
+/// wait's ring alone.
 std::string event(const std::string& name, int64_t rank, int64_t startNs, int64_t durationNs, int64_t origin,
-                  int64_t ring = -1, uint64_t bytes = 0) {
+                  int64_t ring = -1, uint64_t bytes = 0, bool wait = false) {
   char args[64] = "";
-  if (ring >= 0)
+  if (ring >= 0 && wait)
+    std::snprintf(args, sizeof args, ", \"args\": {\"ring\": %lld}", (long long)ring);
+  else if (ring >= 0)
     std::snprintf(args, sizeof args, ", \"args\": {\"ring\": %lld, \"bytes\": %llu}", (long long)ring,
                   (unsigned long long)bytes);
   char buf[192];
@@ -35,7 +42,8 @@ std::string event(const std::string& name, int64_t rank, int64_t startNs, int64_
 
 std::string opEvent(const TraceTrack& t, size_t e, int64_t origin) {
   const runtime::OpEvent& ev = t.events[e];
-  return event(t.eventNames[e], t.rank, ev.startNs, ev.durationNs, origin, ev.ring, ev.bytes);
+  return event(t.eventNames[e], t.rank, ev.startNs, ev.durationNs, origin, ev.ring, ev.bytes,
+               ev.step == runtime::OpEvent::kWait);
 }
 
 }  // namespace

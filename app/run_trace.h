@@ -28,6 +28,9 @@ struct TraceTrack {
   std::vector<TraceSpan> spans;
 };
 
+/// An event's name on its track: the op's, or `wait` for a wait within it.
+std::string eventName(const runtime::Executor& executor, const runtime::OpEvent& e);
+
 /// The tracks of plain runs (one plan per rank).
 std::vector<TraceTrack> tracksOf(const std::vector<RankRun>& runs);
 

@@ -303,6 +303,8 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
       if (tracing && comm) {
         comm->stats().callRing = -1;
         comm->stats().callBytes = 0;
+        comm->stats().traceWaits = true;
+        comm->stats().callWaits.clear();
       }
       int64_t start = nowNs();
       Status st;
@@ -313,9 +315,13 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
       }
       int64_t dur = nowNs() - start;
       kernelNs += double(dur);
-      if (tracing)
+      if (tracing) {
         stats->events->push_back(
             {i, start, dur, comm ? comm->stats().callRing : -1, comm ? comm->stats().callBytes : 0});
+        if (comm)
+          for (auto [waitStart, waitNs] : comm->stats().callWaits)
+            stats->events->push_back({OpEvent::kWait, waitStart, waitNs, comm->stats().callRing, 0});
+      }
       if (!st) {
         // The math kernels name their op themselves (kernelError): once is enough.
         std::string prefix = std::string(s.op->name()) + ": ";

@@ -44,8 +44,10 @@ struct ProgramInput {
   bool persistable = false;    // a persistable pd_op.data: state, not a feed
 };
 
-/// One op's run, for --trace.
+/// One op's run, for --trace; or (step kWait) a wait for a peer within the
+/// op before it.
 struct OpEvent {
+  static constexpr uint32_t kWait = UINT32_MAX;
   uint32_t step;  // index in the plan
   int64_t startNs, durationNs;
   int64_t ring = -1;   // a communicating op's ring (CommStats::callRing), else -1

@@ -36,6 +36,8 @@ test_run_trace_names_ring_and_bytes() {
   [ "$(grep -c '"name": "pd_op.reduce_scatter", .*"args": {"ring": 12, "bytes": 256}}' t.json)" = 2 ] ||
     fail "the reduce_scatter events lack ring 12 and 256 bytes: $(cat t.json)"
   grep '"name": "pd_op.matmul"' t.json | grep -q args && fail "a matmul event has communication args"
+  # A wait for the peer (when a rank came first) is an event of its own, with its ring.
+  grep '"name": "wait"' t.json | grep -Ev '"args": \{"ring": 12\}\},?$' && fail "a wait event lacks its ring"
   return 0
 }
 

@@ -28,6 +28,12 @@ struct CommTimer {
   ~CommTimer() { seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
 };
 
+/// steady_clock's now in nanoseconds (the executor's clock, for the trace).
+inline int64_t steadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 /// The first element of chunk `i` when `numel` elements are cut into `n`
 /// chunks for a chunked all_reduce (each member reduces one chunk).
 inline int64_t chunkBegin(int64_t numel, int64_t n, int64_t i) { return numel * i / n; }

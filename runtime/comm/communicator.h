@@ -43,6 +43,12 @@ struct CommStats {
   // send takes, the tensor a receive gets).
   int64_t callRing = -1;
   uint64_t callBytes = 0;
+  // With traceWaits set, every wait for a peer in those calls: start and
+  // duration, steady_clock nanoseconds. In-process a wait is the time blocked
+  // until a peer's message is there; under MPI, the time in MPI's waits
+  // (which includes the transfer).
+  bool traceWaits = false;
+  std::vector<std::pair<int64_t, int64_t>> callWaits;
 };
 
 class Communicator {

@@ -277,6 +277,15 @@ Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, 
   auto deadline = std::chrono::steady_clock::now() + timeout_;
   std::unique_lock<std::mutex> lock(in.mutex);
   auto& q = in.queues[{ring, src}];
+  CommStats& stats = comms_[dst]->stats();
+  if (q.empty() && stats.traceWaits) stats.callWaits.push_back({steadyNs(), 0});
+  struct WaitEnd {  // the wait's duration, however the loop ends
+    CommStats& stats;
+    bool open;
+    ~WaitEnd() {
+      if (open) stats.callWaits.back().second = steadyNs() - stats.callWaits.back().first;
+    }
+  } end{stats, q.empty() && stats.traceWaits};
   while (q.empty()) {
     if (deadlocked()) return Status::error("rank " + std::to_string(dst) + " waits on " + what);
     if (stopping()) return Status::error(std::string(kStoppedMessage));

@@ -443,6 +443,15 @@ class MpiComm final : public Communicator {
   /// still open is what this rank waits on.
   Status waitAll(std::vector<Wait>& waits) {
     auto deadline = std::chrono::steady_clock::now() + timeout_;
+    int64_t start = steadyNs();
+    struct WaitEnd {  // a wait that did not complete at the first test, for the trace
+      CommStats& stats;
+      int64_t start;
+      bool waited = false;
+      ~WaitEnd() {
+        if (waited && stats.traceWaits) stats.callWaits.push_back({start, steadyNs() - start});
+      }
+    } end{stats_, start};
     for (int spins = 0;; ++spins) {
       bool done = true;
       for (Wait& w : waits) {
@@ -452,6 +461,7 @@ class MpiComm final : public Communicator {
         if (!flag) done = false;
       }
       if (done) return Status::ok();
+      end.waited = true;
       if (std::chrono::steady_clock::now() >= deadline) {
         deadlocked_ = true;
         for (Wait& w : waits)

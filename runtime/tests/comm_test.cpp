@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "runtime/comm/in_process.h"
 
@@ -268,10 +269,35 @@ TEST_CASE("two ranks run programs that all_reduce_ in place and send", "[comm]")
   // payload bytes (2 f32): all_reduce_, then send_v2 (rank 0) or recv_v2.
   for (int r = 0; r < 2; ++r) {
     INFO("rank " << r);
-    REQUIRE(events[r].size() == 2);  // kernels only: feeds and fetches are not events
-    for (const OpEvent& e : events[r]) {
+    std::vector<OpEvent> ops;  // the waits within them aside (the next test)
+    for (const OpEvent& e : events[r])
+      if (e.step != OpEvent::kWait) ops.push_back(e);
+    REQUIRE(ops.size() == 2);  // kernels only: feeds and fetches are not events
+    for (const OpEvent& e : ops) {
       CHECK(e.ring == 12);
       CHECK(e.bytes == 8);
     }
   }
+  // A rank that comes late makes the other wait: the wait is an event
+  // within the collective's, on its ring.
+  events[0].clear();
+  events[1].clear();
+  outcome = world.run([&](int64_t r, Communicator& c) {
+    if (r == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::string err;
+    runText(text[r], feeds[r], &err, &c, &stats[r]);
+    return err.empty() ? Status::ok() : Status::error(err);
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  REQUIRE(events[1].size() >= 2);
+  const OpEvent& reduced = events[1][0];
+  CHECK(reduced.step != OpEvent::kWait);
+  const OpEvent* wait = nullptr;
+  for (const OpEvent& e : events[1])
+    if (e.step == OpEvent::kWait && (!wait || e.durationNs > wait->durationNs)) wait = &e;
+  REQUIRE(wait != nullptr);
+  CHECK(wait->ring == 12);
+  CHECK(wait->durationNs > 50'000'000);
+  CHECK(wait->startNs >= reduced.startNs);
+  CHECK(wait->startNs + wait->durationNs <= reduced.startNs + reduced.durationNs);
 }
