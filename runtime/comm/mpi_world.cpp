@@ -309,12 +309,13 @@ class MpiComm final : public Communicator {
     size_t bytes = 0;
     /// At least `n` bytes, 64-byte aligned; null when out of memory.
     std::byte* reserve(size_t n) {
+      if (n == 0) return reinterpret_cast<std::byte*>(this);  // not null, and nothing is written to it
       if (n > bytes) {
         size_t rounded = (n + 63) / 64 * 64;
         data.reset(static_cast<std::byte*>(std::aligned_alloc(64, rounded)));
         bytes = data ? rounded : 0;
       }
-      return data ? data.get() : reinterpret_cast<std::byte*>(this);  // n == 0 needs no memory
+      return data.get();
     }
   };
   struct Ring {
