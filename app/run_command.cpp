@@ -85,13 +85,6 @@ int execute(const RunOptions& opts) {
   return finishRun(opts, tracksOf(runs), results, summaryYaml(runs, opts, losses));
 }
 
-const passes::LayoutValue* findValue(const passes::RankLayout& layout, const std::string& name,
-                                     passes::LayoutValueKind kind) {
-  for (auto& v : layout.values)
-    if (v.name == name && v.kind == kind) return &v;
-  return nullptr;
-}
-
 /// Rank programs to run: compiled plans, each with the source its errors
 /// are located in, and the layout of their values.
 struct RankSet {
@@ -152,13 +145,14 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
   }
   int64_t world = std::max<int64_t>(opts.ranks, layout->worldSize);
   // Global inputs, drawn or read once at the global shape, then sliced.
+  const passes::LayoutIndex index(*layout);
   TensorMap global;
   for (size_t i = 0; i < runs.size(); ++i) {
     std::vector<runtime::ProgramInput> inputs;
     for (runtime::ProgramInput in : runs[i].executor->inputs()) {
       auto kind = in.kind == runtime::ProgramInput::Kind::Parameter ? passes::LayoutValueKind::Parameter
                                                                     : passes::LayoutValueKind::Data;
-      const passes::LayoutValue* v = findValue(*layout, in.name, kind);
+      const passes::LayoutValue* v = index.find(in.name, kind);
       if (!v) {
         std::fprintf(stderr, "error: '%s' (rank %lld) is not in ranks.yaml\n", in.name.c_str(),
                      (long long)runs[i].rank);
@@ -172,20 +166,14 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
     for (const auto& in : runs[i].executor->inputs()) {
       auto kind = in.kind == runtime::ProgramInput::Kind::Parameter ? passes::LayoutValueKind::Parameter
                                                                     : passes::LayoutValueKind::Data;
-      auto piece = slicePiece(*findValue(*layout, in.name, kind), global.at(in.name), runs[i].rank);
+      auto piece = slicePiece(*index.find(in.name, kind), global.at(in.name), runs[i].rank);
       if (!piece) return std::fprintf(stderr, "error: %s\n", piece.status().message().c_str()), 1;
       runs[i].state[in.name] = *piece;
     }
   }
   runtime::RingTable rings;
   for (const core::ProcessGroup& g : layout->rings.rings()) rings[g.ringId] = g.ranks;
-  std::string lossName = opts.loss;
-  if (lossName.empty()) {
-    std::vector<std::string> zeroD;
-    for (auto& v : layout->values)
-      if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
-    if (zeroD.size() == 1) lossName = zeroD[0];
-  }
+  std::string lossName = pickLoss(opts, *layout);
   if (Status s = runRanks(runs, opts, lossName, set.sources, rings, world); !s)
     return std::fprintf(stderr, "%s", s.message().c_str()), 1;
   // Assemble every output, parameter and piece of state.

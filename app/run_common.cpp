@@ -99,4 +99,12 @@ std::string pickLoss(const RunOptions& opts, const core::Program& program) {
   return zeroD.size() == 1 ? zeroD[0] : std::string();
 }
 
+std::string pickLoss(const RunOptions& opts, const passes::RankLayout& layout) {
+  if (!opts.loss.empty()) return opts.loss;
+  std::vector<std::string> zeroD;
+  for (const passes::LayoutValue& v : layout.values)
+    if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
+  return zeroD.size() == 1 ? zeroD[0] : std::string();
+}
+
 }  // namespace pir::app

@@ -18,6 +18,7 @@
 #include "core/diagnostics.h"
 #include "core/status.h"
 #include "passes/pass_manager.h"
+#include "passes/rank_layout.h"
 #include "runtime/comm/communicator.h"
 #include "runtime/executor.h"
 
@@ -89,5 +90,7 @@ std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing);
 
 /// The loss output: --loss, or the only 0-D shadow output.
 std::string pickLoss(const RunOptions& opts, const core::Program& program);
+/// The same for rank programs: --loss, or the layout's only 0-D shadow output.
+std::string pickLoss(const RunOptions& opts, const passes::RankLayout& layout);
 
 }  // namespace pir::app

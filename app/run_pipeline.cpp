@@ -43,17 +43,11 @@ int fail(const std::string& msg) {
   return 1;
 }
 
-const passes::LayoutValue* findValue(const passes::RankLayout& layout, const std::string& name, bool parameter) {
-  auto kind = parameter ? passes::LayoutValueKind::Parameter : passes::LayoutValueKind::Data;
-  for (auto& v : layout.values)
-    if (v.name == name && v.kind == kind) return &v;
-  return nullptr;
-}
-
 /// The global feeds and state, then each rank's pieces: feeds cut into
 /// micro-batches first, each then sliced as ranks.yaml says.
 Status loadPipelineInputs(const RunOptions& opts, PipelineSet& set, TensorMap& global) {
   const int64_t n = set.schedule.microBatches;
+  const passes::LayoutIndex index(set.layout);
   for (PipelineRank& pr : set.ranks) {
     pr.feeds.assign(size_t(n), {});
     std::set<std::string> seen;
@@ -66,7 +60,8 @@ Status loadPipelineInputs(const RunOptions& opts, PipelineSet& set, TensorMap& g
           continue;
         }
         bool param = in.kind == runtime::ProgramInput::Kind::Parameter;
-        const passes::LayoutValue* v = findValue(set.layout, in.name, param);
+        const passes::LayoutValue* v =
+            index.find(in.name, param ? passes::LayoutValueKind::Parameter : passes::LayoutValueKind::Data);
         if (!v && !param && in.persistable) {
           // State the rank passes made (a merge buffer): this rank's alone.
           if (Status s = loadInputs({in}, {opts.inputsDir, opts.seed}, *jp.source, pr.shared); !s) return s;
@@ -225,13 +220,7 @@ int runPipelineSet(const RunOptions& opts, PipelineSet& set) {
   }
   TensorMap global;
   if (Status s = loadPipelineInputs(opts, set, global); !s) return fail(s.message());
-  std::string lossName = opts.loss;
-  if (lossName.empty()) {
-    std::vector<std::string> zeroD;
-    for (auto& v : set.layout.values)
-      if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
-    if (zeroD.size() == 1) lossName = zeroD[0];
-  }
+  std::string lossName = pickLoss(opts, set.layout);
   // --check needs the inputs as they were: the run changes parameters in place.
   TensorMap original;
   if (set.check) original = cloneAll(global);

@@ -381,6 +381,16 @@ std::string_view layoutValueKindName(LayoutValueKind kind) { return kKindNames[s
 
 // ---- the layout ------------------------------------------------------------
 
+LayoutIndex::LayoutIndex(const RankLayout& layout) {
+  for (const LayoutValue& v : layout.values) byKind_[static_cast<size_t>(v.kind)].emplace(v.name, &v);
+}
+
+const LayoutValue* LayoutIndex::find(std::string_view name, LayoutValueKind kind) const {
+  const auto& m = byKind_[static_cast<size_t>(kind)];
+  auto it = m.find(name);
+  return it == m.end() ? nullptr : it->second;
+}
+
 std::vector<int64_t> programRanks(const core::Program& program) {
   RankCollector collector;
   collector.block(program.body());

@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/mesh_math.h"
@@ -103,6 +104,18 @@ struct RankLayout {
   RingTable rings;
   std::vector<LayoutValue> values;
   bool operator==(const RankLayout&) const = default;
+};
+
+/// A layout's values by kind and name, for lookups in O(1) (a runner looks
+/// up every input of every rank). Points into `layout`, which must outlive
+/// it unchanged; of two values of one kind and name, the first.
+class LayoutIndex {
+ public:
+  explicit LayoutIndex(const RankLayout& layout);
+  const LayoutValue* find(std::string_view name, LayoutValueKind kind) const;
+
+ private:
+  std::unordered_map<std::string_view, const LayoutValue*> byKind_[3];  // by LayoutValueKind
 };
 
 /// Every global rank of `program`'s meshes (ops' and values' meshes, in

@@ -228,3 +228,24 @@ TEST_CASE("rank layout files: a broken one is a rendered diagnostic") {
   REQUIRE(!missing.isOk());
   CHECK(missing.status().message().find("/nonexistent/ranks.yaml: error: cannot read the rank layout") == 0);
 }
+
+TEST_CASE("a layout index finds a value by kind and name, the first of two") {
+  RankLayout layout;
+  auto value = [](std::string name, LayoutValueKind kind, int64_t dim) {
+    LayoutValue v;
+    v.name = std::move(name);
+    v.kind = kind;
+    v.shape = {dim};
+    return v;
+  };
+  layout.values.push_back(value("w", LayoutValueKind::Parameter, 1));
+  layout.values.push_back(value("w", LayoutValueKind::Data, 2));
+  layout.values.push_back(value("w", LayoutValueKind::Parameter, 3));
+  layout.values.push_back(value("loss", LayoutValueKind::ShadowOutput, 4));
+  const LayoutIndex index(layout);
+  REQUIRE(index.find("w", LayoutValueKind::Parameter) == &layout.values[0]);
+  REQUIRE(index.find("w", LayoutValueKind::Data) == &layout.values[1]);
+  REQUIRE(index.find("loss", LayoutValueKind::ShadowOutput) == &layout.values[3]);
+  CHECK(index.find("loss", LayoutValueKind::Data) == nullptr);
+  CHECK(index.find("x", LayoutValueKind::Parameter) == nullptr);
+}
