@@ -11,9 +11,11 @@
 #include "app/run_command.h"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 
 #include "app/cli_checks.h"
 #include "app/run_common.h"
@@ -22,6 +24,7 @@
 #include "app/run_outputs.h"
 #include "app/run_pipeline.h"
 #include "app/run_ranks.h"
+#include "app/run_timing.h"
 #include "app/run_world.h"
 #include "core/clone.h"
 #include "passes/manifest.h"
@@ -54,7 +57,7 @@ int execute(const RunOptions& opts) {
     std::fprintf(stderr, "error: --ranks %lld: a dense program runs on one rank\n", (long long)opts.ranks);
     return 1;
   }
-  auto compiled = runtime::Executor::compile(*l.program);
+  auto compiled = compilePlan(*l.program);
   if (!compiled) return std::fprintf(stderr, "%s", render(*l.source, compiled.status()).c_str()), 1;
   std::vector<RankRun> runs(1);
   runs[0].executor = std::move(compiled.value());
@@ -71,10 +74,11 @@ int execute(const RunOptions& opts) {
   printLosses(lossName, losses);
   TensorMap results = resultsOf(runs[0]);
   if (opts.check) {
+    PhaseTimer timer("check");
     // The serial meaning of a dense program is the program: a second run
     // from the same inputs.
     std::vector<RankRun> serial(1);
-    auto again = runtime::Executor::compile(*l.program);
+    auto again = compilePlan(*l.program);
     if (!again) return 2;
     serial[0].executor = std::move(again.value());
     serial[0].state = cloneAll(initial);
@@ -107,7 +111,7 @@ int executeRanks(const RunOptions& opts) {
   }
   auto manifest = passes::loadManifest(opts.programsDir + "/" + std::string(passes::kManifestName));
   if (!manifest) return std::fprintf(stderr, "%s\n", manifest.status().message().c_str()), 1;
-  auto layout = passes::loadRankLayout(opts.programsDir + "/" + std::string(passes::kRankLayoutName));
+  auto layout = loadLayout(opts.programsDir);
   if (!layout) return std::fprintf(stderr, "%s\n", layout.status().message().c_str()), 1;
   RankSet set;
   set.layout = std::move(layout.value());
@@ -123,7 +127,7 @@ int executeRanks(const RunOptions& opts) {
     auto l = std::make_unique<Loaded>();
     if (Status s = loadProgram(opts.programsDir + "/" + mp.file, *l); !s)
       return std::fprintf(stderr, "%s", s.message().c_str()), 1;
-    auto compiled = runtime::Executor::compile(*l->program);
+    auto compiled = compilePlan(*l->program);
     if (!compiled) return std::fprintf(stderr, "%s", render(*l->source, compiled.status()).c_str()), 1;
     runs.emplace_back();
     runs.back().rank = mp.rank;
@@ -147,6 +151,7 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
   // Global inputs, drawn or read once at the global shape, then sliced.
   const passes::LayoutIndex index(*layout);
   TensorMap global;
+  std::optional<PhaseTimer> inputsTimer(std::in_place, "inputs");
   for (size_t i = 0; i < runs.size(); ++i) {
     std::vector<runtime::ProgramInput> inputs;
     for (runtime::ProgramInput in : runs[i].executor->inputs()) {
@@ -171,6 +176,7 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
       runs[i].state[in.name] = *piece;
     }
   }
+  inputsTimer.reset();
   runtime::RingTable rings;
   for (const core::ProcessGroup& g : layout->rings.rings()) rings[g.ringId] = g.ranks;
   std::string lossName = pickLoss(opts, *layout);
@@ -179,6 +185,7 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
   // Assemble every output, parameter and piece of state.
   TensorMap results;
   std::vector<double> losses;
+  std::optional<PhaseTimer> assembleTimer(std::in_place, "assemble");
   for (const passes::LayoutValue& v : layout->values) {
     bool out = v.kind == passes::LayoutValueKind::ShadowOutput;
     if (!out && v.kind != passes::LayoutValueKind::Parameter && !v.persistable) continue;
@@ -200,9 +207,12 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
           if (auto x = scalarOf(*l)) losses.push_back(*x);
       }
   }
+  assembleTimer.reset();
   printLosses(lossName, losses);
-  if (set.check)
+  if (set.check) {
+    PhaseTimer timer("check");
     if (int rc = set.check(global, results); rc != 0) return rc;
+  }
   return finishRun(opts, tracksOf(runs), results, summaryYaml(runs, opts, losses));
 }
 
@@ -211,7 +221,7 @@ int runRankSet(const RunOptions& opts, RankSet& set) {
 int checkSerial(const RunOptions& opts, Loaded& l, core::Program& serial, const TensorMap& inputs,
                 const TensorMap& results) {
   if (int rc = dropDist(serial, *l.source)) return rc;
-  auto compiled = runtime::Executor::compile(serial);
+  auto compiled = compilePlan(serial);
   if (!compiled) return std::fprintf(stderr, "%s", render(*l.source, compiled.status(), "serial run: ").c_str()), 1;
   std::vector<RankRun> one(1);
   one[0].executor = std::move(compiled.value());
@@ -240,17 +250,13 @@ int executeDistributed(const RunOptions& opts, Loaded& l) {
   if (int rc = runPassPipeline("apply-partition,split-ranks", programs, *l.source, "split-ranks: ", pm)) return rc;
   RankSet set;
   bool haveLayout = false;
-  for (const auto& [name, content] : pm.passes().back()->outputFiles())
-    if (name == passes::kRankLayoutName) {
-      auto layout = passes::parseRankLayout(content);
-      if (!layout)
-        return std::fprintf(stderr, "internal error: ranks.yaml: %s\n", layout.status().message().c_str()), 2;
-      set.layout = std::move(layout.value());
-      haveLayout = true;
-    }
+  if (const passes::RankLayout* layout = pm.passes().back()->rankLayout()) {
+    set.layout = *layout;
+    haveLayout = true;
+  }
   if (!haveLayout) return std::fprintf(stderr, "internal error: split-ranks made no ranks.yaml\n"), 2;
   for (core::NamedProgram& np : programs.programs) {
-    auto compiled = runtime::Executor::compile(*np.program);
+    auto compiled = compilePlan(*np.program);
     if (!compiled)
       return std::fprintf(stderr, "%s",
                           render(*l.source, compiled.status(), "rank " + std::to_string(np.rank) + ": ").c_str()),
@@ -272,6 +278,7 @@ int executeDistributed(const RunOptions& opts, Loaded& l) {
 }  // namespace
 
 int runRun(int argc, char** argv) {
+  auto start = std::chrono::steady_clock::now();
   passes::registerAllPasses();  // before any thread creates a pass
   quietUnlessRank0();           // under mpirun, rank 0 speaks for the job
   CLI::App app{"pir-run: execute PIR programs with real tensors on CPU ranks"};
@@ -302,6 +309,9 @@ int runRun(int argc, char** argv) {
                  "--check compares with the serial program run per micro-batch, parameters with the mean of its "
                  "updates (the merged, averaged gradient: exact for sgd_, as the loss is a mean)")
       ->check(CLI::PositiveNumber);
+  app.add_flag("--timing", opts.timing,
+               "Print on stderr the time of each phase: reading, each pass, the layout, compiling, inputs, the run, "
+               "assembling, the check, writing");
   app.add_option("--vpp", opts.vpp, "Virtual pipeline chunks per stage (VPP, ZBVPP)")->check(CLI::PositiveNumber);
   app.add_flag("--split-bw", opts.splitBw, "VPP with backward split into backward_b and backward_w");
   try {
@@ -313,7 +323,9 @@ int runRun(int argc, char** argv) {
     std::fprintf(stderr, "error: give a PROGRAM or --programs DIR (one of them)\n");
     return processExitCode(1);
   }
-  return processExitCode(execute(opts));
+  int rc = execute(opts);
+  if (rc == 0 && opts.timing) std::fputs(phaseTimesText(start).c_str(), stderr);
+  return processExitCode(rc);
 }
 
 }  // namespace pir::app

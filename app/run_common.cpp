@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "app/run_timing.h"
 #include "parser/parser.h"
 #include "passes/pass_pipeline.h"
 
@@ -13,6 +14,7 @@ using runtime::Tensor;
 using runtime::TensorMap;
 
 Status loadProgram(const std::string& path, Loaded& l) {
+  PhaseTimer timer("read");
   if (Status s = l.file.open(path); !s) return Status::error("error: " + s.message());
   l.source = std::make_unique<core::SourceFile>(path, l.file.text());
   core::DiagnosticEngine diag(l.source.get());
@@ -35,7 +37,9 @@ int runPassPipeline(const std::string& pipeline, core::ProgramSet& set, const co
   std::vector<passes::PassSpec> specs;
   if (!passes::parsePassPipeline(pipeline, specs, diag) || !pm.addPipeline(specs, diag))
     return std::fprintf(stderr, "%s", diag.render().c_str()), 2;
-  if (Status s = pm.run(set, diag); !s) {
+  Status ran = pm.run(set, diag);
+  for (const auto& [label, seconds] : pm.timings()) addPhaseTime(label, seconds);
+  if (Status s = ran; !s) {
     if (diag.hasErrors())
       std::fprintf(stderr, "%s", diag.render().c_str());
     else
@@ -97,6 +101,16 @@ std::string pickLoss(const RunOptions& opts, const core::Program& program) {
       if (auto* n = op.attrOf<core::StringAttr>("output_name")) zeroD.push_back(n->value());
   }
   return zeroD.size() == 1 ? zeroD[0] : std::string();
+}
+
+core::Result<passes::RankLayout> loadLayout(const std::string& dir) {
+  PhaseTimer timer("layout");
+  return passes::loadRankLayout(dir + "/" + std::string(passes::kRankLayoutName));
+}
+
+core::Result<std::unique_ptr<runtime::Executor>> compilePlan(const core::Program& program) {
+  PhaseTimer timer("compile");
+  return runtime::Executor::compile(program);
 }
 
 std::string pickLoss(const RunOptions& opts, const passes::RankLayout& layout) {

@@ -28,7 +28,7 @@ struct RunOptions {
   std::string program, programsDir, inputsDir, outputDir, loss, trace;
   int64_t ranks = 0, steps = 1;
   uint64_t seed = 0;
-  bool check = false;
+  bool check = false, timing = false;
   double timeout = 60;
   // Pipelines (app/run_pipeline.h).
   std::string mode, schedule;
@@ -90,6 +90,12 @@ std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing);
 
 /// The loss output: --loss, or the only 0-D shadow output.
 std::string pickLoss(const RunOptions& opts, const core::Program& program);
+/// ranks.yaml from DIR, timed as the `layout` phase (--timing).
+core::Result<passes::RankLayout> loadLayout(const std::string& dir);
+
+/// Executor::compile, timed as the `compile` phase (--timing).
+core::Result<std::unique_ptr<runtime::Executor>> compilePlan(const core::Program& program);
+
 /// The same for rank programs: --loss, or the layout's only 0-D shadow output.
 std::string pickLoss(const RunOptions& opts, const passes::RankLayout& layout);
 

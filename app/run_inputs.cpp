@@ -1,10 +1,14 @@
 //===- run_inputs.cpp - pir-run's feeds, parameters and state -------------===//
 #include "app/run_inputs.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <random>
+#include <thread>
 
+#include "app/run_timing.h"
 #include "core/attr_access.h"
 #include "core/op_table.h"
 #include "runtime/npy.h"
@@ -84,6 +88,14 @@ bool sameShape(std::span<const int64_t> want, std::span<const int64_t> got) {
   return true;
 }
 
+/// A value loadInputs draws once the other inputs are read.
+struct Draw {
+  const ProgramInput* in;
+  double scale;
+  Tensor tensor;
+  bool failed = false;  // out of memory
+};
+
 }  // namespace
 
 Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, std::span<const int64_t> shape,
@@ -115,9 +127,36 @@ Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, 
   return t;
 }
 
+namespace {
+
+/// The draws on every core: each name has its own generator, so the values
+/// do not depend on which thread draws them or in what order.
+void drawAll(std::vector<Draw>& draws, uint64_t seed) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < draws.size();) {
+      Draw& d = draws[i];
+      try {
+        d.tensor = drawNormal(d.in->name, seed, d.in->dtype, d.in->shape, d.scale);
+      } catch (const std::bad_alloc&) {
+        d.failed = true;
+      }
+    }
+  };
+  size_t workers = std::min<size_t>(draws.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+}
+
+}  // namespace
+
 Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& opts, const core::SourceFile& source,
                   runtime::TensorMap& feeds) {
+  PhaseTimer timer("inputs");
   std::vector<std::string> missing;
+  std::vector<Draw> draws;
   for (const ProgramInput& in : inputs) {
     if (feeds.count(in.name)) continue;  // one value, several ops naming it
     std::string path = opts.dir.empty() ? std::string() : opts.dir + "/" + in.name + ".npy";
@@ -151,14 +190,21 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
                                      "'" + in.name + "' has a dynamic shape " + runtime::typeText(in.dtype, in.shape) +
                                          ": give it as a file (--inputs DIR with " + in.name + ".npy)"));
     bool param = in.kind == ProgramInput::Kind::Parameter;
-    feeds[in.name] = isFloat(in.dtype) ? drawNormal(in.name, opts.seed, in.dtype, in.shape, param ? 0.25 : 1.0)
-                                       : Tensor::zeros(in.dtype, in.shape);
+    if (isFloat(in.dtype)) draws.push_back({&in, param ? 0.25 : 1.0, Tensor()});
+    feeds[in.name] = isFloat(in.dtype) ? Tensor() : Tensor::zeros(in.dtype, in.shape);  // a draw's place, kept
   }
   if (!missing.empty()) {
     std::string list;
     for (auto& m : missing) list += (list.empty() ? "" : ", ") + m;
     return Status::error("error: " + std::to_string(missing.size()) + " input" + (missing.size() > 1 ? "s" : "") +
                          " missing in " + opts.dir + ": " + list);
+  }
+  drawAll(draws, opts.seed);
+  for (Draw& d : draws) {
+    if (d.failed)
+      return Status::error(located(
+          source, *d.in, "cannot allocate '" + d.in->name + "', " + runtime::typeText(d.in->dtype, d.in->shape)));
+    feeds[d.in->name] = std::move(d.tensor);
   }
   return Status::ok();
 }

@@ -6,6 +6,7 @@
 
 #include "app/output_file.h"
 #include "app/run_layout.h"
+#include "app/run_timing.h"
 #include "app/staged_directory.h"
 #include "runtime/npy.h"
 
@@ -85,6 +86,7 @@ void printLosses(const std::string& lossName, const std::vector<double>& losses)
 
 int finishRun(const RunOptions& opts, const std::vector<TraceTrack>& tracks, const TensorMap& results,
               const std::string& summary) {
+  PhaseTimer timer("write");
   if (!opts.trace.empty()) {
     OutputFile trace;
     Status s = trace.open(opts.trace);

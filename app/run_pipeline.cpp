@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -16,6 +17,7 @@
 #include "app/run_pipeline_check.h"
 #include "app/run_pipeline_rank.h"
 #include "app/run_ranks.h"
+#include "app/run_timing.h"
 #include "app/run_trace.h"
 #include "core/clone.h"
 #include "passes/manifest.h"
@@ -219,7 +221,10 @@ int runPipelineSet(const RunOptions& opts, PipelineSet& set) {
                     ") has no program on rank " + std::to_string(pr.rank));
   }
   TensorMap global;
-  if (Status s = loadPipelineInputs(opts, set, global); !s) return fail(s.message());
+  {
+    PhaseTimer timer("inputs");
+    if (Status s = loadPipelineInputs(opts, set, global); !s) return fail(s.message());
+  }
   std::string lossName = pickLoss(opts, set.layout);
   // --check needs the inputs as they were: the run changes parameters in place.
   TensorMap original;
@@ -227,10 +232,14 @@ int runPipelineSet(const RunOptions& opts, PipelineSet& set) {
   if (Status s = runPipelineRanks(opts, set, lossName); !s) return fail(s.message());
   TensorMap results;
   std::vector<double> stepLosses, mbLosses;
+  std::optional<PhaseTimer> assembleTimer(std::in_place, "assemble");
   if (Status s = gatherResults(opts, set, lossName, results, stepLosses, mbLosses); !s) return fail(s.message());
+  assembleTimer.reset();
   printLosses(lossName, stepLosses);
-  if (set.check)
+  if (set.check) {
+    PhaseTimer timer("check");
     if (int rc = set.check(original, results, lossName); rc != 0) return rc;
+  }
   std::vector<TraceTrack> tracks;
   for (PipelineRank& pr : set.ranks) {
     pr.track.rank = pr.rank;
@@ -317,7 +326,7 @@ int executePipelineDir(const RunOptions& opts) {
   if (opts.check) return fail("error: --check needs the distributed PROGRAM (its serial meaning), not --programs");
   auto manifest = passes::loadManifest(opts.programsDir + "/" + std::string(passes::kManifestName));
   if (!manifest) return fail(manifest.status().message());
-  auto layout = passes::loadRankLayout(opts.programsDir + "/" + std::string(passes::kRankLayoutName));
+  auto layout = loadLayout(opts.programsDir);
   if (!layout) return fail(layout.status().message());
   PipelineSet set;
   set.layout = std::move(layout.value());
@@ -335,7 +344,7 @@ int executePipelineDir(const RunOptions& opts) {
     if (pr->job(mp.job)) return fail("error: two programs for job " + mp.job + " of rank " + std::to_string(mp.rank));
     auto l = std::make_unique<Loaded>();
     if (Status s = loadProgram(opts.programsDir + "/" + mp.file, *l); !s) return fail(s.message());
-    auto compiled = runtime::Executor::compile(*l->program);
+    auto compiled = compilePlan(*l->program);
     if (!compiled) return fail(render(*l->source, compiled.status()));
     pr->jobs.push_back({mp.job, std::move(compiled.value()), l->source.get()});
     set.loaded.push_back(std::move(l));
@@ -383,16 +392,13 @@ int executePipelineProgram(const RunOptions& opts, Loaded& l) {
   PipelineSet set;
   bool haveLayout = false;
   for (const auto& pass : pm.passes())
-    for (const auto& [name, content] : pass->outputFiles())
-      if (name == passes::kRankLayoutName) {
-        auto layout = passes::parseRankLayout(content);
-        if (!layout) return fail("internal error: ranks.yaml: " + layout.status().message()), 2;
-        set.layout = std::move(layout.value());
-        haveLayout = true;
-      }
+    if (const passes::RankLayout* layout = pass->rankLayout()) {
+      set.layout = *layout;
+      haveLayout = true;
+    }
   if (!haveLayout) return fail("internal error: split-ranks made no ranks.yaml"), 2;
   for (core::NamedProgram& np : programs.programs) {
-    auto compiled = runtime::Executor::compile(*np.program);
+    auto compiled = compilePlan(*np.program);
     if (!compiled)
       return fail(render(*l.source, compiled.status(), "rank " + std::to_string(np.rank) + " " + np.job + ": "));
     PipelineRank* pr = nullptr;

@@ -129,7 +129,7 @@ int checkPipelineSerial(const RunOptions& opts, const core::SourceFile& source, 
                         const TensorMap& global, const TensorMap& results) {
   if (int rc = dropDist(serial, source)) return rc;
   std::vector<CheckedGradient> grads = rewireGradients(serial);
-  auto compiled = runtime::Executor::compile(serial);
+  auto compiled = compilePlan(serial);
   if (!compiled) return std::fprintf(stderr, "%s", render(source, compiled.status(), "serial run: ").c_str()), 1;
   runtime::Executor& ex = **compiled;
   std::map<std::string, std::string> fedFrom;  // kwarg -> the exported gradient it gets the mean of

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "app/run_timing.h"
 #include "app/run_world.h"
 
 namespace pir::app {
@@ -17,6 +18,7 @@ Status runOnWorld(const RunOptions& opts, int64_t worldSize, runtime::RingTable 
   runtime::WorldOutcome outcome;
   {
     ProgressBar bar(progress, !world.isMpi() || world.knows(0));  // under mpirun, rank 0's process only
+    PhaseTimer timer("run");
     outcome = world.run(body);
   }
   using Kind = runtime::WorldOutcome::Kind;

@@ -31,7 +31,8 @@
 namespace pir::passes {
 
 class Pass;
-struct Manifest;  // passes/manifest.h
+struct Manifest;    // passes/manifest.h
+struct RankLayout;  // passes/rank_layout.h
 
 /// Counters a pass reports for `--pass-statistics`, in insertion order.
 class PassStatistics {
@@ -203,6 +204,10 @@ class Pass {
   /// as name and contents: `--output-dir` writes them into the folder;
   /// without one they are not written.
   const std::vector<std::pair<std::string, std::string>>& outputFiles() const { return outputFiles_; }
+  /// The layout behind the pass's `ranks.yaml` (split-ranks), for a caller
+  /// in the same process (pir-run) to use as it is instead of reading the
+  /// text back; null for every other pass.
+  virtual const RankLayout* rankLayout() const { return nullptr; }
   /// Adds what the pass knows of the whole set to `--output-dir`'s
   /// programs.yaml (pipeline-split: the schedule mode it split for).
   virtual void annotateManifest(Manifest& manifest) const { (void)manifest; }

@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -90,6 +91,7 @@ class SplitRanksPass : public SplittingPass {
       return Status::error("split-ranks could not describe the layout");
     }
     outputFiles_.emplace_back(std::string(kRankLayoutName), writeRankLayout(*layout));
+    layout_ = *layout;
     stages_.assign(ranks.size(), -1);
     for (size_t i = 0; i < ranks.size() && !layout->stages.empty(); ++i) {
       auto at = std::lower_bound(layout->ranks.begin(), layout->ranks.end(), ranks[i]) - layout->ranks.begin();
@@ -97,6 +99,8 @@ class SplitRanksPass : public SplittingPass {
     }
     return makeRanks(named, ranks, *rings, sink, diag);
   }
+
+  const RankLayout* rankLayout() const override { return layout_ ? &*layout_ : nullptr; }
 
  private:
   /// The rings of `rings=FILE` and planRings; an error at an op on a ring
@@ -196,7 +200,8 @@ class SplitRanksPass : public SplittingPass {
     return piece;
   }
 
-  std::vector<int> stages_;  // per rank made, its stage (ranks.yaml's), or -1
+  std::vector<int> stages_;           // per rank made, its stage (ranks.yaml's), or -1
+  std::optional<RankLayout> layout_;  // what ranks.yaml says
   Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
   ProcessGroupTable planned_;  // planRings of the input, which every rank's copy has too

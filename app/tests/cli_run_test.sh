@@ -33,6 +33,28 @@ npy_header() {
   printf '%-117s\n' "$1"
 }
 
+# --timing: one stderr line per phase, in the order they ran, then the
+# rest and the whole; stdout as without it; nothing without the flag.
+test_run_timing_phases() {
+  prun "$SEED_AFTER" --output-dir o --check
+  expect_rc 0
+  mv out plain.out
+  grep -q '^timing:' err && fail "timing lines without --timing: $(cat err)"
+  rm -rf o
+  prun "$SEED_AFTER" --output-dir o --check --timing
+  expect_rc 0
+  same plain.out out "stdout"
+  local want='read pass_apply-partition verify_after_apply-partition pass_split-ranks verify_after_split-ranks'
+  want+=' compile inputs run assemble check write other total'
+  local got
+  got=$(sed -n 's/^timing: \(.*\) [0-9][0-9]*\.[0-9][0-9][0-9] ms$/\1/p' err | tr ' ' _ | tr '\n' ' ')
+  [ "$got" = "$want " ] || fail "phases '$got', want '$want'"
+  # the phases and `other` add up to `total` (to rounding)
+  awk '/^timing: / { ms = $(NF - 1); if ($2 == "total") total = ms; else sum += ms }
+       END { d = sum - total; if (d < 0) d = -d; exit !(total > 0 && d < 0.1) }' err ||
+    fail "the phases do not add up to the total: $(cat err)"
+}
+
 test_run_dense_outputs() {
   write_dense
   prun p.pir --steps 2 --output-dir o --trace t.json
