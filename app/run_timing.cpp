@@ -41,8 +41,8 @@ std::string phaseTimesText(std::chrono::steady_clock::time_point start) {
     text += line;
     timed += seconds;
   }
-  std::snprintf(line, sizeof line, "timing: other %.3f ms\ntiming: total %.3f ms\n",
-                std::max(0.0, total - timed) * 1e3, total * 1e3);
+  std::snprintf(line, sizeof line, "timing: other %.3f ms\ntiming: total %.3f ms\n", std::max(0.0, total - timed) * 1e3,
+                total * 1e3);
   return text + line;
 }
 

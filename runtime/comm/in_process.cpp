@@ -15,6 +15,13 @@ using namespace comm_detail;
 namespace {
 
 constexpr auto kPoll = std::chrono::milliseconds(20);
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 }  // namespace
 
@@ -248,7 +255,10 @@ class InProcessComm final : public Communicator {
 };
 
 InProcessWorld::InProcessWorld(int64_t worldSize, RingTable rings, std::chrono::milliseconds timeout)
-    : size_(worldSize), rings_(std::move(rings)), timeout_(timeout) {
+    : size_(worldSize),
+      spin_(worldSize <= int64_t(std::thread::hardware_concurrency())),
+      rings_(std::move(rings)),
+      timeout_(timeout) {
   if (!rings_.count(0)) {
     auto& world = rings_[0];
     for (int64_t r = 0; r < size_; ++r) world.push_back(r);
@@ -268,6 +278,7 @@ void InProcessWorld::post(int64_t ring, int64_t src, int64_t dst, Message m) {
   {
     std::lock_guard<std::mutex> lock(in.mutex);
     in.queues[{ring, src}].push_back(std::move(m));
+    in.posts.fetch_add(1, std::memory_order_release);
   }
   in.cv.notify_all();
 }
@@ -286,6 +297,21 @@ Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, 
       if (open) stats.callWaits.back().second = steadyNs() - stats.callWaits.back().first;
     }
   } end{stats, q.empty() && stats.traceWaits};
+  if (spin_) {
+    auto until = std::chrono::steady_clock::now() + kSpin;
+    for (bool late = false; q.empty() && !late && !stopping();) {
+      uint64_t seen = in.posts.load(std::memory_order_acquire);
+      lock.unlock();
+      for (int i = 1; in.posts.load(std::memory_order_acquire) == seen; ++i) {
+        cpuRelax();
+        if (i % 64 == 0 && std::chrono::steady_clock::now() >= until) {
+          late = true;
+          break;
+        }
+      }
+      lock.lock();
+    }
+  }
   while (q.empty()) {
     if (deadlocked()) return Status::error("rank " + std::to_string(dst) + " waits on " + what);
     if (stopping()) return Status::error(std::string(kStoppedMessage));

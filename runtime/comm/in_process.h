@@ -8,8 +8,12 @@
 // all_reduce also posts its result buffer: each member stores the chunk it
 // reduced into every member's result, and the acknowledgements say all are in.
 //
-// Waits poll every 20 ms: a failing rank (fail()) stops every rank within a
-// poll, and a wait longer than the timeout turns the run into a deadlock
+// A taker whose message is not there spins for up to 50 us (when every rank
+// has a core of its own) before it sleeps on the inbox's condition variable:
+// a peer's message is usually microseconds away, and each wake-up of a
+// sleeping thread costs a context switch (a 1-float all_reduce took 13-16 us
+// with two of them). Waits poll every 20 ms: a failing rank (fail()) stops
+// every rank within a poll, and a wait longer than the timeout turns the run into a deadlock
 // report: every rank that waits, or later would, fails with what it waits on.
 //
 //===----------------------------------------------------------------------===//
@@ -65,6 +69,7 @@ class InProcessWorld {
   struct Inbox {
     std::mutex mutex;
     std::condition_variable cv;
+    std::atomic<uint64_t> posts{0};  // messages posted so far, read without the mutex by a spinning taker
     std::map<std::pair<int64_t, int64_t>, std::deque<Message>> queues;  // (ring, src) -> FIFO
   };
   void post(int64_t ring, int64_t src, int64_t dst, Message m);
@@ -74,6 +79,7 @@ class InProcessWorld {
   void stopAll(bool deadlock);
 
   int64_t size_;
+  bool spin_;  // every rank has a core: a taker spins briefly before it sleeps
   RingTable rings_;
   std::chrono::milliseconds timeout_;
   std::vector<std::unique_ptr<Inbox>> inboxes_;
