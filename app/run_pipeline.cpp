@@ -333,14 +333,7 @@ int executePipelineDir(const RunOptions& opts) {
   for (const passes::ManifestProgram& mp : manifest->programs) {
     if (mp.rank < 0 || mp.job.empty())
       return fail("error: " + mp.name + ": a pipeline program needs a rank and a job in programs.yaml");
-    PipelineRank* pr = nullptr;
-    for (auto& r : set.ranks)
-      if (r.rank == mp.rank) pr = &r;
-    if (!pr) {
-      pr = &set.ranks.emplace_back();
-      pr->rank = mp.rank;
-      pr->stage = mp.stage;
-    }
+    PipelineRank* pr = &set.rankOf(mp.rank, mp.stage);
     if (pr->job(mp.job)) return fail("error: two programs for job " + mp.job + " of rank " + std::to_string(mp.rank));
     auto l = std::make_unique<Loaded>();
     if (Status s = loadProgram(opts.programsDir + "/" + mp.file, *l); !s) return fail(s.message());
@@ -401,14 +394,7 @@ int executePipelineProgram(const RunOptions& opts, Loaded& l) {
     auto compiled = compilePlan(*np.program);
     if (!compiled)
       return fail(render(*l.source, compiled.status(), "rank " + std::to_string(np.rank) + " " + np.job + ": "));
-    PipelineRank* pr = nullptr;
-    for (auto& r : set.ranks)
-      if (r.rank == np.rank) pr = &r;
-    if (!pr) {
-      pr = &set.ranks.emplace_back();
-      pr->rank = np.rank;
-      pr->stage = np.stage;
-    }
+    PipelineRank* pr = &set.rankOf(np.rank, np.stage);
     pr->jobs.push_back({np.job, std::move(compiled.value()), l.source.get()});
   }
   stagesFromLayout(set.layout, set.ranks);

@@ -70,6 +70,16 @@ struct PipelineSet {
   /// --check: the serial meaning, run on the whole-batch feeds; 0 when it agrees.
   std::function<int(const runtime::TensorMap& feeds, const runtime::TensorMap& results, const std::string& lossName)>
       check;
+
+  /// The entry of `rank`, made (on `stage`) at its first job.
+  PipelineRank& rankOf(int64_t rank, int stage) {
+    for (auto& r : ranks)
+      if (r.rank == rank) return r;
+    PipelineRank& r = ranks.emplace_back();
+    r.rank = rank;
+    r.stage = stage;
+    return r;
+  }
 };
 
 /// summary.yaml's pipeline part: the micro-batch losses, each rank's costs,
