@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # gradient-merge through pir-opt and pir-run. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
 STEP=$TESTDATA/gradient_merge/01_dense_sgd_adamw.pir
 
 # The dense step of gradient_merge/01 with a static batch of 8 (pir-run

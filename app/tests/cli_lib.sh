@@ -22,6 +22,7 @@ TESTDATA=${PIR_TESTDATA:-$(cd "$HERE/../../testdata" && pwd)}
 SEED=$TESTDATA/seeds/reshard_before.pir         # fails the dist check (--verify-dist)
 SEED_AFTER=$TESTDATA/seeds/reshard_after.pir    # passes it
 SIMPLE=$TESTDATA/roundtrip/01_classic_mlp_builtin_tensor.pir
+PIR_RUN=$(dirname "$PIR_OPT")/pir-run  # the runner, built beside pir-opt
 
 export LC_ALL=C
 FAILED=0
@@ -52,6 +53,27 @@ run() {
   timeout 60 "$PIR_OPT" "$@" > out 2> err
   rc=$?
   check_no_crash
+}
+
+# prun ARGS... : runs pir-run like `run` runs pir-opt.
+prun() {
+  timeout 60 "$PIR_RUN" "$@" > out 2> err
+  rc=$?
+  check_no_crash
+}
+
+# write_split: d.pir, a distributed program (x sharded on a 2-rank mesh,
+# resharded to replicated: an all_gather once split, written out as y), and
+# dd/, its split by pir-opt.
+write_split() {
+  cat > d.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>
+    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[0]},result(0):{dims_maping:[-1]}}} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>) -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1]}},output_name:"y"} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> 
+}
+PIR
+  "$PIR_OPT" d.pir --pass-pipeline=apply-partition,split-ranks --output-dir dd 2> err || fail "split-ranks failed: $(cat err)"
 }
 
 # Like run, but stdin comes from file $1.

@@ -3,7 +3,6 @@
 # and a 2x2 mesh (data x model parallel), with sgd and adamw, over 3 steps. The loss must change (a
 # constant loss has zero grads and makes the check vacuous). See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
 GEN=$HERE/../../scripts/gen-program
 
 # check_gen MESH OPTIMIZER: generates, runs --steps 3 --check, asserts the check line and a moving loss.

@@ -4,17 +4,10 @@
 # failing rank and a deadlock end the job with exit 1. ctest label `mpi`.
 # See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
 GEN=$HERE/../../scripts/gen-program
 
 need_mpirun() {
   command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
-}
-
-prun() {
-  timeout 60 "$PIR_RUN" "$@" > out 2> err
-  rc=$?
-  check_no_crash
 }
 
 # mpi NP ARGS... : pir-run ARGS under mpirun -np NP, like prun.
@@ -113,19 +106,6 @@ test_run_mpi_bad_input_reported_once() {
     expect_rc 1
     [ "$(grep -c '^bad.pir:[0-9]*:[0-9]*: error: ' err)" = 1 ] || fail "the error is not printed once: $(cat err)"
   done
-}
-
-# A distributed program: x sharded on a 2-rank mesh, resharded to
-# replicated (all_gather once split), written out as y; split by pir-opt.
-write_split() {
-  cat > d.pir <<'PIR'
-{
-    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>
-    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[0]},result(0):{dims_maping:[-1]}}} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>) -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>
-    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1]}},output_name:"y"} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> 
-}
-PIR
-  "$PIR_OPT" d.pir --pass-pipeline=apply-partition,split-ranks --output-dir dd 2> err || fail "split-ranks failed: $(cat err)"
 }
 
 test_run_mpi_programs_and_trace() {

@@ -6,16 +6,9 @@
 # deadlocking ends with the per-rank report; a fault in one rank's job stops every rank; the trace's
 # job spans and the measured costs `pir-opt schedule --costs` reads. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
 TWO=$PIR_TESTDATA/gradient_merge/05_dist_two_stages.pir  # stage 0 on [0], stage 1 on [1], sgd_
 SEED=$PIR_TESTDATA/pipeline/07_seed_mlp_fthenb.pir
 GEN=$HERE/../../scripts/gen-program
-
-prun() {
-  timeout 60 "$PIR_RUN" "$@" > out 2> err
-  rc=$?
-  check_no_crash
-}
 
 # check_mode PROGRAM N ARGS...: pir-run --micro-batches N --check passes.
 check_mode() {

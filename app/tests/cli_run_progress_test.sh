@@ -3,7 +3,6 @@
 # tty and the run lasts over a second, erased at the end; never otherwise.
 # The tty comes from util-linux's `script`. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
 
 # write_chain OPS: a dense chain of OPS relus on 16k floats into c.pir.
 write_chain() {

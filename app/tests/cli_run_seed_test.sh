@@ -3,14 +3,7 @@
 # SGD step's loss and parameters against numpy computing the formulas, and
 # --check on both seeds (issue 18). See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
 PY=/usr/bin/python3   # Debian's, where python3-numpy is installed
-
-prun() {
-  timeout 60 "$PIR_RUN" "$@" > out 2> err
-  rc=$?
-  check_no_crash
-}
 
 need_numpy() {
   "$PY" -c 'import numpy' 2>/dev/null || skip "no numpy for $PY (python3-numpy)"

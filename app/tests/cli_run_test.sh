@@ -2,14 +2,6 @@
 # pir-run through the real binary (beside pir-opt): runs, outputs and every
 # error class. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
-
-# prun ARGS... : runs pir-run like `run` runs pir-opt.
-prun() {
-  timeout 60 "$PIR_RUN" "$@" > out 2> err
-  rc=$?
-  check_no_crash
-}
 
 # A dense program using only data-movement kernels: t = transpose(x) is
 # assigned into the parameter w; loss is a constant 0-D output.
@@ -185,17 +177,9 @@ test_run_bad_options() {
   stderr_has 'a dense program runs on one rank'
 }
 
-# A distributed program: x sharded on a 2-rank mesh, resharded to
-# replicated (all_gather once split), written out as y; split by pir-opt.
-write_split() {
-  cat > d.pir <<'PIR'
-{
-    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>
-    (%1) = "dist_op.reshard" (%0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[0]},result(0):{dims_maping:[-1]}}} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[0]>) -> pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>
-    () = "builtin.shadow_output" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{dims_maping:[-1]}},output_name:"y"} : (pd_dist.tensor<4xf32, mesh_shape:[2],dims_mappings:[-1]>) -> 
-}
-PIR
-  "$PIR_OPT" d.pir --pass-pipeline=apply-partition,split-ranks --output-dir dd 2> err || fail "split-ranks failed: $(cat err)"
+# write_split (cli_lib.sh), and dense.pir: the same program dense.
+write_split_and_dense() {
+  write_split
   cat > dense.pir <<'PIR'
 {
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
@@ -205,7 +189,7 @@ PIR
 }
 
 test_run_programs_match_dense() {
-  write_split
+  write_split_and_dense
   prun --programs dd --output-dir o --seed 3
   expect_rc 0
   prun dense.pir --output-dir e --seed 3
@@ -216,7 +200,7 @@ test_run_programs_match_dense() {
 }
 
 test_run_distributed_split_in_process() {
-  write_split
+  write_split_and_dense
   prun d.pir --output-dir o --seed 3
   expect_rc 0
   prun dense.pir --output-dir e --seed 3

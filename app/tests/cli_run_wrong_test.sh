@@ -4,13 +4,6 @@
 # has no all-reduce; right_partial.pir is the same program declared right. Also --trace's ring and
 # bytes on the collective. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-PIR_RUN=$(dirname "$PIR_OPT")/pir-run
-
-prun() {
-  timeout 60 "$PIR_RUN" "$@" > out 2> err
-  rc=$?
-  check_no_crash
-}
 
 test_run_check_catches_a_missing_all_reduce() {
   prun "$TESTDATA/run/wrong_partial.pir"
