@@ -13,24 +13,13 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/bench/bench_timing.h"
 #include "runtime/comm/in_process.h"
 
 using namespace pir::runtime;
 
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double secondsOf(auto&& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
+using pir::runtime::bench::median;
+using pir::runtime::bench::secondsOf;
 
 int main() {
   const int64_t n = (64 << 20) / 4;

@@ -16,22 +16,19 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/bench/bench_timing.h"
 #include "runtime/comm/mpi_world.h"
 
 using namespace pir::runtime;
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using pir::runtime::bench::median;
 
+/// f's time, from an MPI_Barrier on: both processes start together.
 double secondsOf(auto&& f) {
   MPI_Barrier(MPI_COMM_WORLD);
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return pir::runtime::bench::secondsOf(f);
 }
 
 }  // namespace
