@@ -68,11 +68,15 @@ inline core::Status typesDiffer(const char* what, int64_t ring, int64_t rank, co
                              " has " + mine + ", rank " + std::to_string(other) + " has " + theirs);
 }
 
-inline core::Status notDivisible(const char* what, int64_t ring, const Tensor& x, int64_t n) {
-  if (std::string_view(what) == "reduce_scatter")
-    return core::Status::error("reduce_scatter on ring " + std::to_string(ring) + ": dim 0 of " + x.typeText() +
-                               " does not divide by the ring's " + std::to_string(n) + " ranks");
-  return core::Status::error(std::string(what) + " on ring " + std::to_string(ring) + ": " + x.typeText() +
+/// reduce_scatter's x, whose dim 0 does not divide by the ring's n ranks.
+inline core::Status dim0NotDivisible(int64_t ring, const Tensor& x, int64_t n) {
+  return core::Status::error("reduce_scatter on ring " + std::to_string(ring) + ": dim 0 of " + x.typeText() +
+                             " does not divide by the ring's " + std::to_string(n) + " ranks");
+}
+
+/// all_to_all's x, whose elements do not cut into n equal chunks.
+inline core::Status notEqualChunks(int64_t ring, const Tensor& x, int64_t n) {
+  return core::Status::error("all_to_all on ring " + std::to_string(ring) + ": " + x.typeText() +
                              " does not cut into " + std::to_string(n) + " equal chunks");
 }
 

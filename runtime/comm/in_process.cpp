@@ -92,7 +92,7 @@ class InProcessComm final : public Communicator {
     if (Status s = group(ring, "reduce_scatter", g); !s) return s;
     note(ring, x.bytes());
     int64_t n = int64_t(g.ranks->size());
-    if (x.rank() == 0 || x.dim(0) % n != 0) return notDivisible("reduce_scatter", ring, x, n);
+    if (x.rank() == 0 || x.dim(0) % n != 0) return dim0NotDivisible(ring, x, n);
     auto parts = exchange(g, x, "reduce_scatter");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "reduce_scatter"); !s) return s;
@@ -128,7 +128,7 @@ class InProcessComm final : public Communicator {
     if (Status s = group(ring, "all_to_all", g); !s) return s;
     note(ring, x.bytes());
     int64_t n = int64_t(g.ranks->size());
-    if (x.numel() % n != 0) return notDivisible("all_to_all", ring, x, n);
+    if (x.numel() % n != 0) return notEqualChunks(ring, x, n);
     auto parts = exchange(g, x, "all_to_all");
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "all_to_all"); !s) return s;

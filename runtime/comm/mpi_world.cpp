@@ -180,7 +180,7 @@ class MpiComm final : public Communicator {
     Ring* g = nullptr;
     if (Status s = group(ring, "reduce_scatter", g); !s) return s;
     int64_t n = int64_t(g->ranks.size()), me = g->position;
-    if (x.rank() == 0 || x.dim(0) % n != 0) return notDivisible("reduce_scatter", ring, x, n);
+    if (x.rank() == 0 || x.dim(0) % n != 0) return dim0NotDivisible(ring, x, n);
     if (Status s = agree(*g, x, "reduce_scatter"); !s) return s;
     count(*g, x.bytes());
     std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
@@ -232,7 +232,7 @@ class MpiComm final : public Communicator {
     Ring* g = nullptr;
     if (Status s = group(ring, "all_to_all", g); !s) return s;
     int64_t n = int64_t(g->ranks.size()), me = g->position;
-    if (x.numel() % n != 0) return notDivisible("all_to_all", ring, x, n);
+    if (x.numel() % n != 0) return notEqualChunks(ring, x, n);
     if (Status s = agree(*g, x, "all_to_all"); !s) return s;
     count(*g, x.bytes());
     Tensor result = Tensor::allocate(x.dtype(), x.shape());
@@ -307,11 +307,10 @@ class MpiComm final : public Communicator {
   struct Staging {
     std::unique_ptr<std::byte, void (*)(void*)> data{nullptr, std::free};
     size_t bytes = 0;
-    /// At least `n` bytes, 64-byte aligned; null when out of memory.
+    /// At least `n` bytes (never none), 64-byte aligned; null when out of memory.
     std::byte* reserve(size_t n) {
-      if (n == 0) return reinterpret_cast<std::byte*>(this);  // not null, and nothing is written to it
-      if (n > bytes) {
-        size_t rounded = (n + 63) / 64 * 64;
+      if (n > bytes || !data) {
+        size_t rounded = std::max<size_t>(64, (n + 63) / 64 * 64);  // a ring of one member asks for 0
         data.reset(static_cast<std::byte*>(std::aligned_alloc(64, rounded)));
         bytes = data ? rounded : 0;
       }
