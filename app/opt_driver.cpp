@@ -21,7 +21,6 @@
 #include <string>
 
 #include "app/cli_checks.h"
-#include "app/input_file.h"
 #include "app/opt_options.h"
 #include "app/output_file.h"
 #include "app/staged_directory.h"
@@ -30,6 +29,7 @@
 #include "core/print_era.h"
 #include "core/printer.h"
 #include "core/verifier.h"
+#include "parser/input_file.h"
 #include "parser/parser.h"
 #include "passes/manifest.h"
 #include "passes/pass_manager.h"
@@ -76,7 +76,7 @@ bool readPipeline(const OptOptions& opts, std::vector<passes::PassSpec>& specs, 
     return true;
   }
   if (!opts.configFile.empty()) {
-    InputFile file;
+    parser::InputFile file;
     if (core::Status s = file.open(opts.configFile); !s) return fail(s.message()), false;
     text = std::string(file.text());
     core::SourceFile src(opts.configFile, text);
@@ -110,7 +110,7 @@ bool buildPassManager(const OptOptions& opts, const std::string& text, const std
 /// (diagnostics, op locations) count from its first byte: `begin` in the
 /// input.
 struct Chunk {
-  Chunk(const std::string& name, std::string_view text, TextChunk cut, size_t n)
+  Chunk(const std::string& name, std::string_view text, parser::TextChunk cut, size_t n)
       : source(name, text.substr(cut.begin, cut.end - cut.begin)), diag(&source), begin(cut.begin), index(n) {}
   core::SourceFile source;
   core::DiagnosticEngine diag;
@@ -439,8 +439,9 @@ void dumpPassPipeline(const std::vector<passes::PassSpec>& specs, const passes::
 /// keeps its diagnostics and makes none.
 void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chunks, std::vector<Unit>& units) {
   const OptOptions& opts = session.opts;
-  std::vector<TextChunk> cuts = opts.splitInputFile ? splitInputChunks(text) : std::vector<TextChunk>{{0, text.size()}};
-  for (const TextChunk& cut : cuts) {
+  std::vector<parser::TextChunk> cuts =
+      opts.splitInputFile ? parser::splitInputChunks(text) : std::vector<parser::TextChunk>{{0, text.size()}};
+  for (const parser::TextChunk& cut : cuts) {
     Chunk& chunk = chunks.emplace_back(session.file->name(), text, cut, chunks.size() + 1);
     if (cut.begin > 0) chunk.line = session.file->lineCol(cut.begin).line;  // (the first needs no line table)
     auto parseStart = Clock::now();
@@ -519,7 +520,7 @@ int process(const OptOptions& opts) {
 
   Session session(opts);
   session.pipelineText = std::move(pipelineText);
-  InputFile input;
+  parser::InputFile input;
   if (core::Status s = input.open(opts.input); !s) return fail(s.message());
   core::SourceFile file(opts.input == "-" ? "<stdin>" : opts.input, input.text());
   session.file = &file;

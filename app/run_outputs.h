@@ -1,37 +1,27 @@
 //===- run_outputs.h - what a pir-run leaves -----------------------*- C++ -*-===//
 //
-// The losses on stdout, the --check comparison, summary.yaml, and the end of
-// every run: the trace and the output folder, each all or nothing.
+// The losses and the check's verdict on stdout, and the files: the trace
+// and the output folder (tensors as .npy and summary.yaml), each all or
+// nothing.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "app/run_common.h"
-#include "app/run_trace.h"
+#include "core/status.h"
+#include "runtime/runner/runner.h"
 
 namespace pir::app {
 
-/// Compares every tensor of `got` with `want` (the serial run's); prints the
-/// verdict. False on a mismatch.
-bool compareRuns(const runtime::TensorMap& got, const runtime::TensorMap& want);
+/// The loss of each step on stdout (`step 1: loss_0 0.5`), then the check's
+/// verdict (`check: N tensors match (max rel err E)`, or on stderr what
+/// differs). False when the check found a difference.
+bool printReport(const runtime::runner::RunReport& report);
 
-/// Everything a plain run leaves: shadow outputs, parameters and state.
-runtime::TensorMap resultsOf(const RankRun& r);
-
-/// summary.yaml for plain runs (ranks, steps, the losses, per-rank costs);
-/// `extra` is appended as it is.
-std::string summaryYaml(const std::vector<RankRun>& runs, const RunOptions& opts, const std::vector<double>& losses,
-                        const std::string& extra = "");
-
-/// The loss of each step on stdout: `step 1: loss_0 0.5`.
-void printLosses(const std::string& lossName, const std::vector<double>& losses);
-
-/// What every run ends with: the trace and the output folder (each all or
-/// nothing), then stdout flushed; the exit code.
-int finishRun(const RunOptions& opts, const std::vector<TraceTrack>& tracks, const runtime::TensorMap& results,
-              const std::string& summary);
+/// The trace (when `tracePath` is not empty) and the output folder (when
+/// `outputDir` is not empty), each all or nothing; then stdout flushed.
+core::Status writeRunFiles(const std::string& tracePath, const std::string& outputDir,
+                           const runtime::runner::RunReport& report);
 
 }  // namespace pir::app

@@ -25,16 +25,6 @@ void writeAll(const std::string& s) {
 
 }  // namespace
 
-std::string RunProgress::line(double seconds) const {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "pir-run: %s %lld/%lld, ops %lld/%lld, %.1f s", unit_,
-                (long long)unitsDone_.load(std::memory_order_relaxed),
-                (long long)unitsTotal_.load(std::memory_order_relaxed),
-                (long long)opsDone_.load(std::memory_order_relaxed),
-                (long long)opsTotal_.load(std::memory_order_relaxed), seconds);
-  return buf;
-}
-
 ProgressBar::ProgressBar(const RunProgress& progress, bool enabled) : progress_(progress) {
   if (enabled && ::isatty(2)) thread_ = std::thread([this] { report(); });
 }

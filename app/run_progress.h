@@ -7,8 +7,8 @@
 // line is redrawn in place (`\r`) at most 5 times a second and erased at the
 // end, so what remains on the terminal is what a run without it prints.
 //
-// Rank threads count into RunProgress with relaxed atomics (no locks on the
-// hot path); one reporter thread (ProgressBar) reads the counters.
+// The ranks count into runtime::runner::RunProgress; one reporter thread
+// (ProgressBar) reads the counters.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,30 +20,11 @@
 #include <string>
 #include <thread>
 
+#include "runtime/runner/progress.h"
+
 namespace pir::app {
 
-/// What the ranks of this process have to do and have done; each rank adds
-/// its share of the totals when it starts.
-class RunProgress {
- public:
-  explicit RunProgress(const char* unit) : unit_(unit) {}
-
-  void expect(int64_t units, int64_t ops) {
-    unitsTotal_.fetch_add(units, std::memory_order_relaxed);
-    opsTotal_.fetch_add(ops, std::memory_order_relaxed);
-  }
-  void done(int64_t units, int64_t ops) {
-    unitsDone_.fetch_add(units, std::memory_order_relaxed);
-    opsDone_.fetch_add(ops, std::memory_order_relaxed);
-  }
-
-  /// The line the bar draws, e.g. "pir-run: steps 3/10, ops 300000/1000000, 2.4 s".
-  std::string line(double seconds) const;
-
- private:
-  const char* unit_;
-  std::atomic<int64_t> unitsTotal_{0}, unitsDone_{0}, opsTotal_{0}, opsDone_{0};
-};
+using runtime::runner::RunProgress;
 
 /// While it lives, and when `enabled` and stderr is a tty: a thread that
 /// draws `progress` on stderr from one second on; it erases its line when it

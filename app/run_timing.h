@@ -1,40 +1,16 @@
 //===- run_timing.h - pir-run --timing: where a run's time goes -*- C++ -*-===//
 //
-// The runner's phases (reading the program, each pass, the layout,
-// compiling plans, drawing or reading inputs, running, assembling, the
-// serial check, writing) add their wall time to one list, in the order
-// they first run; `--timing` prints it on stderr after a run that
-// succeeded, as pir-opt's `--timing` does (`timing: NAME X ms`). A phase
-// timed inside another (the serial check's own compile and run) counts
-// toward the outer one only, so the phases add up to the run.
+// The runner's phases (runtime/runner/phase_timer.h) as pir-run's
+// `--timing` prints them on stderr after a run that succeeded, as pir-opt's
+// `--timing` does (`timing: NAME X ms`).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <chrono>
 #include <string>
-#include <string_view>
 
 namespace pir::app {
-
-/// Adds the wall time from construction to destruction to phase `name`,
-/// unless another PhaseTimer of this thread is running.
-class PhaseTimer {
- public:
-  explicit PhaseTimer(std::string_view name);
-  ~PhaseTimer();
-  PhaseTimer(const PhaseTimer&) = delete;
-  PhaseTimer& operator=(const PhaseTimer&) = delete;
-
- private:
-  std::string_view name_;
-  bool outer_;
-  std::chrono::steady_clock::time_point start_;
-};
-
-/// Adds `seconds` to phase `name` (a pass manager's timings), unless a
-/// PhaseTimer of this thread is running.
-void addPhaseTime(std::string_view name, double seconds);
 
 /// `timing: NAME X ms` per phase, then the rest of the run since
 /// `start` (`other`) and the whole (`total`).

@@ -165,6 +165,8 @@ class TypeAttr : public Attribute {
 };
 
 /// Reduce types, in the order of `paddle/phi/common/reduce_type.h`.
+/// A partial value's reduce type, and all_reduce's `reduce_type`: the first
+/// five are Paddle's ReduceOp numbering (SUM 0, MAX 1, MIN 2, PROD 3, AVG 4).
 enum class ReduceType : uint8_t { Sum, Max, Min, Product, Avg, Any, All };
 std::string_view reduceTypeName(ReduceType r);
 std::optional<ReduceType> parseReduceType(std::string_view name);

@@ -114,4 +114,20 @@ std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d) {
   return out;
 }
 
+std::string renderStatus(const Status& s, const SourceFile* fallback) {
+  if (s.isRendered()) return s.message();
+  Diagnostic d;
+  d.offset = s.offset();
+  d.message = s.message();
+  const SourceFile* source = s.source() ? s.source() : fallback;
+  std::string out = renderDiagnostic(source, d);
+  for (const Status& n : s.notes()) {
+    if (n.source())
+      out += renderStatus(n);
+    else
+      out += printable(n.message()) + "\n";
+  }
+  return out;
+}
+
 }  // namespace pir::core

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/status.h"
+
 namespace pir::core {
 
 class SourceFile {
@@ -81,5 +83,11 @@ class DiagnosticEngine {
 
 /// Renders one diagnostic against `source` (which may be null).
 std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d);
+
+/// A failed Status as the CLIs print it, once: located in its own source
+/// (else `fallback`) as renderDiagnostic does, or `error: MESSAGE` when it
+/// has neither; then its notes, each located the same way, or its message
+/// alone on a line when it has no source.
+std::string renderStatus(const Status& s, const SourceFile* fallback = nullptr);
 
 }  // namespace pir::core

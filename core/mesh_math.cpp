@@ -141,4 +141,16 @@ std::vector<Placement> meshDimStatuses(const TensorDistAttr& dist) {
   return out;
 }
 
+PartialShare partialShare(ReduceType reduce, bool keeper) {
+  if (keeper) return {};
+  switch (reduce) {
+    case ReduceType::Sum:
+      return {false, 0.0};
+    case ReduceType::Product:
+      return {false, 1.0};
+    default:
+      return {};
+  }
+}
+
 }  // namespace pir::core

@@ -99,4 +99,16 @@ std::optional<std::vector<int64_t>> uniformLocalShape(std::span<const int64_t> g
 /// out-of-range mesh dims are ignored.
 std::vector<Placement> meshDimStatuses(const TensorDistAttr& dist);
 
+/// What a rank holds of a replicated value made partial with `reduce`
+/// (R->P): the value itself on the keeper (the first rank along the partial
+/// mesh dims), elsewhere the reduction's identity for SUM (0) and PROD (1),
+/// and the value for the idempotent reductions (MAX, MIN, AVG, ANY, ALL), so
+/// that reducing every rank's share gives the value back. The one rule the
+/// lowering's R->P and the runner's slicing of a partial input follow.
+struct PartialShare {
+  bool keepsValue = true;
+  double fill = 0;  // when !keepsValue: every element
+};
+PartialShare partialShare(ReduceType reduce, bool keeper);
+
 }  // namespace pir::core

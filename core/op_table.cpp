@@ -108,4 +108,11 @@ Result<std::vector<ValueSpec>> inferResultTypes(const Operation& op) {
   return inferResultTypes(*info, operands, op.attributes());
 }
 
+OptimizerOperands optimizerOperands(const Operation& op) {
+  const OpInfo* info = lookupOp(op);
+  if (!info) return {};
+  OptimizerOperands o{info->operandIndex("param", op.numOperands()), info->operandIndex("grad", op.numOperands())};
+  return o ? o : OptimizerOperands{};
+}
+
 }  // namespace pir::core

@@ -153,6 +153,15 @@ std::span<const OpInfo> opTable();
 const OpInfo* lookupOp(std::string_view name);
 const OpInfo* lookupOp(const Operation& op);
 
+/// An optimizer op's parameter and gradient operands (an entry with a
+/// `param` and a `grad` operand: sgd_, adam_, adamw_, lamb_, momentum_);
+/// -1 and -1 for any other op. The one optimizer test.
+struct OptimizerOperands {
+  int param = -1, grad = -1;
+  explicit operator bool() const { return param >= 0 && grad >= 0; }
+};
+OptimizerOperands optimizerOperands(const Operation& op);
+
 /// Whether `op` is linear in operand `operand` with the others fixed:
 /// Unknown for an op without an entry (which is not "linear in nothing").
 Linearity linearityOf(const Operation& op, uint32_t operand);

@@ -3,26 +3,36 @@
 // No exception crosses a module boundary: functions that can fail return a
 // Status (or Result<T>). A Status optionally carries a byte offset into the
 // source it is about, so the caller can render a located diagnostic, and a
-// kind: a user error (the input or options are wrong: exit 1) or an internal
+// kind: a user error (the input or options are wrong: exit 1), an internal
 // one (a broken invariant of ours, e.g. a pass whose output no longer
-// verifies: exit 2).
+// verifies: exit 2), a cancellation (this rank stopped because another
+// failed) or a timeout (a wait outlasted its limit). A Status may also name
+// the source its offset is in and carry notes (a deadlock's per-rank
+// waits), so that the CLI renders it once: messages carry no "error: "
+// prefix and no trailing newline (core::renderStatus, diagnostics.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace pir::core {
 
+class SourceFile;
+
 /// What a failed Status says about whose fault it is.
 enum class ErrorKind : uint8_t {
-  User,      // the input or the options are wrong
-  Internal,  // a bug: an invariant of the code does not hold
+  User,       // the input or the options are wrong
+  Internal,   // a bug: an invariant of the code does not hold
+  Cancelled,  // stopped because another part (another rank) failed
+  Timeout,    // a wait outlasted its limit (a deadlock, when every rank waits)
 };
 
 class [[nodiscard]] Status {
@@ -36,6 +46,17 @@ class [[nodiscard]] Status {
   /// An internal error: a broken invariant, not the input's fault.
   static Status internal(std::string message, int64_t offset = -1) {
     return failure(ErrorKind::Internal, std::move(message), offset);
+  }
+  static Status cancelled(std::string message) { return failure(ErrorKind::Cancelled, std::move(message)); }
+  static Status timeout(std::string message, int64_t offset = -1) {
+    return failure(ErrorKind::Timeout, std::move(message), offset);
+  }
+  /// A failure a DiagnosticEngine rendered already (several located
+  /// diagnostics, e.g. a pass's): renderStatus prints its text as it is.
+  static Status rendered(ErrorKind kind, std::string text) {
+    Status s = failure(kind, std::move(text));
+    s.rendered_ = true;
+    return s;
   }
   static Status failure(ErrorKind kind, std::string message, int64_t offset = -1) {
     Status s;
@@ -54,15 +75,46 @@ class [[nodiscard]] Status {
   /// Whose fault a failure is (User for an ok Status).
   ErrorKind kind() const { return kind_; }
   bool isInternal() const { return failed_ && kind_ == ErrorKind::Internal; }
-  /// The same failure (kind and offset) with another message, e.g. one
-  /// that says where it happened.
-  Status withMessage(std::string message) const { return failure(kind_, std::move(message), offset_); }
+  bool isCancelled() const { return failed_ && kind_ == ErrorKind::Cancelled; }
+  bool isTimeout() const { return failed_ && kind_ == ErrorKind::Timeout; }
+  /// Whether message() is diagnostics rendered already (Status::rendered).
+  bool isRendered() const { return rendered_; }
+  /// The same failure (kind, offset, source, notes) with another message,
+  /// e.g. one that says where it happened.
+  Status withMessage(std::string message) const {
+    Status s = *this;
+    s.message_ = std::move(message);
+    return s;
+  }
+  /// The same failure, its message after `prefix` ("rank 1: ...").
+  Status prefixed(const std::string& prefix) const { return withMessage(prefix + message_); }
+  /// The source file the offset is in (null: the caller's, or none).
+  const SourceFile* source() const { return source_; }
+  /// The same failure located in `source` (kept when it has one already).
+  Status in(const SourceFile* source) const {
+    Status s = *this;
+    if (!s.source_) s.source_ = source;
+    return s;
+  }
+  /// Further failures rendered after this one (each rank's wait of a deadlock).
+  const std::vector<Status>& notes() const {
+    static const std::vector<Status> kNone;
+    return notes_ ? *notes_ : kNone;
+  }
+  Status withNotes(std::vector<Status> notes) const {
+    Status s = *this;
+    s.notes_ = std::make_shared<const std::vector<Status>>(std::move(notes));
+    return s;
+  }
 
  private:
   bool failed_ = false;
   ErrorKind kind_ = ErrorKind::User;
   std::string message_;
   int64_t offset_ = -1;
+  bool rendered_ = false;
+  const SourceFile* source_ = nullptr;
+  std::shared_ptr<const std::vector<Status>> notes_;
 };
 
 template <class T>

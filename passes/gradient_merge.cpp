@@ -47,23 +47,7 @@ namespace {
 using namespace pir::core;
 
 /// The operand index of `grad` in an optimizer op, or -1 for any other op.
-int gradOperandOf(const Operation& op) {
-  const OpInfo* info = lookupOp(op);
-  if (!info || info->operandIndex("param", op.numOperands()) < 0) return -1;
-  return info->operandIndex("grad", op.numOperands());
-}
-
-/// The name a value has in the scope: a kwarg's keyword, or the naming
-/// attribute of its producer (a builtin.parameter's parameter_name, a
-/// pd_op.data's name); empty when it has none.
-std::string scopeName(const Value* v) {
-  if (!v) return {};
-  if (v->kind() == ValueKind::Kwarg) return std::string(static_cast<const BlockArgument*>(v)->name());
-  const Operation* def = v->definingOp();
-  std::string_view key = def ? nameAttrKey(*def) : std::string_view();
-  auto* s = key.empty() ? nullptr : def->attrOf<StringAttr>(key);
-  return s ? s->value() : std::string();
-}
+int gradOperandOf(const Operation& op) { return optimizerOperands(op).grad; }
 
 /// Whether the merge may look through `op`, the producer of `v`, to its
 /// operand: one operand, one result used once (so the op serves only the

@@ -6,6 +6,7 @@ namespace pir::passes {
 void registerApplyPartitionPass();
 void registerDistToDensePass();
 void registerDropDistPass();
+void registerExportGradientsPass();
 void registerFoldReshardPass();
 void registerGradientMergePass();
 void registerLowerReshardPass();
@@ -19,6 +20,7 @@ void registerAllPasses() {
   registerApplyPartitionPass();
   registerDistToDensePass();
   registerDropDistPass();
+  registerExportGradientsPass();
   registerFoldReshardPass();
   registerGradientMergePass();
   registerLowerReshardPass();

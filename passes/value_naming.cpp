@@ -16,6 +16,31 @@ std::string_view nameAttrKey(const Operation& op) {
   return info ? info->nameAttr : std::string_view();
 }
 
+std::string scopeName(const Value* v) {
+  if (!v) return {};
+  if (v->kind() == ValueKind::Kwarg) return std::string(static_cast<const BlockArgument*>(v)->name());
+  const Operation* def = v->definingOp();
+  std::string_view key = def ? nameAttrKey(*def) : std::string_view();
+  auto* s = key.empty() ? nullptr : def->attrOf<StringAttr>(key);
+  return s ? s->value() : std::string();
+}
+
+namespace {
+constexpr std::string_view kExportedGradient = "@GRAD@CHECK";
+}  // namespace
+
+std::string exportedGradientName(std::string_view param) { return std::string(param) + std::string(kExportedGradient); }
+
+std::string fedGradientName(std::string_view param) { return exportedGradientName(param) + "_MEAN"; }
+
+bool isExportedGradientName(std::string_view name) { return name.ends_with(kExportedGradient); }
+
+std::string exportedOfFed(std::string_view fed) {
+  constexpr std::string_view kMean = "_MEAN";
+  if (!fed.ends_with(kMean) || !isExportedGradientName(fed.substr(0, fed.size() - kMean.size()))) return {};
+  return std::string(fed.substr(0, fed.size() - kMean.size()));
+}
+
 bool isKwargName(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), parser::isValueIdChar);
 }

@@ -57,6 +57,21 @@ class NameStore {
 /// other ops.
 std::string_view nameAttrKey(const core::Operation& op);
 
+/// The name a value has in the scope: a kwarg's keyword, or the naming
+/// attribute of its producer (a builtin.parameter's parameter_name, a
+/// pd_op.data's name); empty when it has none.
+std::string scopeName(const core::Value* v);
+
+/// The names the serial check (export-gradients) hands a parameter's
+/// gradient over under: exported as `<param>@GRAD@CHECK`, and read back
+/// by the optimizer as the kwarg `<param>@GRAD@CHECK_MEAN`.
+std::string exportedGradientName(std::string_view param);
+std::string fedGradientName(std::string_view param);
+bool isExportedGradientName(std::string_view name);
+/// For a fed gradient's name, the exported one it takes the mean of; empty
+/// for any other name.
+std::string exportedOfFed(std::string_view fed);
+
 /// Whether `name` reads back as a kwarg name (`%kwarg_NAME`): only letters,
 /// digits, '_', '.' and '@'.
 bool isKwargName(std::string_view name);

@@ -269,7 +269,7 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
   for (; i < p.steps.size(); ++i) {
     const Step& s = p.steps[i];
     if (comm && comm->stopping()) {
-      failure = Status::error(std::string(kStoppedMessage));
+      failure = stoppedStatus();
       break;
     }
     if (s.kind == StepKind::Feed) {
@@ -325,7 +325,7 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
       if (!st) {
         // The math kernels name their op themselves (kernelError): once is enough.
         std::string prefix = std::string(s.op->name()) + ": ";
-        failure = st.message() == kStoppedMessage ? st
+        failure = st.isCancelled() ? st
                   : st.message().starts_with(prefix)
                       ? Status::failure(st.kind(), st.message(), s.op->location())
                       : Status::failure(st.kind(), prefix + st.message(), s.op->location());

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The module floors: app -> runtime -> passes -> parser -> core. A module's
 # files (its tests included) may include headers of their own module and of
-# the modules below it, never above. Prints every include that breaks the
-# rule as FILE:LINE and exits 1; exits 0 when there is none.
+# the modules below it, never above. Within runtime, only the runner
+# (runtime/runner/) links passes: the kernels, executor and communicators
+# need only core (and parser, in their tests), and include neither passes/
+# nor the runner. Prints every include that breaks a rule as FILE:LINE and
+# exits 1; exits 0 when there is none.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -31,5 +34,14 @@ for module in core parser passes runtime app; do
     esac
   done < <(grep -rn --include='*.h' --include='*.cpp' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$module" || true)
 done
+# runtime below its runner: no passes/, no runtime/runner/ outside runtime/runner/.
+while IFS= read -r hit; do
+  file=${hit%%:*}
+  case "$file" in runtime/runner/*) continue ;; esac
+  rest=${hit#*:}
+  line=${rest%%:*}
+  echo "$file:$line: only runtime/runner/ may include passes/ or the runner (the executor, kernels and communicators need only core)"
+  bad=1
+done < <(grep -rnE --include='*.h' --include='*.cpp' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(passes|runtime/runner)/' runtime || true)
 if [ "$bad" -eq 0 ]; then echo "layering: every include follows app -> runtime -> passes -> parser -> core"; fi
 exit "$bad"

@@ -37,11 +37,14 @@
 #include "passes/rank_layout.h"
 #include "runtime/comm/in_process.h"
 #include "runtime/executor.h"
+#include "runtime/runner/session.h"
 
 using namespace pir;
 using runtime::Tensor;
 
 namespace {
+
+namespace runner = pir::runtime::runner;
 
 constexpr int64_t kMaxElements = int64_t(1) << 20;
 constexpr int64_t kMaxRanks = 4;
@@ -120,56 +123,41 @@ Tensor seededFeed(const runtime::ProgramInput& in, uint64_t seed) {
   return t;
 }
 
-/// One rank's program and plan.
-struct RankProgram {
-  int64_t rank = 0;
-  std::unique_ptr<runtime::Executor> executor;
-  runtime::TensorMap feeds;
-};
-
-/// Runs every plan on its rank of a world of `world` ranks, twice.
-void runWorld(std::vector<RankProgram>& ranks, int64_t world, runtime::RingTable rings) {
-  runtime::InProcessWorld w(world, std::move(rings), kTimeout);
-  std::vector<RankProgram*> byRank(size_t(world), nullptr);
-  for (RankProgram& r : ranks) byRank[size_t(r.rank)] = &r;
-  auto outcome = w.run([&](int64_t rank, runtime::Communicator& comm) -> core::Status {
-    RankProgram* r = byRank[size_t(rank)];
-    if (!r) return core::Status::ok();  // in no mesh: idle
-    std::vector<runtime::OpEvent> events;
-    runtime::RunStats stats;
-    stats.events = &events;
-    for (int step = 0; step < 2; ++step) {
-      runtime::TensorMap fetches;
-      if (core::Status s = r->executor->run(r->feeds, fetches, &comm, &stats); !s) return s;
-    }
-    return core::Status::ok();
-  });
-  std::string how = outcome.kind == runtime::WorldOutcome::Kind::Ok       ? "ran"
-                    : outcome.kind == runtime::WorldOutcome::Kind::Failed ? "failed"
-                                                                          : "deadlocked";
-  for (const core::Status& s : outcome.perRank)
-    if (!s) how += "; " + s.message();
+/// Runs every rank of `session` twice on an in-process world of `world`
+/// ranks, through the runner's session (runtime/runner/session.h).
+void runWorld(runner::Session& session, int64_t world, runtime::RingTable rings) {
+  session.pipelined = false;
+  session.schedule = runner::plainSchedule();
+  session.worldSize = world;
+  auto w = runner::inProcessWorld(world, std::move(rings), kTimeout);
+  runner::SessionOptions opts;
+  opts.steps = 2;
+  opts.trace = true;
+  opts.timeout = kTimeout;
+  core::Status s = runner::runSession(session, *w, opts);
+  std::string how = s ? "ran" : s.isTimeout() ? "deadlocked" : "failed";
+  if (!s) how += "; " + s.message();
+  for (const core::Status& n : s.notes()) how += "; " + n.message();
   note(how + " on " + std::to_string(world) + " ranks");
 }
 
 /// Compiles `program` for `rank` and draws its feeds; false when it does
 /// not compile (a missing kernel, a dist type left, ...).
-bool addRank(std::vector<RankProgram>& ranks, const core::Program& program, int64_t rank) {
+bool addRank(runner::Session& session, const core::Program& program, int64_t rank) {
   auto compiled = runtime::Executor::compile(program);
   if (!compiled) return note("does not compile: " + compiled.status().message()), false;
-  RankProgram r;
-  r.rank = rank;
-  r.executor = std::move(compiled.value());
+  runner::RankSession& r = session.rankOf(rank, 0);
+  r.jobs.push_back({std::string(passes::schedule::Job{}.type()), std::move(compiled.value()), nullptr});
+  r.feeds.assign(1, {});
   int64_t total = 0;
   uint64_t seed = uint64_t(rank) + 1;
-  for (const runtime::ProgramInput& in : r.executor->inputs()) {
+  for (const runtime::ProgramInput& in : r.jobs.back().executor->inputs()) {
     int64_t n = 1;
     for (int64_t d : in.shape) n *= d < 0 ? 1 : d;
     total += n;
     if (total > kMaxElements || !runtime::isRunnable(in.dtype)) return note("feeds refused"), false;
-    r.feeds[in.name] = seededFeed(in, seed++);
+    r.feeds[0][in.name] = seededFeed(in, seed++);
   }
-  ranks.push_back(std::move(r));
   return true;
 }
 
@@ -183,7 +171,7 @@ std::vector<int64_t> ringIds(const core::Program& p) {
 }
 
 void runDense(const core::Program& program, int64_t world) {
-  std::vector<RankProgram> ranks;
+  runner::Session ranks;
   for (int64_t r = 0; r < world; ++r)
     if (!addRank(ranks, program, r)) return;
   runtime::RingTable rings;
@@ -225,7 +213,7 @@ void runDistributed(std::unique_ptr<core::Program> program, core::DiagnosticEngi
       for (const core::ProcessGroup& g : layout->rings.rings()) rings[g.ringId] = g.ranks;
     }
   if (world < 1 || world > kMaxRanks) return note("world of " + std::to_string(world) + " ranks refused");
-  std::vector<RankProgram> ranks;
+  runner::Session ranks;
   for (core::NamedProgram& np : set.programs) {
     if (np.rank < 0 || np.rank >= world || !np.program || !small(*np.program)) return note("a rank program refused");
     if (!addRank(ranks, *np.program, np.rank)) return;

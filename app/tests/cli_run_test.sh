@@ -84,11 +84,18 @@ assert (np.load('d/t.npy') == np.arange(6, dtype=np.float32).reshape(2, 3).T).al
   fi
 }
 
+# A dense program is its own serial meaning: --check refuses it and names
+# --check-determinism, which runs it twice and compares the bits.
 test_run_check_dense() {
   write_dense
   prun p.pir --check
+  expect_rc 1
+  stderr_has '^error: --check compares a distributed program with its serial meaning; .*--check-determinism'
+  prun p.pir --check-determinism
   expect_rc 0
   grep -qx 'check: 3 tensors match (max rel err 0)' out || fail "no check line: $(cat out)"
+  prun p.pir --check-determinism --programs .
+  expect_rc 1
 }
 
 test_run_missing_inputs_listed() {

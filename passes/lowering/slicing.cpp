@@ -50,13 +50,11 @@ Value* Emitter::rToP(const Step& step, Value* cur) {
   bool oneD = step.from->mesh()->ndim() <= 1;
   const TensorDistAttr* in1 = oneD ? step.from : oneDim(mesh, dims.size(), -1, false);
   const TensorDistAttr* out1 = oneD ? step.to : oneDim(mesh, dims.size(), -1, true, step.reduce);
-  bool keeps = mesh->processIds().empty() || mesh->processIds()[0] == rank();
-  bool fills = step.reduce == ReduceType::Sum || step.reduce == ReduceType::Product;
+  PartialShare share = partialShare(step.reduce, mesh->processIds().empty() || mesh->processIds()[0] == rank());
   const Attribute* results[] = {out1};
-  if (fills && !keeps) {
+  if (!share.keepsValue) {
     // Paddle's op_dist_attr here lists an operand the full does not have.
-    return fill(localDims(dims, step.from), dims, step.to, opDist(mesh, {}, results, chunk()),
-                step.reduce == ReduceType::Sum ? 0.0f : 1.0f);
+    return fill(localDims(dims, step.from), dims, step.to, opDist(mesh, {}, results, chunk()), float(share.fill));
   }
   const Attribute* operands[] = {in1};
   AttrListBuilder a = attrs(opDist(mesh, operands, results, chunk()), 1);

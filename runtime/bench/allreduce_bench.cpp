@@ -35,7 +35,7 @@ int main() {
     Tensor out = Tensor::allocate(DataType::F32, std::vector<int64_t>{n});
     for (int i = 0; i < reps; ++i) {
       pir::core::Status s;
-      times[r].push_back(secondsOf([&] { s = c.allReduce(12, x, out, ReduceOp::Sum); }));
+      times[r].push_back(secondsOf([&] { s = c.allReduce(12, x, out, ReduceType::Sum); }));
       if (!s) return s;
     }
     return pir::core::Status::ok();
@@ -53,7 +53,7 @@ int main() {
     Tensor out = Tensor::allocate(DataType::F32, std::vector<int64_t>{1});
     pir::core::Status s;
     latency[r] = secondsOf([&] {
-      for (int i = 0; i < calls && s; ++i) s = c.allReduce(12, x, out, ReduceOp::Sum);
+      for (int i = 0; i < calls && s; ++i) s = c.allReduce(12, x, out, ReduceType::Sum);
     });
     return s;
   });

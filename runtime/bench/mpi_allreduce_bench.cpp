@@ -47,7 +47,7 @@ int main() {
     Tensor want = Tensor::allocate(DataType::F32, std::vector<int64_t>{n});
     for (int i = 0; i < reps; ++i) {
       pir::core::Status s;
-      ours.push_back(secondsOf([&] { s = c.allReduce(0, x, out, ReduceOp::Sum); }));
+      ours.push_back(secondsOf([&] { s = c.allReduce(0, x, out, ReduceType::Sum); }));
       if (!s) return s;
       raw.push_back(secondsOf([&] { MPI_Allreduce(x.raw(), want.raw(), int(n), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); }));
     }

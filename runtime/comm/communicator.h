@@ -18,18 +18,20 @@
 #include <map>
 #include <vector>
 
+#include "core/attributes.h"
 #include "core/status.h"
 #include "runtime/tensor.h"
 
 namespace pir::runtime {
 
-/// Paddle's ReduceOp numbering (python/paddle/distributed/communication/
-/// comm_utils.py), the `reduce_type` attribute of all_reduce.
-enum class ReduceOp : int { Sum = 0, Max = 1, Min = 2, Prod = 3, Avg = 4 };
+/// The reduce types of partial values and of all_reduce's `reduce_type`
+/// (core::ReduceType's first five are Paddle's ReduceOp numbering); ANY
+/// reduces as MAX, ALL as MIN.
+using ReduceType = core::ReduceType;
 
-/// The message a rank's call fails with when another rank stopped the run
-/// (the executor passes it on as it is, so the runner can tell it apart).
-inline constexpr std::string_view kStoppedMessage = "stopped: another rank failed";
+/// What a rank's call fails with when another rank stopped the run: a
+/// Cancelled status, which the executor passes on as it is.
+inline core::Status stoppedStatus() { return core::Status::cancelled("stopped: another rank failed"); }
 
 /// Ring id -> the ring's global ranks in group order.
 using RingTable = std::map<int64_t, std::vector<int64_t>>;
@@ -60,11 +62,11 @@ class Communicator {
 
   /// out = x_0 op x_1 op ... over the ring's members. `out` may be `x`'s
   /// tensor (in place) or empty (allocated).
-  virtual core::Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) = 0;
+  virtual core::Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceType op) = 0;
   /// The members' x concatenated on dim 0 in ring order.
   virtual core::Status allGather(int64_t ring, const Tensor& x, Tensor& out) = 0;
   /// The reduction's dim-0 chunk at this rank's position (dim 0 must divide).
-  virtual core::Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) = 0;
+  virtual core::Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceType op) = 0;
   /// The root position's x.
   virtual core::Status broadcast(int64_t ring, int64_t root, const Tensor& x, Tensor& out) = 0;
   /// Flat x cut into n chunks: chunk j goes to position j, slot i of out
@@ -97,14 +99,14 @@ class Communicator {
 /// count) into out's elements from `outBegin`. Shared by every communicator
 /// so they agree bitwise; `out` may be one of the parts when outBegin ==
 /// begin.
-void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin = 0, int64_t count = -1,
+void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceType op, int64_t begin = 0, int64_t count = -1,
                 int64_t outBegin = 0);
 /// reduceInto over raw arrays of `count` elements of `dtype`: parts[k] and
 /// `out` point at the first element (out may be one of the parts).
-void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceOp op);
+void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceType op);
 /// The same, the result stored to each of `outs` (block by block, after
 /// every part's block is read: an out may be one of the parts).
 void reduceElements(DataType dtype, std::span<const void* const> parts, std::span<void* const> outs, int64_t count,
-                    ReduceOp op);
+                    ReduceType op);
 
 }  // namespace pir::runtime

@@ -37,7 +37,7 @@ class InProcessComm final : public Communicator {
   /// stores it into every member's result, so each element is written once
   /// per member and never copied again; the acknowledgements then say that
   /// every chunk is in and that no input is read any more.
-  Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
+  Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceType op) override {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "all_reduce", g); !s) return s;
@@ -86,7 +86,7 @@ class InProcessComm final : public Communicator {
     return place(std::move(result), out);
   }
 
-  Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
+  Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceType op) override {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "reduce_scatter", g); !s) return s;
@@ -313,12 +313,12 @@ Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, 
     }
   }
   while (q.empty()) {
-    if (deadlocked()) return Status::error("rank " + std::to_string(dst) + " waits on " + what);
-    if (stopping()) return Status::error(std::string(kStoppedMessage));
+    if (deadlocked()) return Status::timeout("rank " + std::to_string(dst) + " waits on " + what);
+    if (stopping()) return stoppedStatus();
     if (std::chrono::steady_clock::now() >= deadline) {
       lock.unlock();
       stopAll(true);
-      return Status::error("rank " + std::to_string(dst) + " waits on " + what);
+      return Status::timeout("rank " + std::to_string(dst) + " waits on " + what);
     }
     in.cv.wait_for(lock, kPoll);
   }
@@ -351,7 +351,7 @@ WorldOutcome InProcessWorld::run(const std::function<Status(int64_t, Communicato
   for (int64_t r = 0; r < size_; ++r)
     threads.emplace_back([&, r] {
       Status s = body(r, *comms_[r]);
-      if (!s && s.message() != kStoppedMessage && !deadlocked()) fail(r);
+      if (!s && !s.isCancelled() && !deadlocked()) fail(r);
       out.perRank[r] = std::move(s);
     });
   for (auto& t : threads) t.join();

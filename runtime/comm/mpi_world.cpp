@@ -65,8 +65,8 @@ Status mpiInit() {
   if (initialized) return Status::ok();
   int provided = 0;
   if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
-    return Status::error("error: MPI_Init_thread failed");
-  if (provided < MPI_THREAD_SERIALIZED) return Status::error("error: this MPI has no MPI_THREAD_SERIALIZED");
+    return Status::error("MPI_Init_thread failed");
+  if (provided < MPI_THREAD_SERIALIZED) return Status::error("this MPI has no MPI_THREAD_SERIALIZED");
   gJoined = true;
   std::atexit(mpiFinalize);
   return Status::ok();
@@ -120,7 +120,7 @@ class MpiComm final : public Communicator {
   /// (the bits in-process gives), and sends the reduced chunk to every other
   /// member, which receives it straight into its result. Each member sends
   /// and receives (n-1)/n of x twice, as a ring all_reduce does.
-  Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
+  Status allReduce(int64_t ring, const Tensor& x, Tensor& out, ReduceType op) override {
     CommTimer t{stats_.seconds};
     Ring* g = nullptr;
     if (Status s = group(ring, "all_reduce", g); !s) return s;
@@ -175,7 +175,7 @@ class MpiComm final : public Communicator {
   }
 
   /// Member i receives chunk i of every other member's x and reduces them.
-  Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceOp op) override {
+  Status reduceScatter(int64_t ring, const Tensor& x, Tensor& out, ReduceType op) override {
     CommTimer t{stats_.seconds};
     Ring* g = nullptr;
     if (Status s = group(ring, "reduce_scatter", g); !s) return s;
@@ -466,7 +466,7 @@ class MpiComm final : public Communicator {
         deadlocked_ = true;
         for (Wait& w : waits)
           if (w.request != MPI_REQUEST_NULL)
-            return Status::error("rank " + std::to_string(rank_) + " waits on " + w.what);
+            return Status::timeout("rank " + std::to_string(rank_) + " waits on " + w.what);
       }
       // Poll hard for a quick peer, then sleep briefly so that a peer on the
       // same core runs (a sched_yield on a loaded machine can give the core

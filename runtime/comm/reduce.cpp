@@ -10,13 +10,15 @@ namespace pir::runtime {
 namespace {
 
 template <class Acc>
-Acc combine(Acc a, Acc b, ReduceOp op) {
+Acc combine(Acc a, Acc b, ReduceType op) {
   switch (op) {
-    case ReduceOp::Max:
+    case ReduceType::Max:
+    case ReduceType::Any:
       return std::max(a, b);
-    case ReduceOp::Min:
+    case ReduceType::Min:
+    case ReduceType::All:
       return std::min(a, b);
-    case ReduceOp::Prod:
+    case ReduceType::Product:
       if constexpr (std::is_same_v<Acc, bool>)
         return a && b;
       else
@@ -34,19 +36,21 @@ Acc combine(Acc a, Acc b, ReduceOp op) {
 /// int64_t, or a constant for a whole block: GCC's -O2 vectorises a loop
 /// only when its trip count is a known multiple of the vector width.
 template <class T, class Len>
-void foldInto(T* __restrict dst, const T* __restrict src, Len n, ReduceOp op) {
+void foldInto(T* __restrict dst, const T* __restrict src, Len n, ReduceType op) {
   switch (op) {
-    case ReduceOp::Max:
-      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Max);
+    case ReduceType::Max:
+    case ReduceType::Any:
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceType::Max);
       break;
-    case ReduceOp::Min:
-      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Min);
+    case ReduceType::Min:
+    case ReduceType::All:
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceType::Min);
       break;
-    case ReduceOp::Prod:
-      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Prod);
+    case ReduceType::Product:
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceType::Product);
       break;
     default:
-      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceOp::Sum);
+      for (int64_t i = 0; i < int64_t(n); ++i) dst[i] = combine(dst[i], src[i], ReduceType::Sum);
       break;
   }
 }
@@ -59,11 +63,12 @@ using WholeBlock = std::integral_constant<int64_t, kBlock>;
 /// One block of `len` elements at `at` into `acc`, then stored to every
 /// dst + at.
 template <class T, class Len>
-void reduceBlock(std::span<const T* const> parts, T* acc, std::span<T* const> dsts, ReduceOp op, int64_t at, Len len) {
+void reduceBlock(std::span<const T* const> parts, T* acc, std::span<T* const> dsts, ReduceType op, int64_t at,
+                 Len len) {
   std::memcpy(acc, parts[0] + at, size_t(len) * sizeof(T));
   for (size_t k = 1; k < parts.size(); ++k) foldInto(acc, parts[k] + at, len, op);
   if constexpr (!std::is_same_v<T, bool>)
-    if (op == ReduceOp::Avg)
+    if (op == ReduceType::Avg)
       for (int64_t i = 0; i < int64_t(len); ++i) acc[i] = acc[i] / T(parts.size());
   for (T* dst : dsts) std::memcpy(dst + at, acc, size_t(len) * sizeof(T));
 }
@@ -72,7 +77,7 @@ void reduceBlock(std::span<const T* const> parts, T* acc, std::span<T* const> ds
 /// block is read before any dst's is written, so a dst may be one of the
 /// parts (an in-place all_reduce_).
 template <class T>
-void reduceTyped(std::span<const void* const> raw, std::span<void* const> outs, ReduceOp op, int64_t count) {
+void reduceTyped(std::span<const void* const> raw, std::span<void* const> outs, ReduceType op, int64_t count) {
   std::vector<const T*> parts(raw.size());
   for (size_t k = 0; k < raw.size(); ++k) parts[k] = static_cast<const T*>(raw[k]);
   std::vector<T*> dsts(outs.size());
@@ -85,12 +90,12 @@ void reduceTyped(std::span<const void* const> raw, std::span<void* const> outs, 
 
 /// bf16 is combined in f32 and rounded once at the end (element by element:
 /// each element's parts are read before it is written).
-void reduceBf16(std::span<const void* const> raw, std::span<void* const> outs, ReduceOp op, int64_t count) {
+void reduceBf16(std::span<const void* const> raw, std::span<void* const> outs, ReduceType op, int64_t count) {
   auto part = [&](size_t k) { return static_cast<const BFloat16*>(raw[k]); };
   for (int64_t i = 0; i < count; ++i) {
     float a = part(0)[i].toFloat();
     for (size_t k = 1; k < raw.size(); ++k) a = combine(a, part(k)[i].toFloat(), op);
-    if (op == ReduceOp::Avg) a /= float(raw.size());
+    if (op == ReduceType::Avg) a /= float(raw.size());
     for (void* out : outs) static_cast<BFloat16*>(out)[i] = BFloat16::fromFloat(a);
   }
 }
@@ -98,7 +103,7 @@ void reduceBf16(std::span<const void* const> raw, std::span<void* const> outs, R
 }  // namespace
 
 void reduceElements(DataType dtype, std::span<const void* const> parts, std::span<void* const> outs, int64_t count,
-                    ReduceOp op) {
+                    ReduceType op) {
   switch (dtype) {
     case DataType::F32:
       return reduceTyped<float>(parts, outs, op, count);
@@ -112,7 +117,7 @@ void reduceElements(DataType dtype, std::span<const void* const> parts, std::spa
       return reduceBf16(parts, outs, op, count);
     case DataType::Bool: {
       // SUM, AVG and MAX are "any", PROD and MIN "all".
-      ReduceOp logical = (op == ReduceOp::Prod || op == ReduceOp::Min) ? ReduceOp::Min : ReduceOp::Max;
+      ReduceType logical = (op == ReduceType::Product || op == ReduceType::Min) ? ReduceType::Min : ReduceType::Max;
       return reduceTyped<bool>(parts, outs, logical, count);
     }
     default:
@@ -120,12 +125,12 @@ void reduceElements(DataType dtype, std::span<const void* const> parts, std::spa
   }
 }
 
-void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceOp op) {
+void reduceElements(DataType dtype, std::span<const void* const> parts, void* out, int64_t count, ReduceType op) {
   void* outs[] = {out};
   reduceElements(dtype, parts, std::span<void* const>(outs), count, op);
 }
 
-void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceOp op, int64_t begin, int64_t count,
+void reduceInto(std::span<const Tensor* const> parts, Tensor& out, ReduceType op, int64_t begin, int64_t count,
                 int64_t outBegin) {
   if (count < 0) count = out.numel();
   size_t elem = elementSize(out.dtype());

@@ -20,7 +20,7 @@ core::Result<int64_t> ringOf(const KernelContext& ctx) {
   return *ring;
 }
 
-Status allReduceAs(KernelContext& ctx, ReduceOp op) {
+Status allReduceAs(KernelContext& ctx, ReduceType op) {
   auto ring = ringOf(ctx);
   if (!ring) return ring.takeStatus();
   return ctx.comm->allReduce(*ring, ctx.in(0), ctx.out(0), op);
@@ -29,10 +29,10 @@ Status allReduceAs(KernelContext& ctx, ReduceOp op) {
 Status allReduce(KernelContext& ctx) {
   int64_t type = core::getInt64(ctx.op, "reduce_type").value_or(0);
   if (type < 0 || type > 4) return Status::error("reduce_type " + std::to_string(type) + " is none of 0 SUM .. 4 AVG");
-  return allReduceAs(ctx, ReduceOp(type));
+  return allReduceAs(ctx, ReduceType(type));
 }
 
-Status allReduceSum(KernelContext& ctx) { return allReduceAs(ctx, ReduceOp::Sum); }
+Status allReduceSum(KernelContext& ctx) { return allReduceAs(ctx, ReduceType::Sum); }
 
 Status allGather(KernelContext& ctx) {
   auto ring = ringOf(ctx);
@@ -43,7 +43,7 @@ Status allGather(KernelContext& ctx) {
 Status reduceScatter(KernelContext& ctx) {
   auto ring = ringOf(ctx);
   if (!ring) return ring.takeStatus();
-  return ctx.comm->reduceScatter(*ring, ctx.in(0), ctx.out(0), ReduceOp::Sum);
+  return ctx.comm->reduceScatter(*ring, ctx.in(0), ctx.out(0), ReduceType::Sum);
 }
 
 Status allToAll(KernelContext& ctx) {

@@ -3,7 +3,7 @@
 // matmul and matmul_grad call cblas_sgemm / cblas_dgemm (bf16 operands are
 // widened to f32 around the call). Kernels are single-threaded, ranks being
 // the parallelism: OpenBLAS runs on one thread unless setBlasThreads says
-// otherwise (pir-run's --blas-threads, for a one-rank run).
+// otherwise (pir-run's --blas-threads N).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -59,11 +59,11 @@ void sameAsInProcess(const Call& call) {
 }  // namespace
 
 TEST_CASE("mpi all_reduce sums in ring order like in-process", "[mpi]") {
-  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max, ReduceOp::Prod})
+  for (ReduceType op : {ReduceType::Sum, ReduceType::Avg, ReduceType::Max, ReduceType::Product})
     sameAsInProcess([op](Communicator& c, int64_t r, Tensor& out) { return c.allReduce(12, input(r, 1000), out, op); });
   // The order matters for these values: ring order is not rank order.
   Tensor out;
-  REQUIRE(world().comm().allReduce(12, input(world().rank(), 1000), out, ReduceOp::Sum).isOk());
+  REQUIRE(world().comm().allReduce(12, input(world().rank(), 1000), out, ReduceType::Sum).isOk());
   Tensor p2 = input(2, 1000), p0 = input(0, 1000), p1 = input(1, 1000);
   CHECK(out.data<float>()[3] == (p2.data<float>()[3] + p0.data<float>()[3]) + p1.data<float>()[3]);
 }
@@ -73,9 +73,9 @@ TEST_CASE("mpi all_reduce in place", "[mpi]") {
   Tensor want = Tensor::allocate(DataType::F32, {64});
   Tensor p2 = input(2, 64), p0 = input(0, 64), p1 = input(1, 64);
   std::vector<const Tensor*> parts{&p2, &p0, &p1};
-  reduceInto(parts, want, ReduceOp::Sum);
+  reduceInto(parts, want, ReduceType::Sum);
   Tensor out = x;  // all_reduce_: the result in x's buffer
-  REQUIRE(world().comm().allReduce(12, x, out, ReduceOp::Sum).isOk());
+  REQUIRE(world().comm().allReduce(12, x, out, ReduceType::Sum).isOk());
   CHECK(out.sharesStorageWith(x));
   CHECK(sameBits(x, want));
 }
@@ -115,7 +115,7 @@ TEST_CASE("mpi chunked all_reduce has in-process bits at every size and dtype", 
         sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) {
           Tensor x = typedInput(r, n, dtype);
           if (inPlace) out = x;
-          Status s = c.allReduce(12, x, out, ReduceOp::Sum);
+          Status s = c.allReduce(12, x, out, ReduceType::Sum);
           if (inPlace && !out.sharesStorageWith(x)) return Status::error("not in place");
           return s;
         });
@@ -126,7 +126,7 @@ TEST_CASE("mpi reduce_scatter and all_to_all move chunks as in-process", "[mpi]"
   for (int64_t rows : {3, 30, 3003}) {
     CAPTURE(rows);
     sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) {
-      return c.reduceScatter(12, input(r, rows).view(std::vector<int64_t>{rows}), out, ReduceOp::Avg);
+      return c.reduceScatter(12, input(r, rows).view(std::vector<int64_t>{rows}), out, ReduceType::Avg);
     });
     sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) { return c.allToAll(12, input(r, rows), out); });
     sameAsInProcess([=](Communicator& c, int64_t r, Tensor& out) { return c.broadcast(12, 2, input(r, rows), out); });
@@ -139,7 +139,7 @@ TEST_CASE("mpi collectives report ring and bytes for the trace as in-process", "
   c.stats().callBytes = 0;
   uint64_t before = c.stats().bytesByRing[12];
   Tensor out;
-  REQUIRE(c.allReduce(12, input(world().rank(), 10), out, ReduceOp::Sum).isOk());
+  REQUIRE(c.allReduce(12, input(world().rank(), 10), out, ReduceType::Sum).isOk());
   CHECK(c.stats().callRing == 12);
   CHECK(c.stats().callBytes == 40);
   CHECK(c.stats().bytesByRing[12] - before == 80);  // x to each of the two others
@@ -148,7 +148,7 @@ TEST_CASE("mpi collectives report ring and bytes for the trace as in-process", "
 TEST_CASE("mpi all_gather, reduce_scatter, broadcast and all_to_all as in-process", "[mpi]") {
   sameAsInProcess([](Communicator& c, int64_t r, Tensor& out) { return c.allGather(12, input(r, 6), out); });
   sameAsInProcess(
-      [](Communicator& c, int64_t r, Tensor& out) { return c.reduceScatter(12, input(r, 6), out, ReduceOp::Sum); });
+      [](Communicator& c, int64_t r, Tensor& out) { return c.reduceScatter(12, input(r, 6), out, ReduceType::Sum); });
   sameAsInProcess([](Communicator& c, int64_t r, Tensor& out) { return c.broadcast(12, 1, input(r, 6), out); });
   sameAsInProcess([](Communicator& c, int64_t r, Tensor& out) { return c.allToAll(12, input(r, 6), out); });
 }
@@ -174,7 +174,7 @@ TEST_CASE("mpi send never blocks and keeps the order per peer", "[mpi]") {
       CHECK(got.data<float>()[(1 << 20) - 1] == float(k));
     }
   Tensor sync;
-  REQUIRE(world().comm().allReduce(12, input(me, 1), sync, ReduceOp::Sum).isOk());
+  REQUIRE(world().comm().allReduce(12, input(me, 1), sync, ReduceType::Sum).isOk());
 }
 
 TEST_CASE("mpi recv of another shape names both", "[mpi]") {
@@ -191,7 +191,7 @@ TEST_CASE("mpi recv of another shape names both", "[mpi]") {
     CHECK(s.message() == "send_v2: rank 0 is not in ring 13");
   }
   Tensor sync;
-  REQUIRE(world().comm().allReduce(12, input(me, 1), sync, ReduceOp::Sum).isOk());
+  REQUIRE(world().comm().allReduce(12, input(me, 1), sync, ReduceType::Sum).isOk());
 }
 
 TEST_CASE("mpi collective of differing shapes names both ranks", "[mpi]") {
@@ -205,7 +205,7 @@ TEST_CASE("mpi collective of differing shapes names both ranks", "[mpi]") {
                              "xf32>");
   }
   Tensor sync;
-  REQUIRE(world().comm().allReduce(12, input(me, 1), sync, ReduceOp::Sum).isOk());
+  REQUIRE(world().comm().allReduce(12, input(me, 1), sync, ReduceType::Sum).isOk());
 }
 
 int main(int argc, char** argv) {

@@ -12,7 +12,7 @@
 
 #include "core/status.h"
 
-namespace pir::app {
+namespace pir::parser {
 
 class InputFile {
  public:
@@ -47,4 +47,4 @@ struct TextChunk {
 /// no marker is one chunk. A UTF-8 byte-order mark stays in the first chunk.
 std::vector<TextChunk> splitInputChunks(std::string_view text);
 
-}  // namespace pir::app
+}  // namespace pir::parser

@@ -1,5 +1,5 @@
 //===- run_inputs.cpp - pir-run's feeds, parameters and state -------------===//
-#include "app/run_inputs.h"
+#include "runtime/runner/inputs.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,16 +8,14 @@
 #include <random>
 #include <thread>
 
-#include "app/run_timing.h"
+#include "runtime/runner/phase_timer.h"
 #include "core/attr_access.h"
 #include "core/op_table.h"
 #include "runtime/npy.h"
 
-namespace pir::app {
+namespace pir::runtime::runner {
 
 using core::Status;
-using runtime::ProgramInput;
-using runtime::Tensor;
 
 namespace {
 
@@ -27,11 +25,8 @@ uint64_t fnv1a64(std::string_view s) {
   return h;
 }
 
-std::string located(const core::SourceFile& source, const ProgramInput& in, std::string msg) {
-  core::Diagnostic d;
-  d.offset = in.op ? in.op->location() : -1;
-  d.message = std::move(msg);
-  return core::renderDiagnostic(&source, d);
+Status located(const core::SourceFile& source, const ProgramInput& in, std::string msg) {
+  return Status::error(std::move(msg), in.op ? in.op->location() : -1).in(&source);
 }
 
 bool isFloat(core::DataType t) {
@@ -68,11 +63,11 @@ Tensor stateValue(const ProgramInput& in) {
     v = 0.1;
   else if (in.name.find("beta1_pow") != std::string::npos || in.name.find("beta2_pow") != std::string::npos)
     v = betaFor(in);
-  runtime::visitDtype(in.dtype, [&](auto* tag) {
+  visitDtype(in.dtype, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     for (int64_t i = 0; i < t.numel(); ++i) {
-      if constexpr (std::is_same_v<T, runtime::BFloat16>)
-        t.data<T>()[i] = runtime::BFloat16::fromFloat(float(v));
+      if constexpr (std::is_same_v<T, BFloat16>)
+        t.data<T>()[i] = BFloat16::fromFloat(float(v));
       else
         t.data<T>()[i] = T(v);
     }
@@ -120,7 +115,7 @@ Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, 
     if (dtype == core::DataType::F64)
       t.data<double>()[i] = z;
     else if (dtype == core::DataType::BF16)
-      t.data<runtime::BFloat16>()[i] = runtime::BFloat16::fromFloat(float(z));
+      t.data<BFloat16>()[i] = BFloat16::fromFloat(float(z));
     else
       t.data<float>()[i] = float(z);
   }
@@ -153,7 +148,7 @@ void drawAll(std::vector<Draw>& draws, uint64_t seed) {
 }  // namespace
 
 Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& opts, const core::SourceFile& source,
-                  runtime::TensorMap& feeds) {
+                  TensorMap& feeds) {
   PhaseTimer timer("inputs");
   std::vector<std::string> missing;
   std::vector<Draw> draws;
@@ -162,21 +157,20 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
     std::string path = opts.dir.empty() ? std::string() : opts.dir + "/" + in.name + ".npy";
     bool haveFile = !path.empty() && std::filesystem::exists(path);
     if (haveFile) {
-      auto t = runtime::readNpy(path);
-      if (!t) return Status::error(located(source, in, t.status().message()));
-      Tensor v = in.dtype == core::DataType::BF16 ? runtime::convertFloat(*t, core::DataType::BF16) : *t;
+      auto t = readNpy(path);
+      if (!t) return located(source, in, t.status().message());
+      Tensor v = in.dtype == core::DataType::BF16 ? convertFloat(*t, core::DataType::BF16) : *t;
       if (v.dtype() != in.dtype || !sameShape(in.shape, v.shape()))
-        return Status::error(located(
+        return located(
             source, in,
-            "'" + in.name + "' is " + runtime::typeText(in.dtype, in.shape) + ", " + path + " holds " + t->typeText()));
+            "'" + in.name + "' is " + typeText(in.dtype, in.shape) + ", " + path + " holds " + t->typeText());
       feeds[in.name] = v;
       continue;
     }
     if (in.persistable) {
       for (int64_t d : in.shape)
         if (d < 0)
-          return Status::error(
-              located(source, in, "state '" + in.name + "' has a dynamic shape: give " + in.name + ".npy"));
+          return located(source, in, "state '" + in.name + "' has a dynamic shape: give " + in.name + ".npy");
       feeds[in.name] = stateValue(in);
       continue;
     }
@@ -186,9 +180,9 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
     }
     for (int64_t d : in.shape)
       if (d < 0)
-        return Status::error(located(source, in,
-                                     "'" + in.name + "' has a dynamic shape " + runtime::typeText(in.dtype, in.shape) +
-                                         ": give it as a file (--inputs DIR with " + in.name + ".npy)"));
+        return located(source, in,
+                                     "'" + in.name + "' has a dynamic shape " + typeText(in.dtype, in.shape) +
+                                         ": give it as a file (--inputs DIR with " + in.name + ".npy)");
     bool param = in.kind == ProgramInput::Kind::Parameter;
     if (isFloat(in.dtype)) draws.push_back({&in, param ? 0.25 : 1.0, Tensor()});
     feeds[in.name] = isFloat(in.dtype) ? Tensor() : Tensor::zeros(in.dtype, in.shape);  // a draw's place, kept
@@ -196,17 +190,17 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
   if (!missing.empty()) {
     std::string list;
     for (auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    return Status::error("error: " + std::to_string(missing.size()) + " input" + (missing.size() > 1 ? "s" : "") +
+    return Status::error(std::to_string(missing.size()) + " input" + (missing.size() > 1 ? "s" : "") +
                          " missing in " + opts.dir + ": " + list);
   }
   drawAll(draws, opts.seed);
   for (Draw& d : draws) {
     if (d.failed)
-      return Status::error(located(
-          source, *d.in, "cannot allocate '" + d.in->name + "', " + runtime::typeText(d.in->dtype, d.in->shape)));
+      return located(
+          source, *d.in, "cannot allocate '" + d.in->name + "', " + typeText(d.in->dtype, d.in->shape));
     feeds[d.in->name] = std::move(d.tensor);
   }
   return Status::ok();
 }
 
-}  // namespace pir::app
+}  // namespace pir::runtime::runner

@@ -1,5 +1,5 @@
 //===- input_file.cpp -----------------------------------------------------===//
-#include "app/input_file.h"
+#include "parser/input_file.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace pir::app {
+namespace pir::parser {
 
 InputFile::~InputFile() {
   if (map_) munmap(map_, mapSize_);
@@ -76,4 +76,4 @@ std::vector<TextChunk> splitInputChunks(std::string_view text) {
   return chunks;
 }
 
-}  // namespace pir::app
+}  // namespace pir::parser

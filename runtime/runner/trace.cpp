@@ -1,28 +1,35 @@
 //===- run_trace.cpp - pir-run's Chrome trace -----------------------------===//
-#include "app/run_trace.h"
+#include "runtime/runner/trace.h"
 
 #include <algorithm>
 #include <climits>
 #include <cstdio>
 
-namespace pir::app {
+namespace pir::runtime::runner {
 
-std::string eventName(const runtime::Executor& executor, const runtime::OpEvent& e) {
-  return e.step == runtime::OpEvent::kWait ? "wait" : std::string(executor.stepOp(e.step).name());
-}
-
-std::vector<TraceTrack> tracksOf(const std::vector<RankRun>& runs) {
-  std::vector<TraceTrack> tracks;
-  for (const RankRun& r : runs) {
-    TraceTrack& t = tracks.emplace_back();
-    t.rank = r.rank;
-    t.events = r.events;
-    for (const auto& e : r.events) t.eventNames.push_back(eventName(*r.executor, e));
-  }
-  return tracks;
+std::string eventName(const Executor& executor, const OpEvent& e) {
+  return e.step == OpEvent::kWait ? "wait" : std::string(executor.stepOp(e.step).name());
 }
 
 namespace {
+
+/// `s` as the inside of a JSON string.
+std::string jsonEscaped(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
 
 /// One complete event; a communication op's ring and payload bytes (ring >= 0) as its args, a
 /// wait's ring alone.
@@ -37,13 +44,13 @@ std::string event(const std::string& name, int64_t rank, int64_t startNs, int64_
   char buf[192];
   std::snprintf(buf, sizeof buf, "\", \"ph\": \"X\", \"pid\": 0, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f%s}",
                 (long long)rank, double(startNs - origin) / 1000.0, double(durationNs) / 1000.0, args);
-  return ",\n{\"name\": \"" + name + buf;
+  return ",\n{\"name\": \"" + jsonEscaped(name) + buf;
 }
 
 std::string opEvent(const TraceTrack& t, size_t e, int64_t origin) {
-  const runtime::OpEvent& ev = t.events[e];
+  const OpEvent& ev = t.events[e];
   return event(t.eventNames[e], t.rank, ev.startNs, ev.durationNs, origin, ev.ring, ev.bytes,
-               ev.step == runtime::OpEvent::kWait);
+               ev.step == OpEvent::kWait);
 }
 
 }  // namespace
@@ -72,4 +79,4 @@ std::string traceJson(const std::vector<TraceTrack>& tracks) {
   return j + "\n]}\n";
 }
 
-}  // namespace pir::app
+}  // namespace pir::runtime::runner

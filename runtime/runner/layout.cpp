@@ -1,19 +1,32 @@
-//===- run_layout.cpp - global tensors to rank pieces and back ------------===//
-#include "app/run_layout.h"
+//===- layout.cpp - global tensors to rank pieces and back ----------------===//
+#include "runtime/runner/layout.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
+#include "core/mesh_math.h"
 #include "runtime/comm/communicator.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/runner/compare.h"
 
-namespace pir::app {
+namespace pir::runtime::runner {
 
 using core::Status;
-using runtime::Tensor;
 
 namespace {
+
+/// Every element of `t` set to `value`.
+void fill(Tensor& t, double value) {
+  visitDtype(t.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    T x;
+    if constexpr (std::is_same_v<T, BFloat16>)
+      x = BFloat16::fromFloat(float(value));
+    else
+      x = T(value);
+    std::fill(t.data<T>(), t.data<T>() + t.numel(), x);
+  });
+}
 
 const passes::LayoutPiece* pieceOf(const passes::LayoutValue& v, int64_t rank) {
   for (auto& p : v.pieces)
@@ -40,23 +53,6 @@ bool isPartialDim(const passes::LayoutValue& v, size_t d) {
   return false;
 }
 
-runtime::ReduceOp reduceOpOf(core::ReduceType r) {
-  switch (r) {
-    case core::ReduceType::Max:
-    case core::ReduceType::Any:
-      return runtime::ReduceOp::Max;
-    case core::ReduceType::Min:
-    case core::ReduceType::All:
-      return runtime::ReduceOp::Min;
-    case core::ReduceType::Product:
-      return runtime::ReduceOp::Prod;
-    case core::ReduceType::Avg:
-      return runtime::ReduceOp::Avg;
-    default:
-      return runtime::ReduceOp::Sum;
-  }
-}
-
 std::vector<int64_t> begins(const passes::LayoutPiece& p) {
   std::vector<int64_t> b;
   for (auto& r : p.ranges) b.push_back(r.begin);
@@ -72,13 +68,14 @@ core::Result<Tensor> slicePiece(const passes::LayoutValue& v, const Tensor& glob
   std::vector<int64_t> zero(p->shape.size(), 0);
   if (p->shape.size() != global.rank())
     return Status::error("'" + v.name + "': its piece's rank differs from the value's");
-  runtime::copyBox(global, begins(*p), piece, zero, p->shape);
-  if (!v.partial.empty() && v.partial[0].reduce == core::ReduceType::Sum) {
+  copyBox(global, begins(*p), piece, zero, p->shape);
+  if (!v.partial.empty()) {
     auto c = coordOf(v, rank);
-    bool first = true;
+    bool keeper = true;
     for (size_t d = 0; d < c.size(); ++d)
-      if (isPartialDim(v, d) && c[d] != 0) first = false;
-    if (!first) std::memset(piece.raw(), 0, piece.bytes());
+      if (isPartialDim(v, d) && c[d] != 0) keeper = false;
+    core::PartialShare share = core::partialShare(v.partial[0].reduce, keeper);
+    if (!share.keepsValue) fill(piece, share.fill);
   }
   return piece;
 }
@@ -111,7 +108,7 @@ core::Result<Tensor> assemble(const passes::LayoutValue& v, const std::map<int64
         std::vector<const Tensor*> parts;
         for (auto& a : addends) parts.push_back(&a.second);
         value = Tensor::allocate(dtype, addends[0].second.shape());
-        runtime::reduceInto(parts, value, reduceOpOf(v.partial[0].reduce));
+        reduceInto(parts, value, v.partial[0].reduce);
       }
       if (!first.defined()) {
         first = value, firstRank = addends[0].first;
@@ -125,34 +122,9 @@ core::Result<Tensor> assemble(const passes::LayoutValue& v, const std::map<int64
     if (first.rank() != global.rank())
       return Status::error("'" + v.name + "': a piece's rank differs from the value's");
     std::vector<int64_t> zero(first.rank(), 0);
-    runtime::copyBox(first, zero, global, b, first.shape());
+    copyBox(first, zero, global, b, first.shape());
   }
   return global;
 }
 
-int64_t firstMismatch(const Tensor& a, const Tensor& b, double& maxRel, double& va, double& vb) {
-  auto at = [](const Tensor& t, int64_t i) -> double {
-    return runtime::visitDtype(t.dtype(), [&](auto* tag) -> double {
-      using T = std::remove_pointer_t<decltype(tag)>;
-      if constexpr (std::is_same_v<T, runtime::BFloat16>)
-        return t.data<T>()[i].toFloat();
-      else
-        return double(t.data<T>()[i]);
-    });
-  };
-  bool f64 = a.dtype() == core::DataType::F64;
-  bool exact = !(f64 || a.dtype() == core::DataType::F32 || a.dtype() == core::DataType::BF16);
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    double x = at(a, i), y = at(b, i), d = std::fabs(x - y);
-    if (std::isnan(x) && std::isnan(y)) continue;
-    bool ok = exact ? x == y : d <= (f64 ? 1e-12 + 1e-10 * std::fabs(y) : 1e-6 + 1e-5 * std::fabs(y));
-    if (!ok) {
-      va = x, vb = y;
-      return i;
-    }
-    if (d > 0) maxRel = std::max(maxRel, d / std::max(std::fabs(y), 1e-30));
-  }
-  return -1;
-}
-
-}  // namespace pir::app
+}  // namespace pir::runtime::runner

@@ -1,4 +1,4 @@
-//===- run_inputs.h - pir-run's feeds, parameters and state ------*- C++ -*-===//
+//===- inputs.h - a run's feeds, parameters and state ---------*- C++ -*-===//
 //
 // Every input of a program (pd_op.data by `name`, builtin.parameter by
 // `parameter_name`, kwargs by keyword) is read from DIR/NAME.npy, or drawn:
@@ -26,21 +26,21 @@
 #include "core/status.h"
 #include "runtime/executor.h"
 
-namespace pir::app {
+namespace pir::runtime::runner {
 
 struct InputOptions {
   std::string dir;  // empty: draw every input
   uint64_t seed = 0;
 };
 
-/// The tensor for each of `inputs` into `feeds`. A failure's message is
-/// rendered (file:line:col at the op, naming the .npy file and both types);
-/// with a folder, every missing feed and parameter is listed at once.
-core::Status loadInputs(const std::vector<runtime::ProgramInput>& inputs, const InputOptions& opts,
-                        const core::SourceFile& source, runtime::TensorMap& feeds);
+/// The tensor for each of `inputs` into `feeds`. A failure is located at
+/// the op in `source` (naming the .npy file and both types); with a folder,
+/// every missing feed and parameter is listed at once.
+core::Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& opts,
+                        const core::SourceFile& source, TensorMap& feeds);
 
 /// The values drawn for `name` (exposed for tests and the README's rule).
-runtime::Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, std::span<const int64_t> shape,
+Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, std::span<const int64_t> shape,
                            double scale);
 
-}  // namespace pir::app
+}  // namespace pir::runtime::runner

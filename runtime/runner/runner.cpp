@@ -1,0 +1,313 @@
+//===- runner.cpp - run programs with real tensors, check them ------------===//
+#include "runtime/runner/runner.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "core/clone.h"
+#include "parser/input_file.h"
+#include "parser/parser.h"
+#include "passes/manifest.h"
+#include "passes/pass_manager.h"
+#include "passes/pass_registry.h"
+#include "passes/rank_layout.h"
+#include "passes/schedule/formats.h"
+#include "passes/schedule/generate.h"
+#include "runtime/runner/phase_timer.h"
+#include "runtime/runner/run_passes.h"
+#include "runtime/runner/serial_check.h"
+#include "runtime/runner/session.h"
+#include "runtime/runner/summary.h"
+
+namespace pir::runtime::runner {
+
+using core::Status;
+namespace sched = passes::schedule;
+
+namespace {
+
+/// A program read from a file, with the source its errors are located in.
+struct Loaded {
+  parser::InputFile file;
+  std::unique_ptr<core::SourceFile> source;
+  core::Context ctx;
+  std::unique_ptr<core::Program> program;
+};
+
+Status loadProgram(const std::string& path, Loaded& l) {
+  PhaseTimer timer("read");
+  if (Status s = l.file.open(path); !s) return s;
+  l.source = std::make_unique<core::SourceFile>(path, l.file.text());
+  core::DiagnosticEngine diag(l.source.get());
+  auto parsed = parser::parseProgram(l.ctx, *l.source, diag);
+  if (!parsed) return Status::rendered(core::ErrorKind::User, diag.render());
+  l.program = std::move(parsed.value());
+  return Status::ok();
+}
+
+RingTable ringsOf(const passes::RankLayout& layout) {
+  RingTable rings;
+  for (const core::ProcessGroup& g : layout.rings.rings()) rings[g.ringId] = g.ranks;
+  return rings;
+}
+
+Status readSchedule(const std::string& path, sched::Schedule& out) {
+  std::ifstream f(path);
+  if (!f) return Status::error("cannot read the schedule '" + path + "'");
+  std::stringstream text;
+  text << f.rdbuf();
+  auto s = sched::scheduleFromYaml(text.str(), path);
+  if (!s) return s.status();
+  out = std::move(s.value());
+  return Status::ok();
+}
+
+/// The schedule: the config's file, else generated for `mode`.
+Status makeSchedule(const RunConfig& cfg, const std::string& mode, int stages, int vpp, bool splitBw,
+                    sched::Schedule& out) {
+  if (!cfg.schedule.empty()) {
+    if (Status s = readSchedule(cfg.schedule, out); !s) return s;
+    if (out.stages != stages)
+      return Status::error(cfg.schedule + " has " + std::to_string(out.stages) + " stages, the programs " +
+                           std::to_string(stages));
+    if (cfg.microBatches > 0 && out.microBatches != cfg.microBatches)
+      return Status::error(cfg.schedule + " has " + std::to_string(out.microBatches) +
+                           " micro-batches, --micro-batches says " + std::to_string(cfg.microBatches));
+    return Status::ok();
+  }
+  if (mode.empty()) return Status::error("give --mode or --schedule: the programs name no schedule mode");
+  sched::ScheduleOptions o;
+  o.mode = mode;
+  o.stages = stages;
+  o.microBatches = int(cfg.microBatches > 0 ? cfg.microBatches : 1);
+  o.vpp = vpp;
+  o.splitBw = splitBw;
+  auto s = sched::generateSchedule(o);
+  if (!s) return s.status().prefixed("--mode " + mode + ": ");
+  out = std::move(s.value());
+  return Status::ok();
+}
+
+}  // namespace
+
+struct Runner::State {
+  std::vector<std::unique_ptr<Loaded>> loaded;  // the programs read
+  core::ProgramSet made;                        // the programs the passes made (the plans point into them)
+  core::Context serialCtx;
+  std::unique_ptr<core::Program> serial;  // check: the original, for its serial meaning
+  const core::SourceFile* serialSource = nullptr;
+  std::unique_ptr<World> world;
+  Session session;
+  std::string lossName;
+};
+
+namespace {
+
+/// What a pipelined run's stage plan needs: rank stages, the schedule, and
+/// every job of a rank's stage with a program.
+Status planPipeline(const RunConfig& cfg, Session& session, const std::string& mode, int vpp, bool splitBw) {
+  int stages = assignStages(session);
+  if (Status s = makeSchedule(cfg, mode, stages, vpp, splitBw, session.schedule); !s) return s;
+  for (RankSession& r : session.ranks) {
+    if (r.stage < 0 || r.stage >= session.schedule.stages)
+      return Status::error("rank " + std::to_string(r.rank) + " is on stage " + std::to_string(r.stage) +
+                           ", the schedule has " + std::to_string(session.schedule.stages));
+    for (const sched::Job& job : session.schedule.stageJobs[size_t(r.stage)])
+      if (!r.job(job.type()))
+        return Status::error("the schedule's job " + job.name() + " (stage " + std::to_string(r.stage) +
+                             ") has no program on rank " + std::to_string(r.rank));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Runner::Runner() : state_(std::make_unique<State>()) {}
+Runner::~Runner() {
+  // The plans point into the programs: they go first.
+  state_->session.ranks.clear();
+}
+
+World* Runner::world() const { return state_->world.get(); }
+
+namespace {
+
+/// --programs DIR: the rank (or job) programs of programs.yaml with ranks.yaml.
+Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& loaded, Session& session) {
+  if (cfg.check) return Status::error("--check needs the distributed PROGRAM (its serial meaning), not --programs");
+  auto manifest = passes::loadManifest(cfg.programsDir + "/" + std::string(passes::kManifestName));
+  if (!manifest) return manifest.status();
+  {
+    PhaseTimer timer("layout");
+    auto layout = passes::loadRankLayout(cfg.programsDir + "/" + std::string(passes::kRankLayoutName));
+    if (!layout) return layout.status();
+    session.layout = std::move(layout.value());
+  }
+  session.pipelined = cfg.pipelined();
+  for (const passes::ManifestProgram& mp : manifest->programs) {
+    if (session.pipelined && (mp.rank < 0 || mp.job.empty()))
+      return Status::error(mp.name + ": a pipeline program needs a rank and a job in programs.yaml");
+    if (!session.pipelined && (mp.rank < 0 || !mp.job.empty()))
+      return Status::error(mp.name + ": a job program: give --mode, --schedule or --micro-batches");
+    auto l = std::make_unique<Loaded>();
+    if (Status s = loadProgram(cfg.programsDir + "/" + mp.file, *l); !s) return s;
+    core::NamedProgram np(mp.name, std::move(l->program));
+    np.rank = mp.rank;
+    np.stage = mp.stage;
+    np.job = mp.job;
+    Status s = addPlan(session, np, l->source.get(), "");
+    l->program = std::move(np.program);
+    loaded.push_back(std::move(l));
+    if (!s) return s;
+  }
+  if (session.ranks.empty()) return Status::error(cfg.programsDir + " lists no program");
+  if (!session.pipelined) {
+    session.schedule = plainSchedule();
+    return Status::ok();
+  }
+  // The options, else what pipeline-split wrote into programs.yaml.
+  std::string mode = cfg.mode.empty() ? manifest->mode : cfg.mode;
+  int vpp = cfg.vpp > 0 ? int(cfg.vpp) : manifest->vpp > 0 ? manifest->vpp : 0;
+  bool splitBw = cfg.splitBw || manifest->splitBw == 1;
+  return planPipeline(cfg, session, mode, vpp, splitBw);
+}
+
+/// The pass pipeline that makes a pipelined run's job programs, and the
+/// schedule mode.
+Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipeline) {
+  int64_t n = cfg.microBatches > 0 ? cfg.microBatches : 1;
+  mode = sched::canonicalMode(cfg.mode);
+  if (mode.empty() && !cfg.mode.empty()) return Status::error("--mode '" + cfg.mode + "' is not a schedule mode");
+  if (mode.empty() && !cfg.schedule.empty()) {
+    // The schedule's mode says which program set to make.
+    sched::Schedule given;
+    if (Status s = readSchedule(cfg.schedule, given); !s) return s;
+    mode = sched::canonicalMode(given.mode);
+    if (cfg.microBatches == 0) n = given.microBatches;  // gradient-merge's k
+  }
+  if (mode.empty()) return Status::error("give --mode (or a --schedule naming its mode)");
+  if (!cfg.passes.empty()) return Status::ok();  // the caller's pipeline
+  pipeline = "apply-partition,split-ranks,gradient-merge{k=" + std::to_string(n) + " avg=true}";
+  // ZB1P runs ZBH1's program set.
+  pipeline += ",pipeline-split{mode=" + (mode == "ZB1P" ? std::string("ZBH1") : mode);
+  if (cfg.vpp > 1) pipeline += " vpp=" + std::to_string(cfg.vpp);
+  if (cfg.splitBw) pipeline += " split-bw=true";
+  pipeline += "}";
+  return Status::ok();
+}
+
+}  // namespace
+
+Status Runner::run(const RunConfig& cfg, RunReport& report) {
+  State& st = *state_;
+  Session& session = st.session;
+  if (!cfg.programsDir.empty()) {
+    if (cfg.checkDeterminism) return Status::error("--check-determinism runs a dense PROGRAM, not --programs");
+    if (Status s = loadFolder(cfg, st.loaded, session); !s) return s;
+  } else {
+    auto& l = *st.loaded.emplace_back(std::make_unique<Loaded>());
+    if (Status s = loadProgram(cfg.program, l); !s) return s;
+    bool distributed = core::hasDistTypes(*l.program);
+    session.pipelined = cfg.pipelined();
+    if (session.pipelined && !distributed && cfg.passes.empty())
+      return Status::error("--mode needs a distributed program (its stages on meshes)");
+    if (cfg.check && !distributed)
+      return Status::error(
+          "--check compares a distributed program with its serial meaning; a dense program is its own (use "
+          "--check-determinism to run it twice and compare the bits)");
+    if (cfg.checkDeterminism && distributed)
+      return Status::error("--check-determinism runs a dense program; a distributed one has --check");
+    if (!distributed && cfg.passes.empty()) {
+      if (cfg.ranks > 1) return Status::error("--ranks " + std::to_string(cfg.ranks) + ": a dense program runs on one rank");
+      st.lossName = pickLoss(*l.program, cfg.loss);
+      core::NamedProgram np("", std::move(l.program));
+      Status s = addPlan(session, np, l.source.get(), "");
+      l.program = std::move(np.program);
+      if (!s) return s;
+      session.schedule = plainSchedule();
+    } else {
+      if (cfg.check) {
+        st.serial = core::cloneProgram(*l.program, st.serialCtx);  // before the split takes the program
+        st.serialSource = l.source.get();
+      }
+      if (!distributed) st.lossName = pickLoss(*l.program, cfg.loss);
+      std::string mode, pipeline = cfg.passes.empty() ? "apply-partition,split-ranks" : cfg.passes;
+      if (session.pipelined)
+        if (Status s = pipelinePasses(cfg, mode, pipeline); !s) return s;
+      passes::PassManager pm;
+      st.made.programs.emplace_back("", std::move(l.program));
+      if (Status s = runPasses(pipeline, st.made, *l.source, session.pipelined ? "pipeline: " : "split-ranks: ", pm);
+          !s)
+        return s;
+      for (const auto& pass : pm.passes())
+        if (const passes::RankLayout* layout = pass->rankLayout()) session.layout = *layout;
+      if (distributed && !session.layout) return Status::internal("split-ranks made no ranks.yaml");
+      for (core::NamedProgram& np : st.made.programs) {
+        std::string where = np.rank < 0 ? "" : "rank " + std::to_string(np.rank) + (session.pipelined ? " " + np.job : "") + ": ";
+        if (Status s = addPlan(session, np, l.source.get(), where); !s) return s;
+      }
+      if (session.pipelined) {
+        if (Status s = planPipeline(cfg, session, mode, int(cfg.vpp), cfg.splitBw); !s) return s;
+      } else {
+        session.schedule = plainSchedule();
+      }
+    }
+  }
+  if (session.layout) {
+    st.lossName = pickLoss(*session.layout, cfg.loss);
+    session.worldSize = session.layout->worldSize;
+    if (cfg.ranks > 0 && cfg.ranks < session.worldSize)
+      return Status::error("--ranks " + std::to_string(cfg.ranks) + " is smaller than the world size " +
+                           std::to_string(session.worldSize));
+    session.worldSize = std::max<int64_t>(cfg.ranks, session.worldSize);
+  }
+  TensorMap global;
+  if (Status s = loadSessionInputs(session, cfg.inputs, global); !s) return s;
+  TensorMap original;  // the run changes parameters in place
+  if (st.serial) original = cloneAll(global);
+  RingTable rings = session.layout ? ringsOf(*session.layout) : RingTable{};
+  if (cfg.mpi) {
+    auto w = mpiWorld(session.worldSize, std::move(rings), cfg.timeout);
+    if (!w) return w.status();
+    st.world = std::move(w.value());
+  } else {
+    st.world = inProcessWorld(session.worldSize, std::move(rings), cfg.timeout);
+  }
+  SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
+  if (Status s = runSession(session, *st.world, so); !s) return s;
+  report.root = st.world->isRoot();
+  if (!report.root) return Status::ok();
+  auto results = assembleResults(session, cfg.steps, st.lossName);
+  if (!results) return results.status();
+  report.lossName = st.lossName;
+  report.losses = results->stepLosses;
+  if (st.serial) {
+    PhaseTimer timer("check");
+    SerialOptions o{session.microBatches(), cfg.steps, session.pipelined};
+    auto want = serialResults(*st.serial, *st.serialSource, o, original);
+    if (!want) return want.status();
+    report.check = compareResults(results->values, *want);
+  }
+  if (cfg.checkDeterminism) {
+    PhaseTimer timer("check");
+    RunConfig again = cfg;
+    again.checkDeterminism = false;
+    again.trace = false;
+    again.mpi = false;
+    again.showProgress = nullptr;
+    Runner second;
+    RunReport other;
+    if (Status s = second.run(again, other); !s) return s.prefixed("the second run: ");
+    report.check = compareBitwise(results->values, other.results);
+  }
+  report.summary = summaryYaml(session, cfg.steps, *results);
+  report.results = std::move(results->values);
+  if (cfg.trace)
+    for (RankSession& r : session.ranks) {
+      r.track.rank = r.rank;
+      report.tracks.push_back(std::move(r.track));
+    }
+  return Status::ok();
+}
+
+}  // namespace pir::runtime::runner

@@ -1,0 +1,541 @@
+//===- session.cpp - the one run model: ranks, jobs, micro-batches --------===//
+#include "runtime/runner/session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <set>
+
+#include "core/program.h"
+#include "core/types.h"
+#include "runtime/runner/blob.h"
+#include "runtime/runner/layout.h"
+#include "runtime/runner/phase_timer.h"
+#include "runtime/kernels/kernel_util.h"
+
+namespace pir::runtime::runner {
+
+using core::Status;
+namespace sched = passes::schedule;
+
+JobPlan* RankSession::job(std::string_view type) {
+  for (auto& j : jobs)
+    if (j.type == type) return &j;
+  return nullptr;
+}
+
+RankSession& Session::rankOf(int64_t rank, int stage) {
+  if (RankSession* r = find(rank)) return *r;
+  RankSession& r = ranks.emplace_back();
+  r.rank = rank;
+  r.stage = stage;
+  return r;
+}
+
+RankSession* Session::find(int64_t rank) {
+  for (auto& r : ranks)
+    if (r.rank == rank) return &r;
+  return nullptr;
+}
+
+Status addPlan(Session& session, const core::NamedProgram& np, const core::SourceFile* source,
+               const std::string& where) {
+  auto compiled = [&] {
+    PhaseTimer timer("compile");
+    return Executor::compile(*np.program);
+  }();
+  if (!compiled) return compiled.status().prefixed(where).in(source);
+  std::string type = session.pipelined ? np.job : sched::Job{}.type();
+  RankSession& r = session.rankOf(np.rank < 0 ? 0 : np.rank, session.pipelined ? np.stage : 0);
+  if (r.job(type)) {
+    if (!session.pipelined) return Status::error("two programs for rank " + std::to_string(r.rank));
+    return Status::error("two programs for job " + type + " of rank " + std::to_string(r.rank));
+  }
+  r.jobs.push_back({type, std::move(compiled.value()), source});
+  return Status::ok();
+}
+
+sched::Schedule plainSchedule() {
+  sched::Schedule s;
+  s.stages = 1;
+  s.microBatches = 1;
+  s.stageJobs = {{sched::Job{}}};
+  return s;
+}
+
+int assignStages(Session& session) {
+  bool known = false;
+  for (auto& r : session.ranks) known |= r.stage >= 0;
+  if (!known && session.layout) {
+    const passes::RankLayout& layout = *session.layout;
+    std::map<int64_t, int> stage;
+    if (!layout.stages.empty()) {
+      for (size_t i = 0; i < layout.ranks.size() && i < layout.stages.size(); ++i)
+        stage[layout.ranks[i]] = int(layout.stages[i]);
+    } else {
+      std::vector<std::vector<int64_t>> meshes;
+      for (const passes::LayoutValue& v : layout.values) {
+        if (std::find(meshes.begin(), meshes.end(), v.processIds) != meshes.end()) continue;
+        meshes.push_back(v.processIds);
+        int next = 0;
+        for (auto& [r, s] : stage) next = std::max(next, s + 1);
+        bool fresh = false;
+        for (int64_t r : v.processIds) fresh |= !stage.count(r);
+        for (int64_t r : v.processIds)
+          if (fresh) stage.emplace(r, next);
+      }
+    }
+    for (auto& r : session.ranks)
+      if (auto it = stage.find(r.rank); it != stage.end()) r.stage = it->second;
+  }
+  int most = -1;
+  for (auto& r : session.ranks) most = std::max(most, r.stage);
+  if (most < 0)
+    for (auto& r : session.ranks) r.stage = 0;
+  return std::max(most, 0) + 1;
+}
+
+namespace {
+
+/// Whether a job of `rank` makes `name` (a kwarg handed over between jobs).
+bool madeByAJob(const RankSession& rank, const std::string& name) {
+  for (const JobPlan& j : rank.jobs)
+    for (const std::string& out : j.executor->outputNames())
+      if (out == name) return true;
+  return false;
+}
+
+/// A rank's piece of `whole`: as the layout says, or all of it (no layout).
+Status pieceOf(const passes::LayoutValue* v, const Tensor& whole, int64_t rank, Tensor& piece) {
+  if (!v) {
+    piece = whole;
+    return Status::ok();
+  }
+  auto p = slicePiece(*v, whole, rank);
+  if (!p) return p.status();
+  piece = *p;
+  return Status::ok();
+}
+
+/// One input of a rank to load: at the global shape, into `global` (a
+/// value of the layout or a feed), or into the rank's shared scope (state
+/// its passes made, a merge buffer).
+struct PendingInput {
+  ProgramInput in;
+  const JobPlan* job;
+  const passes::LayoutValue* value;  // null: no layout, or rank-local state
+  bool local;
+};
+
+Status loadRankInputs(Session& session, const passes::LayoutIndex* index, RankSession& rank, const InputOptions& opts,
+                      TensorMap& global) {
+  const int64_t n = session.microBatches();
+  rank.feeds.assign(size_t(n), {});
+  std::set<std::string> seen;
+  std::vector<PendingInput> pending;
+  for (JobPlan& jp : rank.jobs)
+    for (ProgramInput in : jp.executor->inputs()) {
+      if (!seen.insert(in.name).second) continue;
+      if (in.kind == ProgramInput::Kind::Kwarg && !in.persistable && madeByAJob(rank, in.name)) continue;
+      bool param = in.kind == ProgramInput::Kind::Parameter;
+      const passes::LayoutValue* v =
+          index ? index->find(in.name, param ? passes::LayoutValueKind::Parameter : passes::LayoutValueKind::Data)
+                : nullptr;
+      if (!v && in.persistable && (index || in.kind == ProgramInput::Kind::Kwarg)) {
+        pending.push_back({in, &jp, nullptr, true});
+        continue;
+      }
+      if (!v && index)
+        return Status::error("'" + in.name + "' (rank " + std::to_string(rank.rank) + ") is not in ranks.yaml");
+      if (v) in.shape = v->shape;
+      if (!param && !in.persistable && session.pipelined) {
+        if (in.shape.empty())
+          return Status::error("feed '" + in.name + "' is 0-D: it cannot be cut into micro-batches");
+        bool file = !opts.dir.empty() && std::ifstream(opts.dir + "/" + in.name + ".npy").good();
+        if (in.shape[0] >= 0) in.shape[0] = file ? -1 : in.shape[0] * n;
+      }
+      pending.push_back({in, &jp, v, false});
+    }
+  // Loaded a job's inputs at once, so that every missing file is listed.
+  for (const JobPlan& jp : rank.jobs) {
+    std::vector<ProgramInput> shared, whole;
+    for (const PendingInput& p : pending)
+      if (p.job == &jp) (p.local ? shared : whole).push_back(p.in);
+    if (Status s = loadInputs(shared, opts, *jp.source, rank.shared); !s) return s;
+    if (Status s = loadInputs(whole, opts, *jp.source, global); !s) return s;
+  }
+  for (const PendingInput& p : pending) {
+    if (p.local) continue;
+    const ProgramInput& in = p.in;
+    const Tensor& whole = global.at(in.name);
+    bool feed = in.kind != ProgramInput::Kind::Parameter && !in.persistable;
+    if (!feed || !session.pipelined) {
+      Tensor piece;
+      if (Status s = pieceOf(p.value, whole, rank.rank, piece); !s) return s;
+      (feed ? rank.feeds[0] : rank.shared)[in.name] = piece;
+      continue;
+    }
+    const int64_t rows = p.value ? p.value->shape[0] : -1;  // one micro-batch's, or -1
+    if (whole.dim(0) % n != 0)
+      return Status::error("feed '" + in.name + "': dim 0 (" + std::to_string(whole.dim(0)) +
+                           ") is not divisible by --micro-batches " + std::to_string(n));
+    if (rows >= 0 && whole.dim(0) / n != rows)
+      return Status::error("feed '" + in.name + "': dim 0 (" + std::to_string(whole.dim(0)) + ") is not " +
+                           std::to_string(n) + " micro-batches of the program's " + std::to_string(rows));
+    for (int64_t j = 0; j < n; ++j) {
+      Tensor piece;
+      if (Status s = pieceOf(p.value, microBatch(whole, j, n), rank.rank, piece); !s) return s;
+      rank.feeds[size_t(j)][in.name] = piece;
+    }
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status loadSessionInputs(Session& session, const InputOptions& opts, TensorMap& global) {
+  PhaseTimer timer("inputs");
+  std::optional<passes::LayoutIndex> index;
+  if (session.layout) index.emplace(*session.layout);
+  for (RankSession& rank : session.ranks)
+    if (Status s = loadRankInputs(session, index ? &*index : nullptr, rank, opts, global); !s) return s;
+  return Status::ok();
+}
+
+namespace {
+
+/// Runs one job of `rank`'s list on its micro-batch's scope.
+Status runJob(const Session& session, RankSession& rank, const sched::Job& job, const SessionOptions& opts,
+              Communicator& comm) {
+  JobPlan* jp = rank.job(job.type());
+  std::string where = session.pipelined ? "job " + job.name() + ": " : "";
+  if (!jp) return Status::error(where + "rank " + std::to_string(rank.rank) + " has no program for it");
+  rank.current = jp->source;
+  TensorMap& scope = rank.scopes[size_t(job.microBatch)];
+  TensorMap& feeds = rank.feeds[size_t(job.microBatch)];
+  TensorMap in, out;
+  for (const ProgramInput& i : jp->executor->inputs()) {
+    auto it = scope.find(i.name);
+    if (it == scope.end() && (it = feeds.find(i.name)) == feeds.end() &&
+        (it = rank.shared.find(i.name)) == rank.shared.end())
+      return Status::error(where + "'" + i.name + "' was made by no earlier job of micro-batch " +
+                               std::to_string(job.microBatch) + " and is no feed, parameter or state",
+                           i.op ? i.op->location() : -1);
+    in[i.name] = it->second;
+  }
+  RunStats stats;
+  size_t firstEvent = rank.track.events.size();
+  if (opts.trace) stats.events = &rank.track.events;
+  double commBefore = comm.stats().seconds;
+  auto start = std::chrono::steady_clock::now();
+  Status s = jp->executor->run(in, out, &comm, &stats);
+  auto end = std::chrono::steady_clock::now();
+  if (!s) return s.isCancelled() ? s : s.prefixed(where);
+  double secs = std::chrono::duration<double>(end - start).count();
+  JobCost& c = rank.costs[job.type()];
+  double busy = std::max(0.0, secs - (comm.stats().seconds - commBefore));
+  c.seconds += busy;
+  c.runs += 1;
+  rank.busySeconds += busy;
+  rank.kernelSeconds += stats.kernelSeconds;
+  int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
+  rank.firstNs = std::min(rank.firstNs, startNs);
+  rank.lastNs = std::max(rank.lastNs, startNs + int64_t(secs * 1e9));
+  if (opts.trace) {
+    for (size_t e = firstEvent; e < rank.track.events.size(); ++e)
+      rank.track.eventNames.push_back(eventName(*jp->executor, rank.track.events[e]));
+    if (session.pipelined) rank.track.spans.push_back({job.name(), startNs, int64_t(secs * 1e9)});
+  }
+  for (auto& [name, t] : out) {
+    if (auto it = rank.shared.find(name); it != rank.shared.end())
+      it->second = t;  // builtin.set_parameter
+    else
+      scope[name] = t;
+  }
+  if (job.kind != sched::JobKind::Optimizer)
+    if (auto it = out.find(opts.lossName); it != out.end()) rank.lossPieces.push_back(it->second.clone());
+  return Status::ok();
+}
+
+Status runRank(const Session& session, RankSession& rank, const SessionOptions& opts, Communicator& comm,
+               RunProgress& progress) {
+  threadMemory() = {};
+  auto start = std::chrono::steady_clock::now();
+  const auto& jobs = session.schedule.stageJobs[size_t(rank.stage)];
+  auto opsOf = [&](const sched::Job& job) {
+    JobPlan* jp = rank.job(job.type());
+    return jp ? int64_t(jp->executor->numSteps()) : int64_t(0);
+  };
+  int64_t stepOps = 0;
+  for (const sched::Job& job : jobs) stepOps += opsOf(job);
+  progress.expect(opts.steps * int64_t(jobs.size()), opts.steps * stepOps);
+  for (int64_t step = 0; step < opts.steps; ++step) {
+    rank.scopes.assign(rank.feeds.size(), {});
+    for (const sched::Job& job : jobs) {
+      if (Status s = runJob(session, rank, job, opts, comm); !s) return s;
+      progress.done(1, opsOf(job));
+    }
+  }
+  rank.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  rank.commSeconds = comm.stats().seconds;
+  rank.bytesByRing = comm.stats().bytesByRing;
+  rank.peakBytes = threadMemory().peak;
+  return Status::ok();
+}
+
+/// Under MPI, what a rank's process sends rank 0: every result of a
+/// RankSession (not its plans, which rank 0 has too).
+std::string packRank(const RankSession& r) {
+  BlobWriter w;
+  w.put(r.shared), w.put(uint64_t(r.scopes.size()));
+  for (const TensorMap& m : r.scopes) w.put(m);
+  w.put(r.lossPieces), w.put(uint64_t(r.costs.size()));
+  for (const auto& [type, c] : r.costs) w.put(type), w.put(c);
+  w.put(r.firstNs), w.put(r.lastNs), w.put(r.busySeconds), w.put(r.kernelSeconds), w.put(r.track.events);
+  w.put(uint64_t(r.track.eventNames.size()));
+  for (const std::string& n : r.track.eventNames) w.put(n);
+  w.put(uint64_t(r.track.spans.size()));
+  for (const TraceSpan& sp : r.track.spans) w.put(sp.name), w.put(sp.startNs), w.put(sp.durationNs);
+  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesByRing);
+  return w.take();
+}
+
+Status unpackRank(std::string_view bytes, RankSession& r) {
+  BlobReader in(bytes);
+  uint64_t n = 0;
+  r.shared.clear();
+  in.get(r.shared), in.get(n);
+  r.scopes.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
+  for (TensorMap& m : r.scopes) in.get(m);
+  in.get(r.lossPieces), in.get(n);
+  for (uint64_t i = 0; i < n && i < bytes.size(); ++i) {
+    std::string type;
+    in.get(type);
+    in.get(r.costs[type]);
+  }
+  in.get(r.firstNs), in.get(r.lastNs), in.get(r.busySeconds), in.get(r.kernelSeconds), in.get(r.track.events);
+  in.get(n);
+  r.track.eventNames.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
+  for (std::string& name : r.track.eventNames) in.get(name);
+  in.get(n);
+  r.track.spans.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
+  for (TraceSpan& sp : r.track.spans) in.get(sp.name), in.get(sp.startNs), in.get(sp.durationNs);
+  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
+  return in.ok() ? Status::ok() : Status::internal("rank " + std::to_string(r.rank) + "'s results are cut short");
+}
+
+/// How a failed run is reported: the first failing rank's error located in
+/// its program, or a deadlock's report of what every rank waits on.
+Status outcomeStatus(Session& session, World& world, const WorldOutcome& outcome, const SessionOptions& opts) {
+  auto sourceOf = [&](int64_t rank) -> const core::SourceFile* {
+    RankSession* r = session.find(rank);
+    return r ? r->current : nullptr;
+  };
+  if (outcome.kind == WorldOutcome::Kind::Failed) {
+    int64_t r = outcome.failedRank;
+    return outcome.perRank[size_t(r)].prefixed("rank " + std::to_string(r) + ": ").in(sourceOf(r));
+  }
+  std::vector<Status> waits;
+  for (size_t r = 0; r < outcome.perRank.size(); ++r) {
+    if (!world.runsRank(int64_t(r))) continue;
+    const Status& s = outcome.perRank[r];
+    if (s.isOk())
+      waits.push_back(Status::error("rank " + std::to_string(r) + ": finished"));
+    else if (const core::SourceFile* src = sourceOf(int64_t(r)))
+      waits.push_back(s.in(src));
+    else
+      waits.push_back(s.prefixed("rank " + std::to_string(r) + ": "));
+  }
+  double seconds = double(opts.timeout.count()) / 1000.0;
+  return Status::timeout("deadlock: a rank waited longer than --timeout " + std::to_string(int64_t(seconds)) +
+                         " s; what every rank waits on:")
+      .withNotes(std::move(waits));
+}
+
+}  // namespace
+
+Status runSession(Session& session, World& world, const SessionOptions& opts) {
+  RunProgress progress(session.pipelined ? "jobs" : "steps");
+  WorldOutcome outcome;
+  {
+    std::shared_ptr<void> bar;
+    if (opts.showProgress && world.runsRank(0)) bar = opts.showProgress(progress);
+    PhaseTimer timer("run");
+    outcome = world.run([&](int64_t rank, Communicator& comm) -> Status {
+      RankSession* r = session.find(rank);
+      if (!r) return Status::ok();  // a rank in no mesh idles
+      return runRank(session, *r, opts, comm, progress);
+    });
+  }
+  if (outcome.kind != WorldOutcome::Kind::Ok) return outcomeStatus(session, world, outcome, opts);
+  // Under MPI: every rank's results to rank 0.
+  return world.gatherToRoot(
+      [&](int64_t rank) {
+        RankSession* r = session.find(rank);
+        return r ? packRank(*r) : std::string();
+      },
+      [&](int64_t rank, std::string_view bytes) {
+        RankSession* r = session.find(rank);
+        return r ? unpackRank(bytes, *r) : Status::ok();
+      });
+}
+
+namespace {
+
+/// `name`'s value from every rank that holds it, assembled: through the
+/// layout value `v`, or rank 0's own (no layout).
+Status assembleValue(const passes::LayoutValue* v, const std::map<int64_t, Tensor>& byRank, Tensor& out) {
+  if (!v) {
+    if (byRank.empty()) return Status::error("no rank holds the value");
+    out = byRank.begin()->second;
+    return Status::ok();
+  }
+  auto value = assemble(*v, byRank);
+  if (!value) return value.status();
+  out = *value;
+  return Status::ok();
+}
+
+/// What a session reports, by name: its layout's outputs, parameters and
+/// state, or (no layout) the one rank's.
+struct Reported {
+  std::string name;
+  bool output;
+  const passes::LayoutValue* value;  // null without a layout
+};
+
+std::vector<Reported> reportedValues(const Session& session) {
+  std::vector<Reported> out;
+  if (session.layout) {
+    for (const passes::LayoutValue& v : session.layout->values) {
+      bool output = v.kind == passes::LayoutValueKind::ShadowOutput;
+      if (output || v.kind == passes::LayoutValueKind::Parameter || v.persistable) out.push_back({v.name, output, &v});
+    }
+    return out;
+  }
+  std::set<std::string> seen;
+  for (const RankSession& r : session.ranks)
+    for (const JobPlan& j : r.jobs) {
+      for (const std::string& name : j.executor->outputNames())
+        if (seen.insert(name).second) out.push_back({name, true, nullptr});
+      for (const ProgramInput& in : j.executor->inputs())
+        if ((in.kind == ProgramInput::Kind::Parameter || in.persistable) && seen.insert(in.name).second)
+          out.push_back({in.name, false, nullptr});
+    }
+  return out;
+}
+
+}  // namespace
+
+core::Result<SessionResults> assembleResults(const Session& session, int64_t steps, const std::string& lossName) {
+  PhaseTimer timer("assemble");
+  SessionResults res;
+  const int64_t n = session.microBatches();
+  for (const Reported& rep : reportedValues(session)) {
+    if (!rep.output) {
+      std::map<int64_t, Tensor> byRank;
+      for (auto& r : session.ranks)
+        if (auto it = r.shared.find(rep.name); it != r.shared.end()) byRank[r.rank] = it->second;
+      if (byRank.empty() && !rep.value) continue;
+      if (Status s = assembleValue(rep.value, byRank, res.values[rep.name]); !s) return s;
+      continue;
+    }
+    std::vector<Tensor> parts;
+    for (int64_t j = 0; j < n; ++j) {
+      std::map<int64_t, Tensor> byRank;
+      for (auto& r : session.ranks)
+        if (size_t(j) < r.scopes.size())
+          if (auto it = r.scopes[size_t(j)].find(rep.name); it != r.scopes[size_t(j)].end())
+            byRank[r.rank] = it->second;
+      if (byRank.empty()) break;
+      Tensor value;
+      if (Status s = assembleValue(rep.value, byRank, value); !s) return s;
+      parts.push_back(value);
+    }
+    if (int64_t(parts.size()) == n) res.values[rep.name] = session.pipelined ? stackMicroBatches(parts) : parts[0];
+    if (rep.name != lossName) continue;
+    for (int64_t k = 0; k < steps * n; ++k) {
+      std::map<int64_t, Tensor> pieces;
+      for (auto& r : session.ranks)
+        if (size_t(k) < r.lossPieces.size()) pieces[r.rank] = r.lossPieces[size_t(k)];
+      Tensor l;
+      if (!assembleValue(rep.value, pieces, l)) continue;
+      if (auto x = scalarOf(l)) {
+        if (k % n == 0) res.stepLosses.push_back(0);
+        res.stepLosses.back() += *x / double(n);
+        if (k >= (steps - 1) * n) res.microBatchLosses.push_back(*x);
+      }
+    }
+  }
+  return res;
+}
+
+std::string pickLoss(const passes::RankLayout& layout, const std::string& wanted) {
+  if (!wanted.empty()) return wanted;
+  std::vector<std::string> zeroD;
+  for (const passes::LayoutValue& v : layout.values)
+    if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
+  return zeroD.size() == 1 ? zeroD[0] : std::string();
+}
+
+std::string pickLoss(const core::Program& program, const std::string& wanted) {
+  if (!wanted.empty()) return wanted;
+  std::vector<std::string> zeroD;
+  for (const core::Operation& op : program.body()) {
+    if (op.name() != "builtin.shadow_output" || op.numOperands() != 1 || !op.operandValue(0)) continue;
+    auto shape = core::tensorShape(op.operandValue(0)->type());
+    if (shape && shape->dims.empty())
+      if (auto* n = op.attrOf<core::StringAttr>("output_name")) zeroD.push_back(n->value());
+  }
+  return zeroD.size() == 1 ? zeroD[0] : std::string();
+}
+
+Tensor microBatch(const Tensor& t, int64_t j, int64_t n) {
+  std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
+  shape[0] /= n;
+  Tensor out = Tensor::allocate(t.dtype(), shape);
+  std::vector<int64_t> at(shape.size(), 0), zero(shape.size(), 0);
+  at[0] = j * shape[0];
+  copyBox(t, at, out, zero, shape);
+  return out;
+}
+
+Tensor stackMicroBatches(const std::vector<Tensor>& parts) {
+  const Tensor& first = parts[0];
+  std::vector<int64_t> shape(first.shape().begin(), first.shape().end());
+  const int64_t rows = first.rank() == 0 ? 1 : shape[0];
+  if (first.rank() == 0)
+    shape = {int64_t(parts.size())};
+  else
+    shape[0] = rows * int64_t(parts.size());
+  Tensor out = Tensor::allocate(first.dtype(), shape);
+  std::vector<int64_t> zero(shape.size(), 0), at(shape.size(), 0), extent = shape;
+  extent[0] = rows;
+  for (size_t j = 0; j < parts.size(); ++j) {
+    at[0] = int64_t(j) * rows;
+    copyBox(parts[j].view(extent), zero, out, at, extent);
+  }
+  return out;
+}
+
+std::optional<double> scalarOf(const Tensor& t) {
+  if (!t.defined() || t.numel() != 1) return std::nullopt;
+  switch (t.dtype()) {
+    case core::DataType::F32:
+      return t.data<float>()[0];
+    case core::DataType::F64:
+      return t.data<double>()[0];
+    case core::DataType::BF16:
+      return t.data<BFloat16>()[0].toFloat();
+    default:
+      return std::nullopt;
+  }
+}
+
+TensorMap cloneAll(const TensorMap& m) {
+  TensorMap out;
+  for (auto& [k, v] : m) out[k] = v.clone();
+  return out;
+}
+
+}  // namespace pir::runtime::runner

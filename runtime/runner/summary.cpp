@@ -1,0 +1,117 @@
+//===- summary.cpp - summary.yaml ------------------------------------------===//
+#include "runtime/runner/summary.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+
+namespace pir::runtime::runner {
+
+namespace sched = passes::schedule;
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing) {
+  std::string y = "{";
+  for (auto& [ring, bytes] : bytesByRing)
+    y += (y.size() > 1 ? ", " : "") + std::to_string(ring) + ": " + std::to_string(bytes);
+  return y + "}";
+}
+
+namespace {
+
+std::string plainSummary(const Session& session, int64_t steps, const std::vector<double>& losses) {
+  std::string y = "# pir-run summary\nranks: " + std::to_string(session.ranks.size()) +
+                  "\nsteps: " + std::to_string(steps) + "\nloss: [";
+  for (size_t i = 0; i < losses.size(); ++i) y += (i ? ", " : "") + number(losses[i]);
+  y += "]\nper_rank:\n";
+  for (const RankSession& r : session.ranks) {
+    y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) +
+         "\n    kernel_seconds: " + number(r.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
+         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
+  }
+  return y;
+}
+
+/// summary.yaml's pipeline part: the micro-batch losses, each rank's costs
+/// and `costs:` (what `pir-opt schedule --costs` reads).
+std::string pipelineSummary(const Session& set, const std::vector<double>& mbLosses) {
+  const sched::Schedule& sc = set.schedule;
+  std::string y = "# pir-run summary\nranks: " + std::to_string(set.ranks.size()) +
+                  "\nmode: " + (sc.mode.empty() ? std::string("null") : sc.mode) +
+                  "\nstages: " + std::to_string(sc.stages) + "\nmicro_batches: " + std::to_string(sc.microBatches) +
+                  "\nmicro_batch_loss: [";
+  for (size_t i = 0; i < mbLosses.size(); ++i) y += (i ? ", " : "") + number(mbLosses[i]);
+  y += "]\nper_rank:\n";
+  // Per stage and job type, the mean over micro-batches (and the stage's ranks).
+  std::map<int, std::map<std::string, JobCost>> byStage;
+  for (const RankSession& r : set.ranks) {
+    y += "  - rank: " + std::to_string(r.rank) + "\n    stage: " + std::to_string(r.stage) +
+         "\n    seconds: " + number(r.seconds) + "\n    comm_seconds: " + number(r.commSeconds) +
+         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
+    for (auto& [type, c] : r.costs) {
+      byStage[r.stage][type].seconds += c.seconds;
+      byStage[r.stage][type].runs += c.runs;
+    }
+  }
+  // Costs by kind (chunks merged), microseconds, mean over stages.
+  std::map<std::string, double> byKind;
+  y += "stage_costs_us:  # per stage, mean compute microseconds per job (communication waits excluded)\n";
+  for (auto& [stage, types] : byStage) {
+    y += "  - stage: " + std::to_string(stage) + "\n    jobs: {";
+    bool first = true;
+    std::map<std::string, JobCost> kinds;
+    for (auto& [type, c] : types) {
+      double us = c.runs ? c.seconds / double(c.runs) * 1e6 : 0;
+      y += (first ? "" : ", ") + type + ": " + number(us);
+      first = false;
+      auto job = sched::parseJob(type);
+      std::string kind = job ? std::string(sched::kindName(job->kind)) : type;
+      kinds[kind].seconds += c.seconds;
+      kinds[kind].runs += c.runs;
+    }
+    y += "}\n";
+    for (auto& [kind, c] : kinds) byKind[kind] = std::max(byKind[kind], c.runs ? c.seconds / double(c.runs) * 1e6 : 0);
+  }
+  // The simulator takes one cost per kind: the slowest stage's, which bounds the makespan.
+  auto cost = [&](const char* kind) {
+    auto it = byKind.find(kind);
+    return it == byKind.end() ? 0.0 : it->second;
+  };
+  double b = cost("backward_b"), w = cost("backward_w");
+  if (b == 0 && w == 0) b = cost("backward");  // unsplit: all of it in backward_b
+  auto us = [](double v) { return std::to_string(int64_t(v + 0.5)); };
+  // What the run measured, to set beside the simulation of `costs`.
+  int64_t first = INT64_MAX, last = 0;
+  double busy = 0;
+  for (const RankSession& r : set.ranks) {
+    first = std::min(first, r.firstNs);
+    last = std::max(last, r.lastNs);
+    busy += r.busySeconds;
+  }
+  double makespan = last > first ? double(last - first) / 1e3 : 0;
+  double bubble = makespan > 0 ? 1 - busy * 1e6 / (double(set.ranks.size()) * makespan) : 0;
+  y += "measured:  # first job's start to last job's end, and the idle share of the ranks' time\n  makespan_us: " +
+       us(makespan) + "\n  bubble_ratio: " + number(bubble) + "\n";
+  y += "costs:  # measured, for `pir-opt schedule --costs` (microseconds: mean over micro-batches, the slowest "
+       "stage's)\n"
+       "  forward: " +
+       us(cost("forward")) + "\n  backward_b: " + us(b) + "\n  backward_w: " + us(w) +
+       "\n  optimizer: " + us(cost("optimizer")) + "\n  communication: 0\n";
+  return y;
+}
+
+}  // namespace
+
+std::string summaryYaml(const Session& session, int64_t steps, const SessionResults& results) {
+  return session.pipelined ? pipelineSummary(session, results.microBatchLosses)
+                           : plainSummary(session, steps, results.stepLosses);
+}
+
+}  // namespace pir::runtime::runner

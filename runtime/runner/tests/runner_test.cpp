@@ -1,0 +1,262 @@
+//===- runner_test.cpp - layout, compare, blob, inputs, scope rules -------===//
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "passes/pass_registry.h"
+#include "runtime/npy.h"
+#include "runtime/runner/blob.h"
+#include "runtime/runner/compare.h"
+#include "runtime/runner/inputs.h"
+#include "runtime/runner/layout.h"
+#include "runtime/runner/runner.h"
+
+using namespace pir;
+using namespace pir::runtime;
+using namespace pir::runtime::runner;
+
+namespace {
+
+Tensor f32(std::vector<int64_t> shape, std::vector<float> v) {
+  Tensor t = Tensor::allocate(DataType::F32, shape);
+  std::copy(v.begin(), v.end(), t.data<float>());
+  return t;
+}
+
+std::vector<float> values(const Tensor& t) { return {t.data<float>(), t.data<float>() + t.numel()}; }
+
+/// A [4] value on a mesh of 2 ranks: replicated and partial with `reduce`.
+passes::LayoutValue partialOnTwo(core::ReduceType reduce) {
+  passes::LayoutValue v;
+  v.name = "x";
+  v.shape = {4};
+  v.meshShape = {2};
+  v.processIds = {0, 1};
+  v.dimsMapping = {-1};
+  v.partial = {{0, reduce}};
+  for (int64_t r : {0, 1}) v.pieces.push_back({r, {4}, {{0, 4}}});
+  return v;
+}
+
+/// A [4] value sharded over 2 ranks on dim 0.
+passes::LayoutValue shardedOnTwo() {
+  passes::LayoutValue v;
+  v.name = "y";
+  v.shape = {4};
+  v.meshShape = {2};
+  v.processIds = {0, 1};
+  v.dimsMapping = {0};
+  v.pieces = {{0, {2}, {{0, 2}}}, {1, {2}, {{2, 4}}}};
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("a partial input is sliced so that reducing the pieces gives it back", "[runner][layout]") {
+  const Tensor global = f32({4}, {1.5f, -2, 3, 0.25f});
+  struct Case {
+    core::ReduceType reduce;
+    std::vector<float> other;  // what rank 1 holds
+  };
+  for (const Case& c : {Case{core::ReduceType::Sum, {0, 0, 0, 0}}, Case{core::ReduceType::Product, {1, 1, 1, 1}},
+                        Case{core::ReduceType::Max, {1.5f, -2, 3, 0.25f}}}) {
+    INFO(core::reduceTypeName(c.reduce));
+    passes::LayoutValue v = partialOnTwo(c.reduce);
+    auto p0 = slicePiece(v, global, 0), p1 = slicePiece(v, global, 1);
+    REQUIRE(p0.isOk());
+    REQUIRE(p1.isOk());
+    CHECK(values(*p0) == values(global));
+    CHECK(values(*p1) == c.other);
+    // Assembled, the reduce type's reduction of the pieces is the value.
+    auto back = assemble(v, {{0, *p0}, {1, *p1}});
+    REQUIRE(back.isOk());
+    CHECK(values(*back) == values(global));
+  }
+}
+
+TEST_CASE("a partial(PROD) value multiplies its addends; SUM adds them", "[runner][layout]") {
+  auto prod = assemble(partialOnTwo(core::ReduceType::Product), {{0, f32({4}, {2, 3, -1, 0.5f})},
+                                                                {1, f32({4}, {4, 0.5f, 5, 8})}});
+  REQUIRE(prod.isOk());
+  CHECK(values(*prod) == std::vector<float>{8, 1.5f, -5, 4});
+  auto sum = assemble(partialOnTwo(core::ReduceType::Sum), {{0, f32({4}, {2, 3, -1, 0.5f})},
+                                                           {1, f32({4}, {4, 0.5f, 5, 8})}});
+  REQUIRE(sum.isOk());
+  CHECK(values(*sum) == std::vector<float>{6, 3.5f, 4, 8.5f});
+}
+
+TEST_CASE("shards go to their ranges; a missing rank or a bad piece is an error", "[runner][layout]") {
+  passes::LayoutValue v = shardedOnTwo();
+  const Tensor global = f32({4}, {1, 2, 3, 4});
+  auto p1 = slicePiece(v, global, 1);
+  REQUIRE(p1.isOk());
+  CHECK(values(*p1) == std::vector<float>{3, 4});
+  auto back = assemble(v, {{0, f32({2}, {1, 2})}, {1, *p1}});
+  REQUIRE(back.isOk());
+  CHECK(values(*back) == values(global));
+  CHECK_FALSE(slicePiece(v, global, 5).isOk());
+  CHECK_FALSE(assemble(v, {}).isOk());
+}
+
+TEST_CASE("replicas that differ beyond the tolerance name both ranks", "[runner][layout]") {
+  passes::LayoutValue v = shardedOnTwo();
+  v.dimsMapping = {-1};
+  v.pieces = {{0, {4}, {{0, 4}}}, {1, {4}, {{0, 4}}}};
+  auto ok = assemble(v, {{0, f32({4}, {1, 2, 3, 4})}, {1, f32({4}, {1, 2, 3, 4.00001f})}});
+  CHECK(ok.isOk());
+  auto bad = assemble(v, {{0, f32({4}, {1, 2, 3, 4})}, {1, f32({4}, {1, 2, 3, 4.1f})}});
+  REQUIRE_FALSE(bad.isOk());
+  CHECK(bad.status().message() == "the replicas of 'y' on ranks 0 and 1 differ");
+}
+
+TEST_CASE("compare: f32 within 1e-6 + 1e-5|b|, NaN equals NaN, integers exactly", "[runner][compare]") {
+  TensorMap want{{"a", f32({3}, {1, 100, NAN})}};
+  CompareReport r = compareResults({{"a", f32({3}, {1.000001f, 100.001f, NAN})}}, want);
+  CHECK(r.match);
+  CHECK(r.compared == 1);
+  CHECK(r.maxRel > 0);
+  r = compareResults({{"a", f32({3}, {1, 100.01f, NAN})}}, want);
+  CHECK_FALSE(r.match);
+  CHECK(r.mismatch == "'a' differs at flat index 1: 100.010002, serially 100");
+  r = compareResults({{"a", f32({3}, {1, 100, 0})}}, want);
+  CHECK_FALSE(r.match);  // a NaN is no number
+  r = compareResults({}, want);
+  CHECK(r.mismatch == "'a' is missing from the run");
+  r = compareResults({{"a", f32({1, 3}, {1, 100, NAN})}}, want);
+  CHECK(r.mismatch == "'a' is tensor<1x3xf32>, serially tensor<3xf32>");
+  Tensor i = Tensor::zeros(DataType::I64, std::vector<int64_t>{2}), j = i.clone();
+  j.data<int64_t>()[1] = 1;
+  CHECK_FALSE(compareResults({{"i", j}}, {{"i", i}}).match);
+}
+
+TEST_CASE("the determinism check compares bits", "[runner][compare]") {
+  TensorMap want{{"a", f32({2}, {1, 0.0f})}};
+  CHECK(compareBitwise({{"a", f32({2}, {1, 0.0f})}}, want).match);
+  CompareReport r = compareBitwise({{"a", f32({2}, {1, -0.0f})}}, want);
+  CHECK_FALSE(r.match);  // -0 == 0 as numbers, not as bits
+  CHECK(r.mismatch == "'a' differs at flat index 1: -0, in the second run 0");
+}
+
+TEST_CASE("a blob reads back what was written, and a cut one is not ok", "[runner][blob]") {
+  BlobWriter w;
+  TensorMap m{{"x", f32({2, 2}, {1, 2, 3, 4})}, {"empty", Tensor()}};
+  std::map<int64_t, uint64_t> bytes{{0, 64}, {3, 8}};
+  w.put(int64_t(-7)), w.put(std::string("name")), w.put(m), w.put(std::vector<double>{0.5, 2}), w.put(bytes);
+  std::string blob = w.take();
+  BlobReader r(blob);
+  int64_t i = 0;
+  std::string s;
+  TensorMap back;
+  std::vector<double> d;
+  std::map<int64_t, uint64_t> bytesBack;
+  r.get(i), r.get(s), r.get(back), r.get(d), r.get(bytesBack);
+  REQUIRE(r.ok());
+  CHECK(i == -7);
+  CHECK(s == "name");
+  CHECK(values(back.at("x")) == std::vector<float>{1, 2, 3, 4});
+  CHECK_FALSE(back.at("empty").defined());
+  CHECK(d == std::vector<double>{0.5, 2});
+  CHECK(bytesBack == bytes);
+  for (size_t cut : {size_t(0), size_t(3), blob.size() / 2, blob.size() - 1}) {
+    BlobReader c(std::string_view(blob).substr(0, cut));
+    c.get(i), c.get(s), c.get(back), c.get(d), c.get(bytesBack);
+    CHECK_FALSE(c.ok());
+  }
+}
+
+TEST_CASE("the input draw follows the documented formula", "[runner][inputs]") {
+  // docs/pir-run.md "Inputs": mt19937_64 seeded with seed ^ H(name), H the
+  // FNV-1a loop over the name's bytes with offset basis 1469598103934665603
+  // and prime 1099511628211; u = (next >> 11) * 2^-53; Box-Muller in pairs.
+  auto hash = [](const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    return h;
+  };
+  const std::string name = "linear_0.w_0";
+  const uint64_t seed = 42;
+  std::mt19937_64 gen(seed ^ hash(name));
+  std::vector<double> want;
+  for (int k = 0; k < 3; ++k) {
+    double u1 = double(gen() >> 11) * 0x1p-53, u2 = double(gen() >> 11) * 0x1p-53;
+    double r = std::sqrt(-2.0 * std::log(1.0 - u1));
+    want.push_back(0.25 * r * std::cos(2 * M_PI * u2));
+    want.push_back(0.25 * r * std::sin(2 * M_PI * u2));
+  }
+  const int64_t shape[] = {2, 3};
+  Tensor got = drawNormal(name, seed, DataType::F64, shape, 0.25);
+  for (int64_t i = 0; i < 6; ++i) CHECK(got.data<double>()[i] == want[size_t(i)]);
+  // f32 rounds the same values; another seed or name draws others.
+  Tensor f = drawNormal(name, seed, DataType::F32, shape, 0.25);
+  for (int64_t i = 0; i < 6; ++i) CHECK(f.data<float>()[i] == float(want[size_t(i)]));
+  CHECK(drawNormal(name, seed + 1, DataType::F64, shape, 0.25).data<double>()[0] != want[0]);
+}
+
+namespace {
+
+/// Writes `text` to a fresh file in a fresh folder; the path.
+std::string writeProgram(const std::string& dir, const std::string& text) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/p.pir") << text;
+  return dir + "/p.pir";
+}
+
+}  // namespace
+
+TEST_CASE("scope rules: a plain run's state carries over steps; set_parameter writes the shared scope",
+          "[runner][scope]") {
+  passes::registerAllPasses();
+  // w is a parameter; each step sets it to w * 2 through set_parameter, and
+  // fetches what it read. After 3 steps from w: the fetch is 4w, w is 8w.
+  std::string text =
+      "{\n"
+      "    (%0) = \"builtin.parameter\" () {is_distributed:false,is_parameter:true,need_clip:true,"
+      "parameter_name:\"w\",persistable:true,stop_gradient:false,trainable:true} : () -> builtin.tensor<2xf32>\n"
+      "    (%1) = \"pd_op.scale\" (%0) {bias:(Float)0,bias_after_scale:true,scale:(Float)2,stop_gradient:false} : "
+      "(builtin.tensor<2xf32>) -> builtin.tensor<2xf32>\n"
+      "    () = \"builtin.shadow_output\" (%0) {output_name:\"seen\"} : (builtin.tensor<2xf32>) -> \n"
+      "    () = \"builtin.set_parameter\" (%1) {parameter_name:\"w\"} : (builtin.tensor<2xf32>) -> \n"
+      "}\n";
+  std::string dir = std::filesystem::temp_directory_path() / "pir_runner_scope_test";
+  RunConfig cfg;
+  cfg.program = writeProgram(dir, text);
+  std::filesystem::create_directories(dir + "/in");
+  std::ofstream(dir + "/in/w.npy", std::ios::binary) << encodeNpy(f32({2}, {1.5f, -3}));
+  cfg.inputs.dir = dir + "/in";
+  cfg.steps = 3;
+  Runner r;
+  RunReport report;
+  core::Status s = r.run(cfg, report);
+  INFO(core::renderStatus(s));
+  REQUIRE(s.isOk());
+  CHECK(values(report.results.at("seen")) == std::vector<float>{6, -12});
+  CHECK(values(report.results.at("w")) == std::vector<float>{12, -24});
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a failure is a located status, rendered once by the caller", "[runner][errors]") {
+  passes::registerAllPasses();
+  std::string dir = std::filesystem::temp_directory_path() / "pir_runner_error_test";
+  RunConfig cfg;
+  cfg.program = writeProgram(dir,
+                             "{\n"
+                             "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:"
+                             "(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[-1,2],stop_gradient:[true]} : () -> "
+                             "builtin.tensor<-1x2xf32>\n"
+                             "}\n");
+  Runner r;
+  RunReport report;
+  core::Status s = r.run(cfg, report);
+  REQUIRE_FALSE(s.isOk());
+  CHECK(s.source() != nullptr);
+  CHECK(s.message().find("error: ") == std::string::npos);
+  CHECK_FALSE(s.message().ends_with("\n"));
+  std::string text = core::renderStatus(s);
+  INFO(text);
+  CHECK(text.starts_with(cfg.program + ":2:5: error: 'x' has a dynamic shape tensor<?x2xf32>"));
+  std::filesystem::remove_all(dir);
+}
