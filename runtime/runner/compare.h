@@ -22,8 +22,8 @@ int64_t firstMismatch(const Tensor& a, const Tensor& b, double& maxRel, double& 
 /// What comparing every tensor of the serial results with a run's found.
 struct CompareReport {
   bool match = true;
-  size_t compared = 0;  // tensors compared
-  double maxRel = 0;    // the largest relative difference seen
+  size_t compared = 0;   // tensors compared
+  double maxRel = 0;     // the largest relative difference seen
   std::string mismatch;  // when !match: `'NAME' differs at flat index I: A, serially B` (or missing, or typed apart)
 };
 

@@ -8,10 +8,10 @@
 #include <random>
 #include <thread>
 
-#include "runtime/runner/phase_timer.h"
 #include "core/attr_access.h"
 #include "core/op_table.h"
 #include "runtime/npy.h"
+#include "runtime/runner/phase_timer.h"
 
 namespace pir::runtime::runner {
 
@@ -169,8 +169,7 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
     }
     if (in.persistable) {
       for (int64_t d : in.shape)
-        if (d < 0)
-          return located(source, in, "state '" + in.name + "' has a dynamic shape: give " + in.name + ".npy");
+        if (d < 0) return located(source, in, "state '" + in.name + "' has a dynamic shape: give " + in.name + ".npy");
       feeds[in.name] = stateValue(in);
       continue;
     }
@@ -181,8 +180,8 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
     for (int64_t d : in.shape)
       if (d < 0)
         return located(source, in,
-                                     "'" + in.name + "' has a dynamic shape " + typeText(in.dtype, in.shape) +
-                                         ": give it as a file (--inputs DIR with " + in.name + ".npy)");
+                       "'" + in.name + "' has a dynamic shape " + typeText(in.dtype, in.shape) +
+                           ": give it as a file (--inputs DIR with " + in.name + ".npy)");
     bool param = in.kind == ProgramInput::Kind::Parameter;
     if (isFloat(in.dtype)) draws.push_back({&in, param ? 0.25 : 1.0, Tensor()});
     feeds[in.name] = isFloat(in.dtype) ? Tensor() : Tensor::zeros(in.dtype, in.shape);  // a draw's place, kept
@@ -190,14 +189,13 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
   if (!missing.empty()) {
     std::string list;
     for (auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    return Status::error(std::to_string(missing.size()) + " input" + (missing.size() > 1 ? "s" : "") +
-                         " missing in " + opts.dir + ": " + list);
+    return Status::error(std::to_string(missing.size()) + " input" + (missing.size() > 1 ? "s" : "") + " missing in " +
+                         opts.dir + ": " + list);
   }
   drawAll(draws, opts.seed);
   for (Draw& d : draws) {
     if (d.failed)
-      return located(
-          source, *d.in, "cannot allocate '" + d.in->name + "', " + typeText(d.in->dtype, d.in->shape));
+      return located(source, *d.in, "cannot allocate '" + d.in->name + "', " + typeText(d.in->dtype, d.in->shape));
     feeds[d.in->name] = std::move(d.tensor);
   }
   return Status::ok();

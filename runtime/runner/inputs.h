@@ -41,6 +41,6 @@ core::Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOpti
 
 /// The values drawn for `name` (exposed for tests and the README's rule).
 Tensor drawNormal(const std::string& name, uint64_t seed, core::DataType dtype, std::span<const int64_t> shape,
-                           double scale);
+                  double scale);
 
 }  // namespace pir::runtime::runner

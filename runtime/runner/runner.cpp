@@ -218,7 +218,8 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
     if (cfg.checkDeterminism && distributed)
       return Status::error("--check-determinism runs a dense program; a distributed one has --check");
     if (!distributed && cfg.passes.empty()) {
-      if (cfg.ranks > 1) return Status::error("--ranks " + std::to_string(cfg.ranks) + ": a dense program runs on one rank");
+      if (cfg.ranks > 1)
+        return Status::error("--ranks " + std::to_string(cfg.ranks) + ": a dense program runs on one rank");
       st.lossName = pickLoss(*l.program, cfg.loss);
       core::NamedProgram np("", std::move(l.program));
       Status s = addPlan(session, np, l.source.get(), "");
@@ -243,7 +244,8 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
         if (const passes::RankLayout* layout = pass->rankLayout()) session.layout = *layout;
       if (distributed && !session.layout) return Status::internal("split-ranks made no ranks.yaml");
       for (core::NamedProgram& np : st.made.programs) {
-        std::string where = np.rank < 0 ? "" : "rank " + std::to_string(np.rank) + (session.pipelined ? " " + np.job : "") + ": ";
+        std::string where =
+            np.rank < 0 ? "" : "rank " + std::to_string(np.rank) + (session.pipelined ? " " + np.job : "") + ": ";
         if (Status s = addPlan(session, np, l.source.get(), where); !s) return s;
       }
       if (session.pipelined) {

@@ -43,8 +43,8 @@ bool isState(const ProgramInput& in) { return in.kind == ProgramInput::Kind::Par
 
 }  // namespace
 
-core::Result<TensorMap> serialResults(core::Program& program, const core::SourceFile& source,
-                                      const SerialOptions& opts, const TensorMap& global) {
+core::Result<TensorMap> serialResults(core::Program& program, const core::SourceFile& source, const SerialOptions& opts,
+                                      const TensorMap& global) {
   if (Status s = runPassesOn("drop-dist,export-gradients", program, source, "serial meaning: "); !s) return s;
   auto compiled = [&] {
     PhaseTimer timer("compile");
@@ -63,7 +63,8 @@ core::Result<TensorMap> serialResults(core::Program& program, const core::Source
   auto run = [&](int64_t j, const TensorMap& mean, bool keep, TensorMap& fetches) -> Status {
     TensorMap feeds;
     for (const auto& in : ex.inputs()) {
-      if (std::string exported = passes::exportedOfFed(in.name); in.kind == ProgramInput::Kind::Kwarg && !exported.empty()) {
+      if (std::string exported = passes::exportedOfFed(in.name);
+          in.kind == ProgramInput::Kind::Kwarg && !exported.empty()) {
         auto m = mean.find(exported);
         feeds[in.name] = m != mean.end() ? m->second : Tensor::zeros(in.dtype, in.shape);
         continue;

@@ -27,7 +27,7 @@ struct SerialOptions {
 /// The serial meaning of `program` (the distributed original, rewritten
 /// here) on `global` (whole-batch feeds, the original parameters and
 /// state): every output, parameter and piece of state after `steps` steps.
-core::Result<TensorMap> serialResults(core::Program& program, const core::SourceFile& source,
-                                      const SerialOptions& opts, const TensorMap& global);
+core::Result<TensorMap> serialResults(core::Program& program, const core::SourceFile& source, const SerialOptions& opts,
+                                      const TensorMap& global);
 
 }  // namespace pir::runtime::runner

@@ -8,10 +8,10 @@
 
 #include "core/program.h"
 #include "core/types.h"
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/runner/blob.h"
 #include "runtime/runner/layout.h"
 #include "runtime/runner/phase_timer.h"
-#include "runtime/kernels/kernel_util.h"
 
 namespace pir::runtime::runner {
 

@@ -23,7 +23,8 @@ int64_t envInt(const char* name, int64_t fallback) {
 
 class LocalWorld final : public World {
  public:
-  LocalWorld(int64_t size, RingTable rings, std::chrono::milliseconds timeout) : world_(size, std::move(rings), timeout) {}
+  LocalWorld(int64_t size, RingTable rings, std::chrono::milliseconds timeout)
+      : world_(size, std::move(rings), timeout) {}
   int64_t size() const override { return world_.size(); }
   bool isMpi() const override { return false; }
   bool runsRank(int64_t) const override { return true; }

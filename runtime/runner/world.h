@@ -38,8 +38,9 @@ class World {
   /// Under MPI: rank 0 receives `pack(r)` of every other rank r and hands it
   /// to `unpack(r, bytes)`; every other rank sends its own. In process:
   /// nothing (every rank's results are here already).
-  virtual core::Status gatherToRoot(const std::function<std::string(int64_t rank)>& pack,
-                                    const std::function<core::Status(int64_t rank, std::string_view bytes)>& unpack) = 0;
+  virtual core::Status gatherToRoot(
+      const std::function<std::string(int64_t rank)>& pack,
+      const std::function<core::Status(int64_t rank, std::string_view bytes)>& unpack) = 0;
   /// Whether this process reports for the job (in process: always).
   virtual bool isRoot() const = 0;
   /// Ends every process of the job with `code` (MPI_Abort); in process,

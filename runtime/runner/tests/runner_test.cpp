@@ -78,12 +78,12 @@ TEST_CASE("a partial input is sliced so that reducing the pieces gives it back",
 }
 
 TEST_CASE("a partial(PROD) value multiplies its addends; SUM adds them", "[runner][layout]") {
-  auto prod = assemble(partialOnTwo(core::ReduceType::Product), {{0, f32({4}, {2, 3, -1, 0.5f})},
-                                                                {1, f32({4}, {4, 0.5f, 5, 8})}});
+  auto prod = assemble(partialOnTwo(core::ReduceType::Product),
+                       {{0, f32({4}, {2, 3, -1, 0.5f})}, {1, f32({4}, {4, 0.5f, 5, 8})}});
   REQUIRE(prod.isOk());
   CHECK(values(*prod) == std::vector<float>{8, 1.5f, -5, 4});
-  auto sum = assemble(partialOnTwo(core::ReduceType::Sum), {{0, f32({4}, {2, 3, -1, 0.5f})},
-                                                           {1, f32({4}, {4, 0.5f, 5, 8})}});
+  auto sum =
+      assemble(partialOnTwo(core::ReduceType::Sum), {{0, f32({4}, {2, 3, -1, 0.5f})}, {1, f32({4}, {4, 0.5f, 5, 8})}});
   REQUIRE(sum.isOk());
   CHECK(values(*sum) == std::vector<float>{6, 3.5f, 4, 8.5f});
 }
