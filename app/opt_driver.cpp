@@ -673,7 +673,8 @@ int runOpt(int argc, char** argv) {
   app.add_flag("--dump-pass-pipeline", opts.dumpPassPipeline,
                "print the pipeline with every option's value, as --pass-pipeline reads it (on stderr)");
   app.add_flag("--verify-diagnostics", opts.verifyDiagnostics,
-               "check the diagnostics against '// expected-error {{text}}' comments in the input (mlir-opt's)");
+               "check the diagnostics against '// expected-error {{text}}' comments in the input (mlir-opt's), or "
+               "'// expected-error-re {{text {{regex}} text}}' (clang's; RE2)");
   app.add_option("--print-ir-tree-dir", opts.printIrTreeDir, "write the IR after each pass to numbered files in DIR")
       ->check(path);
   app.add_flag("--split-input-file", opts.splitInputFile,
