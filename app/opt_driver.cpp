@@ -7,18 +7,22 @@
 //===----------------------------------------------------------------------===//
 #include "app/opt_driver.h"
 
+#include <re2/re2.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "app/cli_checks.h"
 #include "app/opt_options.h"
@@ -105,6 +109,39 @@ bool buildPassManager(const OptOptions& opts, const std::string& text, const std
   return true;
 }
 
+/// The pipeline's pass names, each once, in order: "a, b".
+std::string pipelineNames(const passes::PassManager& pm) {
+  std::vector<std::string_view> names;
+  for (const auto& pass : pm.passes())
+    if (std::find(names.begin(), names.end(), pass->name()) == names.end()) names.push_back(pass->name());
+  std::string out;
+  for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+/// `--print-ir-before-re` or `--print-ir-after-re` (`option`): adds to
+/// `names` each pass of `pm` whose whole name `pattern` matches. False after
+/// reporting an invalid regex, or one that matches no pass of the pipeline
+/// (a typo would otherwise print nothing, silently).
+bool addPassesMatching(const std::string& option, const std::optional<std::string>& pattern,
+                       const passes::PassManager& pm, std::vector<std::string>& names) {
+  if (!pattern) return true;
+  RE2::Options quiet;
+  quiet.set_log_errors(false);  // the error is reported here, once
+  RE2 re(*pattern, quiet);
+  if (!re.ok()) return fail(option + ": invalid regex '" + *pattern + "': " + re.error()), false;
+  bool any = false;
+  for (const auto& pass : pm.passes()) {
+    std::string_view name = pass->name();
+    if (!RE2::FullMatch(re2::StringPiece(name.data(), name.size()), re)) continue;
+    any = true;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+  }
+  if (any) return true;
+  std::string passes = pm.passes().empty() ? "the pipeline is empty" : "its passes: " + pipelineNames(pm);
+  return fail(option + " '" + *pattern + "' matches no pass of the pipeline; " + passes), false;
+}
+
 /// One `--split-input-file` chunk (without the flag: the whole input),
 /// parsed on its own so that a bad chunk leaves the others. Its offsets
 /// (diagnostics, op locations) count from its first byte: `begin` in the
@@ -146,6 +183,9 @@ struct Session {
   std::string pipelineText;       // what --pass-pipeline or --config gave, for diagnostics
   std::string internalError;      // the first internal error (a pass's bug), reported after the diagnostics
   const Unit* current = nullptr;  // being run or printed, for dumps and --print-locations
+  // The passes to print before and after: --print-ir-before/after's names,
+  // then those of the pipeline the -re forms matched.
+  std::vector<std::string> printBefore, printAfter;
   core::OpAnnotator annotator = [this](std::string& out, const core::Operation& op) { annotate(out, op); };
 
   const core::OpAnnotator* annotation() const { return opts.printLocations ? &annotator : nullptr; }
@@ -182,10 +222,10 @@ struct Session {
     bool wanted = false;
     switch (when) {
       case passes::IrDumpPoint::Before:
-        wanted = opts.printIrBeforeAll || contains(opts.printIrBefore, pass);
+        wanted = opts.printIrBeforeAll || contains(printBefore, pass);
         break;
       case passes::IrDumpPoint::After:
-        wanted = opts.printIrAfterAll || contains(opts.printIrAfter, pass) || changed;
+        wanted = opts.printIrAfterAll || contains(printAfter, pass) || changed;
         break;
       case passes::IrDumpPoint::AfterFailure:
         wanted = opts.printIrAfterFailure;
@@ -249,8 +289,8 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   passes::PassManagerOptions pmOpts;
   pmOpts.verifyEach = !opts.noVerify;
   pmOpts.verifyDist = opts.verifyDist;
-  pmOpts.printBefore.insert(opts.printIrBefore.begin(), opts.printIrBefore.end());
-  pmOpts.printAfter.insert(opts.printIrAfter.begin(), opts.printIrAfter.end());
+  pmOpts.printBefore.insert(session.printBefore.begin(), session.printBefore.end());
+  pmOpts.printAfter.insert(session.printAfter.begin(), session.printAfter.end());
   // The tree dir is fed by the "After" dump hook, which the pass manager
   // calls only for passes it is told to print after.
   pmOpts.printAfterAll = opts.printIrAfterAll || session.treeDir.isOpen();
@@ -512,13 +552,17 @@ int process(const OptOptions& opts) {
   std::vector<passes::PassSpec> specs;
   std::string pipelineText;
   if (!readPipeline(opts, specs, pipelineText)) return 1;
-  {  // Unknown passes fail before any input is read.
+  Session session(opts);
+  session.printBefore = opts.printIrBefore;
+  session.printAfter = opts.printIrAfter;
+  {  // Unknown passes, and patterns that match none, fail before any input is read.
     passes::PassManager probe;
     if (!buildPassManager(opts, pipelineText, specs, probe)) return 1;
+    if (!addPassesMatching("--print-ir-before-re", opts.printIrBeforeRe, probe, session.printBefore) ||
+        !addPassesMatching("--print-ir-after-re", opts.printIrAfterRe, probe, session.printAfter))
+      return 1;
     if (opts.dumpPassPipeline) dumpPassPipeline(specs, probe);
   }
-
-  Session session(opts);
   session.pipelineText = std::move(pipelineText);
   parser::InputFile input;
   if (core::Status s = input.open(opts.input); !s) return fail(s.message());
@@ -542,8 +586,8 @@ int process(const OptOptions& opts) {
   std::unique_ptr<StreamedOutputDir> streamed;
   passes::SplittingPass::PieceSink sink;
   if (!opts.outputDir.empty() && units.size() == 1 && !session.treeDir.isOpen() && !opts.printIrAfterAll &&
-      !opts.printIrBeforeAll && !opts.printIrAfterChange && !opts.printIrAfterFailure && opts.printIrAfter.empty() &&
-      opts.printIrBefore.empty()) {
+      !opts.printIrBeforeAll && !opts.printIrAfterChange && !opts.printIrAfterFailure && session.printAfter.empty() &&
+      session.printBefore.empty()) {
     streamed = std::make_unique<StreamedOutputDir>();
     if (core::Status s = streamed->staged.open(opts.outputDir); !s) return fail(s.message());
     sink = [&](size_t index, core::NamedProgram piece) { return streamed->take(index, std::move(piece)); };
@@ -624,6 +668,7 @@ Examples:
   cat program.pir | pir-opt - -o out.pir      read stdin, write out.pir atomically
   pir-opt program.pir --pass-pipeline=fold-reshard --pass-statistics
   pir-opt program.pir --config pipeline.yaml --print-ir-after-all
+  pir-opt program.pir --config pipeline.yaml --print-ir-after-re='split-.*'
   pir-opt cases.pir --split-input-file        programs separated by '// -----' lines
   pir-opt --list-passes
 
@@ -664,6 +709,16 @@ int runOpt(int argc, char** argv) {
   app.add_flag("--verify-dist", opts.verifyDist, "also check that every operand carries the dist attr its op expects");
   app.add_option("--print-ir-before", opts.printIrBefore, "print the IR before this pass (on stderr)")->delimiter(',');
   app.add_option("--print-ir-after", opts.printIrAfter, "print the IR after this pass (on stderr)")->delimiter(',');
+  app.add_option_function<std::string>(
+         "--print-ir-before-re", [&](const std::string& re) { opts.printIrBeforeRe = re; },
+         "print the IR before each pass whose whole name matches this RE2 regex (on stderr); it must match a pass "
+         "of the pipeline")
+      ->type_name("REGEX");
+  app.add_option_function<std::string>(
+         "--print-ir-after-re", [&](const std::string& re) { opts.printIrAfterRe = re; },
+         "print the IR after each pass whose whole name matches this RE2 regex (on stderr); it must match a pass "
+         "of the pipeline")
+      ->type_name("REGEX");
   app.add_flag("--print-ir-after-all", opts.printIrAfterAll, "print the IR after every pass (on stderr)");
   app.add_flag("--print-ir-before-all", opts.printIrBeforeAll, "print the IR before every pass (on stderr)");
   app.add_flag("--print-ir-after-change", opts.printIrAfterChange,
@@ -674,7 +729,8 @@ int runOpt(int argc, char** argv) {
   app.add_flag("--dump-pass-pipeline", opts.dumpPassPipeline,
                "print the pipeline with every option's value, as --pass-pipeline reads it (on stderr)");
   app.add_flag("--verify-diagnostics", opts.verifyDiagnostics,
-               "check the diagnostics against '// expected-error {{text}}' comments in the input (mlir-opt's)");
+               "check the diagnostics against '// expected-error {{text}}' comments in the input (mlir-opt's), or "
+               "'// expected-error-re {{text {{regex}} text}}' (clang's; RE2)");
   app.add_option("--print-ir-tree-dir", opts.printIrTreeDir, "write the IR after each pass to numbered files in DIR")
       ->check(path);
   app.add_flag("--split-input-file", opts.splitInputFile,

@@ -1,6 +1,7 @@
 //===- opt_options.h - what the pir-opt command line says -------*- C++ -*-===//
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@ struct OptOptions {
   bool noVerify = false;
   bool verifyDist = false;
   std::vector<std::string> printIrBefore, printIrAfter;
+  // --print-ir-before-re/-after-re: an RE2 regex a pass's whole name must
+  // match; it must match a pass of the pipeline.
+  std::optional<std::string> printIrBeforeRe, printIrAfterRe;
   bool printIrAfterAll = false;
   bool printIrBeforeAll = false;
   bool printIrAfterChange = false;   // only passes whose structural fingerprint changed

@@ -53,6 +53,39 @@ test_verify_diagnostics_exit_codes() {
   expect_rc 0
 }
 
+# expected-error-re: exit 0 when its regex matches; 1 with a report when it
+# does not; 1 with a located error (never a crash) when RE2 refuses it. The
+# plain form takes {{ }} inside its text literally.
+test_verify_diagnostics_regex() {
+  cat > re.pir <<'EOF'
+{
+    (%3) = "pd_op.relu" (%2) {} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32> // expected-error-re {{value '%{{[0-9]+}}'}}
+}
+EOF
+  run re.pir --verify-diagnostics
+  expect_rc 0 "the regex matches"
+  [ -s err ] && fail "stderr not empty: $(head -c 300 err)"
+
+  sed 's/\[0-9\]+/[a-z]+/' re.pir > unmet.pir
+  run unmet.pir --verify-diagnostics
+  expect_rc 1 "the regex does not match"
+  stderr_has "^unmet.pir:2:26: error: unexpected error: undefined value '%2'$"
+  stderr_has "^unmet.pir:2:93: error: expected error \"value '%\{\{\[a-z\]\+\}\}'\" was not produced$"
+
+  sed 's/expected-error-re/expected-error/' re.pir > plain.pir
+  run plain.pir --verify-diagnostics
+  expect_rc 1 "the plain form is not a regex"
+  stderr_has "expected error \"value '%\{\{\[0-9\]\+\}\}'\" was not produced$"
+
+  sed 's/\[0-9\]+/[0-9+/' re.pir > bad.pir
+  run bad.pir --verify-diagnostics
+  expect_rc 1 "an invalid regex"
+  expect_located bad.pir 2
+  stderr_has "^bad.pir:2:121: error: invalid regex in expected-error-re: missing \]: \[0-9\+$"
+  stderr_has "^bad.pir:2:26: error: unexpected error: undefined value '%2'$"
+  grep -q 'Error parsing' err && fail "RE2 logged on its own: $(grep 'Error parsing' err)"
+}
+
 # One bad chunk among good ones: exit 1, stdout has the good chunks; -o and
 # --output-dir are all or nothing.
 test_split_chunks_output_all_or_nothing() {

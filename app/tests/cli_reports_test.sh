@@ -156,6 +156,87 @@ test_print_ir_unknown_pass() {
   [ -s out ] && fail "stdout is not empty"
 }
 
+# --print-ir-before-re/-after-re: every pass of the pipeline whose whole
+# name matches, in pipeline order, as if each were named; with the exact
+# names too.
+test_print_ir_re_selects_passes() {
+  write_identity_reshard one.pir
+  write_identity_reshard_folded folded.pir
+  run one.pir --pass-pipeline=fold-reshard,apply-partition --print-ir-before-re='apply-.*|fold-.*'
+  expect_rc 0
+  same folded.pir out "stdout with --print-ir-before-re"
+  { dump_of fold-reshard Before one.pir; dump_of apply-partition Before folded.pir; } > want.txt
+  same want.txt err "stderr with --print-ir-before-re"
+  cp err re.txt
+  run one.pir --pass-pipeline=fold-reshard,apply-partition --print-ir-before=fold-reshard,apply-partition
+  same re.txt err "--print-ir-before-re and --print-ir-before naming the same passes"
+
+  # A pass the pattern matches twice in the pipeline prints twice; the
+  # pattern and --print-ir-after add up.
+  run one.pir --pass-pipeline=fold-reshard,apply-partition,fold-reshard --print-ir-after-re='fold-r.*' \
+      --print-ir-after=apply-partition
+  expect_rc 0
+  { dump_of fold-reshard After folded.pir; dump_of apply-partition After folded.pir
+    dump_of fold-reshard After folded.pir; } > want.txt
+  same want.txt err "stderr with --print-ir-after-re and --print-ir-after"
+
+  # With --output-dir, where a splitting pass last streams its pieces unless
+  # IR is printed: the pattern prints what the name does.
+  write_split
+  run d.pir --pass-pipeline=apply-partition,split-ranks --print-ir-after=split-ranks --output-dir named
+  expect_rc 0
+  cp err named.txt
+  run d.pir --pass-pipeline=apply-partition,split-ranks --print-ir-after-re='split-.*' --output-dir matched
+  expect_rc 0
+  same named.txt err "--print-ir-after-re and --print-ir-after with --output-dir"
+  diff -r named matched > /dev/null || fail "--output-dir differs with --print-ir-after-re"
+
+  run --help
+  grep -q -- '--print-ir-before-re REGEX' out || fail "--help does not mention --print-ir-before-re"
+  grep -q -- '--print-ir-after-re REGEX' out || fail "--help does not mention --print-ir-after-re"
+}
+
+# A pattern that matches no pass of the pipeline is an error naming the
+# pipeline's passes, before the input is read: the whole name must match
+# ('fold' does not match fold-reshard), and a registered pass that is not in
+# the pipeline does not count.
+test_print_ir_re_matches_no_pass() {
+  run missing.pir --pass-pipeline=fold-reshard,apply-partition,fold-reshard --print-ir-after-re=fold
+  expect_rc 1
+  [ "$(cat err)" = "pir-opt: error: --print-ir-after-re 'fold' matches no pass of the pipeline; its passes: \
+fold-reshard, apply-partition" ] || fail "stderr: $(cat err)"
+  [ -s out ] && fail "stdout is not empty"
+  run "$SEED_AFTER" --pass-pipeline=fold-reshard --print-ir-before-re='split-.*'
+  expect_rc 1
+  [ "$(cat err)" = "pir-opt: error: --print-ir-before-re 'split-.*' matches no pass of the pipeline; its passes: \
+fold-reshard" ] || fail "stderr: $(cat err)"
+  run "$SEED_AFTER" --print-ir-after-re='.*'
+  expect_rc 1
+  [ "$(cat err)" = "pir-opt: error: --print-ir-after-re '.*' matches no pass of the pipeline; the pipeline is empty" ] ||
+    fail "stderr: $(cat err)"
+  # Given empty, it is a pattern (matching no name), not no pattern.
+  run "$SEED_AFTER" --pass-pipeline=fold-reshard --print-ir-after-re ''
+  expect_rc 1
+  stderr_has "^pir-opt: error: --print-ir-after-re '' matches no pass of the pipeline; its passes: fold-reshard$"
+}
+
+# A regex RE2 refuses is an option error with RE2's message (and only that:
+# RE2 logs nothing of its own); so is the option given twice.
+test_print_ir_re_invalid() {
+  run "$SEED_AFTER" --pass-pipeline=fold-reshard --print-ir-after-re='fold-('
+  expect_rc 1
+  [ "$(cat err)" = "pir-opt: error: --print-ir-after-re: invalid regex 'fold-(': missing ): fold-(" ] ||
+    fail "stderr: $(cat err)"
+  [ -s out ] && fail "stdout is not empty"
+  run "$SEED_AFTER" --pass-pipeline=fold-reshard --print-ir-before-re='[z-a]'
+  expect_rc 1
+  [ "$(cat err)" = "pir-opt: error: --print-ir-before-re: invalid regex '[z-a]': invalid character class range: z-a" ] ||
+    fail "stderr: $(cat err)"
+  run "$SEED_AFTER" --pass-pipeline=fold-reshard --print-ir-after-re=fold-reshard --print-ir-after-re=fold-reshard
+  expect_rc 1
+  stderr_has "^--print-ir-after-re: At Most 1 required but received 2$"
+}
+
 test_pass_statistics() {
   write_identity_reshard one.pir
   run one.pir --pass-pipeline=fold-reshard --pass-statistics
