@@ -213,12 +213,7 @@ std::string writeManifest(const Manifest& manifest) {
 }
 
 core::Result<Manifest> parseManifest(std::string_view text, const std::string& dir) {
-  try {
-    return fromNode(schedule::loadYamlStrict(std::string(text)), dir);
-  } catch (const YAML::Exception& e) {
-    return core::Status::error(e.msg.rfind("duplicate key", 0) == 0 ? e.msg : "invalid YAML: " + e.msg,
-                               e.mark.pos >= 0 ? e.mark.pos : -1);
-  }
+  return schedule::readYamlStrict(std::string(text), [&](const YAML::Node& root) { return fromNode(root, dir); });
 }
 
 core::Result<Manifest> loadManifest(const std::string& path) {

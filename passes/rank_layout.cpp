@@ -485,12 +485,7 @@ std::string writeRankLayout(const RankLayout& layout) {
 }
 
 core::Result<RankLayout> parseRankLayout(std::string_view text) {
-  try {
-    return fromNode(schedule::loadYamlStrict(std::string(text)));
-  } catch (const YAML::Exception& e) {
-    return Status::error(e.msg.rfind("duplicate key", 0) == 0 ? e.msg : "invalid YAML: " + e.msg,
-                         e.mark.pos >= 0 ? e.mark.pos : -1);
-  }
+  return schedule::readYamlStrict(std::string(text), [](const YAML::Node& root) { return fromNode(root); });
 }
 
 core::Result<RankLayout> loadRankLayout(const std::string& path) {

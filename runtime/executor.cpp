@@ -323,12 +323,10 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
             stats->events->push_back({OpEvent::kWait, waitStart, waitNs, comm->stats().callRing, 0});
       }
       if (!st) {
-        // The math kernels name their op themselves (kernelError): once is enough.
-        std::string prefix = std::string(s.op->name()) + ": ";
-        failure = st.isCancelled() ? st
-                  : st.message().starts_with(prefix)
-                      ? Status::failure(st.kind(), st.message(), s.op->location())
-                      : Status::failure(st.kind(), prefix + st.message(), s.op->location());
+        failure = st.isCancelled()
+                      ? st
+                      : Status::failure(st.kind(), std::string(s.op->name()) + ": " + st.message(), s.op->location())
+                            .withNotes(st.notes());
         break;
       }
     }

@@ -2,8 +2,10 @@
 //
 // yaml-cpp keeps both entries of a map that repeats a key, and a lookup
 // sees the first, so `forward: 1` then `forward: 5` would silently mean 1.
-// Every YAML file pir-opt reads (--config, --costs, schedule --check) goes
-// through loadYamlStrict, which reports the repeat where it stands.
+// Every YAML file pir-opt and pir-run read (--config, --costs, schedule
+// --check, programs.yaml, ranks.yaml) goes through loadYamlStrict, which
+// reports the repeat where it stands (a DuplicateKey, so that callers tell
+// it apart by type, never by its message).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -15,10 +17,19 @@
 #include <utility>
 #include <vector>
 
+#include "core/status.h"
+
 namespace pir::passes::schedule {
 
-/// YAML::Load, throwing a YAML::ParserException at the second occurrence of
-/// a key in one map.
+/// A map that repeats a key: what loadYamlStrict throws at the repeat.
+class DuplicateKey : public YAML::ParserException {
+ public:
+  DuplicateKey(const YAML::Mark& mark, const std::string& key)
+      : YAML::ParserException(mark, "duplicate key '" + key + "'") {}
+};
+
+/// YAML::Load, throwing DuplicateKey at the second occurrence of a key in
+/// one map.
 inline YAML::Node loadYamlStrict(const std::string& text) {
   YAML::Node root = YAML::Load(text);
   // An alias shares its anchor's node: each collection is walked once (by
@@ -37,11 +48,25 @@ inline YAML::Node loadYamlStrict(const std::string& text) {
         continue;
       }
       if (entry.first.IsScalar() && !keys.insert(entry.first.Scalar()).second)
-        throw YAML::ParserException(entry.first.Mark(), "duplicate key '" + entry.first.Scalar() + "'");
+        throw DuplicateKey(entry.first.Mark(), entry.first.Scalar());
       pending.push_back(entry.second);
     }
   }
   return root;
+}
+
+/// `fromNode(loadYamlStrict(text))`, every YAML error a Status at its byte
+/// offset: "duplicate key 'K'", or "invalid YAML: " and yaml-cpp's message
+/// (the manifest's and the rank layout's reading).
+template <class FromNode>
+auto readYamlStrict(const std::string& text, FromNode&& fromNode) -> decltype(fromNode(YAML::Node())) {
+  try {
+    return fromNode(loadYamlStrict(text));
+  } catch (const DuplicateKey& e) {
+    return core::Status::error(e.msg, e.mark.pos >= 0 ? e.mark.pos : -1);
+  } catch (const YAML::Exception& e) {
+    return core::Status::error("invalid YAML: " + e.msg, e.mark.pos >= 0 ? e.mark.pos : -1);
+  }
 }
 
 }  // namespace pir::passes::schedule

@@ -6,7 +6,7 @@
 namespace pir::runtime::kernels {
 
 core::Status kernelError(const KernelContext& ctx, const std::string& message) {
-  return core::Status::error(std::string(ctx.op.name()) + ": " + message, ctx.op.location());
+  return core::Status::error(message, ctx.op.location());
 }
 
 std::string shapeText(std::span<const int64_t> shape) {

@@ -26,7 +26,8 @@ namespace pir::runtime::kernels {
 
 using Shape = std::vector<int64_t>;
 
-/// A user error `OPNAME: message`, located at the op.
+/// A user error located at the op (the executor puts the op's name before
+/// every kernel's message).
 core::Status kernelError(const KernelContext& ctx, const std::string& message);
 /// `2x3xf32`-style text of a tensor's shape, for messages.
 std::string shapeText(std::span<const int64_t> shape);

@@ -26,7 +26,7 @@ TEST_CASE("add works on ints and refuses shapes that do not broadcast", "[kernel
   CHECK(ints.out(0).data<int64_t>()[1] == 2);
   auto bad = run("pd_op.add", "", {f32({2, 3}, {1, 2, 3, 4, 5, 6}), f32({2}, {1, 2})});
   REQUIRE_FALSE(bad.status.isOk());
-  CHECK(bad.status.message() == "pd_op.add: shapes [2x3] and [2] do not broadcast");
+  CHECK(bad.status.message() == "shapes [2x3] and [2] do not broadcast");
   auto mixed = run("pd_op.add", "", {f32({2}, {1, 2}), f64({2}, {1, 2})});
   CHECK_FALSE(mixed.status.isOk());
 }
@@ -49,7 +49,7 @@ TEST_CASE("subtract, multiply and divide broadcast", "[kernels]") {
   auto i = run("pd_op.divide", "", {tensorOf(DataType::I32, {2}, {7, -7}), tensorOf(DataType::I32, {2}, {2, 2})});
   CHECK(values(i.out(0)) == std::vector<double>{3, -3});
   auto zero = run("pd_op.divide", "", {tensorOf(DataType::I32, {1}, {7}), tensorOf(DataType::I32, {1}, {0})});
-  CHECK(zero.status.message() == "pd_op.divide: integer division by zero");
+  CHECK(zero.status.message() == "integer division by zero");
 }
 
 TEST_CASE("bf16 add is computed in f32 and rounded once", "[kernels]") {

@@ -67,14 +67,13 @@ TEST_CASE("cross_entropy_with_softmax with soft labels and without softmax", "[k
 TEST_CASE("cross_entropy_with_softmax refuses bad labels and shapes with a message", "[kernels]") {
   Tensor x = f64({2, 3}, {1, 2, 3, 0, 0, 0});
   auto out = run("pd_op.cross_entropy_with_softmax", attrs(false, true), {x, labels({2, 1}, {3, 0})}, 2);
-  CHECK(out.status.message() ==
-        "pd_op.cross_entropy_with_softmax: label 3 at flat index 0 is outside [0, 3) and is not ignore_index -100");
+  CHECK(out.status.message() == "label 3 at flat index 0 is outside [0, 3) and is not ignore_index -100");
   auto shape = run("pd_op.cross_entropy_with_softmax", attrs(false, true), {x, labels({2, 2}, {0, 0, 0, 0})}, 2);
-  CHECK(shape.status.message() == "pd_op.cross_entropy_with_softmax: hard label [2x2] does not fit [2x3] on axis 1");
+  CHECK(shape.status.message() == "hard label [2x2] does not fit [2x3] on axis 1");
   auto rank = run("pd_op.cross_entropy_with_softmax", attrs(false, true), {x, labels({2}, {0, 0})}, 2);
-  CHECK(rank.status.message() == "pd_op.cross_entropy_with_softmax: label [2] and [2x3] differ in rank");
+  CHECK(rank.status.message() == "label [2] and [2x3] differ in rank");
   auto dtype = run("pd_op.cross_entropy_with_softmax", attrs(false, true), {x, f64({2, 1}, {0, 0})}, 2);
-  CHECK(dtype.status.message() == "pd_op.cross_entropy_with_softmax: a hard label must be int32 or int64");
+  CHECK(dtype.status.message() == "a hard label must be int32 or int64");
   auto grad = run("pd_op.cross_entropy_with_softmax_grad", attrs(false, true),
                   {labels({2, 1}, {0, 0}), x, f64({3, 1}, {1, 1, 1})});
   CHECK(grad.status.message() ==

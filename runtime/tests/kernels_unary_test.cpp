@@ -55,7 +55,7 @@ TEST_CASE("bf16 relu and a dtype without a kernel", "[kernels]") {
   CHECK(r.out(0).dtype() == DataType::BF16);
   CHECK(values(r.out(0)) == std::vector<double>{0, 0.5, 2});
   auto bad = run("pd_op.relu", "", {tensorOf(DataType::I32, {1}, {1})});
-  CHECK(bad.status.message() == "pd_op.relu: no kernel for dtype i32");
+  CHECK(bad.status.message() == "no kernel for dtype i32");
 }
 
 namespace {
@@ -99,7 +99,7 @@ TEST_CASE("reshape_grad gives out_grad x's shape, also from an old xshape", "[ke
   REQUIRE(old.status.isOk());
   CHECK(shapeOf(old.out(0)) == Shape{6});
   auto bad = run("pd_op.reshape_grad", "", {f32({4}, {0, 0, 0, 0}), f32({3}, {1, 2, 3})});
-  CHECK(bad.status.message() == "pd_op.reshape_grad: out_grad [3] does not have the elements of [4]");
+  CHECK(bad.status.message() == "out_grad [3] does not have the elements of [4]");
 }
 
 // exp, sqrt, tanh and sigmoid grads take (out, out_grad) as Paddle's
@@ -123,5 +123,5 @@ TEST_CASE("exp_grad, sqrt_grad, tanh_grad and sigmoid_grad match finite differen
   checkValues(run("pd_op.tanh_grad", "", {f64({1}, {0}), two}).out(0), {1}, {2}, 1e-12);
   checkValues(run("pd_op.sigmoid_grad", "", {f64({1}, {0.5}), two}).out(0), {1}, {0.5}, 1e-12);
   auto bad = run("pd_op.tanh_grad", "", {f64({2}, {0, 0}), f64({3}, {1, 1, 1})});
-  CHECK(bad.status.message() == "pd_op.tanh_grad: out_grad [3] does not match [2]");
+  CHECK(bad.status.message() == "out_grad [3] does not match [2]");
 }
