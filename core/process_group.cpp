@@ -44,4 +44,60 @@ std::optional<int64_t> ProcessGroupTable::localRank(int64_t ringId, int64_t rank
   return g ? g->localRank(rank) : std::nullopt;
 }
 
+namespace {
+
+std::string rankList(const std::vector<int64_t>& ranks) {
+  std::string s = "[";
+  for (size_t i = 0; i < ranks.size(); ++i) s += (i ? ", " : "") + std::to_string(ranks[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+RingTable::RingTable(std::initializer_list<ProcessGroup> rings) {
+  for (const ProcessGroup& g : rings) (void)add(g.ringId, g.ranks);
+}
+
+Status RingTable::add(int64_t ringId, std::vector<int64_t> ranks) {
+  std::vector<int64_t> sorted = ranks;
+  std::sort(sorted.begin(), sorted.end());
+  if (ranks.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    return Status::error("ring " + std::to_string(ringId) + " must list its ranks, each once");
+  auto pos = std::lower_bound(rings_.begin(), rings_.end(), ringId,
+                              [](const ProcessGroup& g, int64_t id) { return g.ringId < id; });
+  if (pos != rings_.end() && pos->ringId == ringId) {
+    if (pos->ranks == ranks) return Status::ok();
+    return Status::error("ring " + std::to_string(ringId) + " is given as " + rankList(ranks) + " and as " +
+                         rankList(pos->ranks));
+  }
+  rings_.insert(pos, ProcessGroup{ringId, std::move(ranks)});
+  return Status::ok();
+}
+
+Status RingTable::addAll(const ProcessGroupTable& table) {
+  for (const ProcessGroup& g : table.groups())
+    if (Status s = add(g.ringId, g.ranks); !s) return s;
+  return Status::ok();
+}
+
+const ProcessGroup* RingTable::find(int64_t ringId) const {
+  auto pos = std::lower_bound(rings_.begin(), rings_.end(), ringId,
+                              [](const ProcessGroup& g, int64_t id) { return g.ringId < id; });
+  return pos != rings_.end() && pos->ringId == ringId ? &*pos : nullptr;
+}
+
+bool RingTable::operator==(const RingTable& o) const {
+  if (rings_.size() != o.rings_.size()) return false;
+  for (size_t i = 0; i < rings_.size(); ++i)
+    if (rings_[i].ringId != o.rings_[i].ringId || rings_[i].ranks != o.rings_[i].ranks) return false;
+  return true;
+}
+
+void RingTable::addWorld(int64_t worldSize) {
+  if (find(0)) return;
+  std::vector<int64_t> all;
+  for (int64_t r = 0; r < worldSize; ++r) all.push_back(r);
+  if (!all.empty()) (void)add(0, std::move(all));
+}
+
 }  // namespace pir::core

@@ -18,9 +18,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "core/status.h"
 
 namespace pir::core {
 
@@ -74,6 +77,33 @@ class ProcessGroupTable {
   int64_t base_;
   std::vector<ProcessGroup> groups_;
   ProcessGroup world_;  // ring 0
+};
+
+/// The one ring table: ring id -> ordered global ranks, ascending by id.
+/// The lowering plans it (ProcessGroupTable), ranks.yaml carries it, and the
+/// communicators take each ring's ranks from it.
+class RingTable {
+ public:
+  RingTable() = default;
+  /// The rings given (tests, tools); each as add() takes it, the first
+  /// refusal ignored: use add() where one can be wrong.
+  RingTable(std::initializer_list<ProcessGroup> rings);
+
+  /// Adds a ring; an error when `ringId` is taken by other ranks (the same
+  /// ranks again are fine) or the rank list is empty or repeats a rank.
+  Status add(int64_t ringId, std::vector<int64_t> ranks);
+  /// Every ring of `table` (planRings' answer), as add() does.
+  Status addAll(const ProcessGroupTable& table);
+  /// The one rule for ring 0, the world: every rank 0 .. worldSize-1 in
+  /// order, unless the table lists ring 0 itself.
+  void addWorld(int64_t worldSize);
+  const ProcessGroup* find(int64_t ringId) const;
+  const std::vector<ProcessGroup>& rings() const { return rings_; }
+  bool empty() const { return rings_.empty(); }
+  bool operator==(const RingTable&) const;
+
+ private:
+  std::vector<ProcessGroup> rings_;
 };
 
 }  // namespace pir::core

@@ -342,41 +342,6 @@ LayoutValue describeValue(std::string name, LayoutValueKind kind, const core::Ty
 
 // ---- RingTable -----------------------------------------------------------
 
-Status RingTable::add(int64_t ringId, std::vector<int64_t> ranks) {
-  std::vector<int64_t> sorted = ranks;
-  std::sort(sorted.begin(), sorted.end());
-  if (ranks.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
-    return Status::error("ring " + std::to_string(ringId) + " must list its ranks, each once");
-  auto pos = std::lower_bound(rings_.begin(), rings_.end(), ringId,
-                              [](const core::ProcessGroup& g, int64_t id) { return g.ringId < id; });
-  if (pos != rings_.end() && pos->ringId == ringId) {
-    if (pos->ranks == ranks) return Status::ok();
-    return Status::error("ring " + std::to_string(ringId) + " is given as " + intList(ranks) + " and as " +
-                         intList(pos->ranks));
-  }
-  rings_.insert(pos, core::ProcessGroup{ringId, std::move(ranks)});
-  return Status::ok();
-}
-
-Status RingTable::addAll(const core::ProcessGroupTable& table) {
-  for (const core::ProcessGroup& g : table.groups())
-    if (Status s = add(g.ringId, g.ranks); !s) return s;
-  return Status::ok();
-}
-
-const core::ProcessGroup* RingTable::find(int64_t ringId) const {
-  auto pos = std::lower_bound(rings_.begin(), rings_.end(), ringId,
-                              [](const core::ProcessGroup& g, int64_t id) { return g.ringId < id; });
-  return pos != rings_.end() && pos->ringId == ringId ? &*pos : nullptr;
-}
-
-bool RingTable::operator==(const RingTable& o) const {
-  if (rings_.size() != o.rings_.size()) return false;
-  for (size_t i = 0; i < rings_.size(); ++i)
-    if (rings_[i].ringId != o.rings_[i].ringId || rings_[i].ranks != o.rings_[i].ranks) return false;
-  return true;
-}
-
 std::string_view layoutValueKindName(LayoutValueKind kind) { return kKindNames[static_cast<size_t>(kind)]; }
 
 // ---- the layout ------------------------------------------------------------

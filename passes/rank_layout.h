@@ -58,21 +58,8 @@ namespace pir::passes {
 /// The file's name in an output folder.
 inline constexpr std::string_view kRankLayoutName = "ranks.yaml";
 
-/// Ring id -> ordered global ranks, ascending by id.
-class RingTable {
- public:
-  /// Adds a ring; an error when `ringId` is taken by other ranks (the same
-  /// ranks again are fine) or the rank list is empty or repeats a rank.
-  core::Status add(int64_t ringId, std::vector<int64_t> ranks);
-  /// Every ring of `table` (planRings' answer), as add() does.
-  core::Status addAll(const core::ProcessGroupTable& table);
-  const core::ProcessGroup* find(int64_t ringId) const;
-  const std::vector<core::ProcessGroup>& rings() const { return rings_; }
-  bool operator==(const RingTable&) const;
-
- private:
-  std::vector<core::ProcessGroup> rings_;
-};
+/// The ring table ranks.yaml carries (core/process_group.h).
+using RingTable = core::RingTable;
 
 enum class LayoutValueKind { Data, Parameter, ShadowOutput };
 std::string_view layoutValueKindName(LayoutValueKind kind);

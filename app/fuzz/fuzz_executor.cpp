@@ -178,8 +178,9 @@ void runDense(const core::Program& program, int64_t world) {
   std::vector<int64_t> all;
   for (int64_t r = 0; r < world; ++r) all.push_back(r);
   for (int64_t id : ringIds(program)) {
-    rings[id] = all;
-    if (id % 2) std::reverse(rings[id].begin(), rings[id].end());  // an order other than ascending, too
+    std::vector<int64_t> ranks = all;
+    if (id % 2) std::reverse(ranks.begin(), ranks.end());  // an order other than ascending, too
+    (void)rings.add(id, std::move(ranks));
   }
   runWorld(ranks, world, std::move(rings));
 }
@@ -210,7 +211,7 @@ void runDistributed(std::unique_ptr<core::Program> program, core::DiagnosticEngi
         std::abort();
       }
       world = layout->worldSize;
-      for (const core::ProcessGroup& g : layout->rings.rings()) rings[g.ringId] = g.ranks;
+      rings = layout->rings;
     }
   if (world < 1 || world > kMaxRanks) return note("world of " + std::to_string(world) + " ranks refused");
   runner::Session ranks;

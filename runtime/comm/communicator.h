@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/attributes.h"
+#include "core/process_group.h"
 #include "core/status.h"
 #include "runtime/tensor.h"
 
@@ -33,8 +34,9 @@ using ReduceType = core::ReduceType;
 /// Cancelled status, which the executor passes on as it is.
 inline core::Status stoppedStatus() { return core::Status::cancelled("stopped: another rank failed"); }
 
-/// Ring id -> the ring's global ranks in group order.
-using RingTable = std::map<int64_t, std::vector<int64_t>>;
+/// Ring id -> the ring's global ranks in group order (core/process_group.h);
+/// a world adds ring 0 by RingTable::addWorld.
+using RingTable = core::RingTable;
 
 /// What a rank's communication cost (summary.yaml).
 struct CommStats {

@@ -179,13 +179,13 @@ class InProcessComm final : public Communicator {
   };
 
   Status group(int64_t ring, const char* what, Group& g) {
-    auto it = world_.rings_.find(ring);
-    if (it == world_.rings_.end()) return noRing(what, ring);
+    const core::ProcessGroup* found = world_.rings_.find(ring);
+    if (!found) return noRing(what, ring);
     g.ring = ring;
-    g.ranks = &it->second;
-    auto pos = std::find(it->second.begin(), it->second.end(), rank_);
-    if (pos == it->second.end()) return notInRing(what, ring, rank_);
-    g.position = pos - it->second.begin();
+    g.ranks = &found->ranks;
+    auto pos = std::find(found->ranks.begin(), found->ranks.end(), rank_);
+    if (pos == found->ranks.end()) return notInRing(what, ring, rank_);
+    g.position = pos - found->ranks.begin();
     return Status::ok();
   }
 
@@ -259,10 +259,7 @@ InProcessWorld::InProcessWorld(int64_t worldSize, RingTable rings, std::chrono::
       spin_(worldSize <= int64_t(std::thread::hardware_concurrency())),
       rings_(std::move(rings)),
       timeout_(timeout) {
-  if (!rings_.count(0)) {
-    auto& world = rings_[0];
-    for (int64_t r = 0; r < size_; ++r) world.push_back(r);
-  }
+  rings_.addWorld(size_);
   for (int64_t r = 0; r < size_; ++r) {
     inboxes_.push_back(std::make_unique<Inbox>());
     comms_.push_back(std::make_unique<InProcessComm>(*this, r));

@@ -91,11 +91,12 @@ class MpiComm final : public Communicator {
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     rank_ = r;
     size_ = n;
-    if (!rings.count(0))
-      for (int64_t i = 0; i < size_; ++i) rings[0].push_back(i);
+    rings.addWorld(size_);
     // MPI_Comm_split is collective: every process splits every ring, in the
-    // map's (ascending) order, members with their position as the key.
-    for (auto& [id, ranks] : rings) {
+    // table's (ascending) order, members with their position as the key.
+    for (const core::ProcessGroup& ring : rings.rings()) {
+      const int64_t id = ring.ringId;
+      const std::vector<int64_t>& ranks = ring.ranks;
       Ring& g = rings_[id];
       g.id = id;
       g.ranks = ranks;

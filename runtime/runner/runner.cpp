@@ -45,12 +45,6 @@ Status loadProgram(const std::string& path, Loaded& l) {
   return Status::ok();
 }
 
-RingTable ringsOf(const passes::RankLayout& layout) {
-  RingTable rings;
-  for (const core::ProcessGroup& g : layout.rings.rings()) rings[g.ringId] = g.ranks;
-  return rings;
-}
-
 Status readSchedule(const std::string& path, sched::Schedule& out) {
   std::ifstream f(path);
   if (!f) return Status::error("cannot read the schedule '" + path + "'");
@@ -267,7 +261,7 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   if (Status s = loadSessionInputs(session, cfg.inputs, global); !s) return s;
   TensorMap original;  // the run changes parameters in place
   if (st.serial) original = cloneAll(global);
-  RingTable rings = session.layout ? ringsOf(*session.layout) : RingTable{};
+  RingTable rings = session.layout ? session.layout->rings : RingTable{};
   if (cfg.mpi) {
     auto w = mpiWorld(session.worldSize, std::move(rings), cfg.timeout);
     if (!w) return w.status();
