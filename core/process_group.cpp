@@ -18,16 +18,11 @@ const ProcessGroup& ProcessGroupTable::getOrCreate(std::span<const int64_t> rank
     if (std::equal(g.ranks.begin(), g.ranks.end(), ranks.begin(), ranks.end())) return g;
   // Paddle's len(_g_process_group_map) counts the world group too.
   int64_t id = base_ + static_cast<int64_t>(groups_.size() + 1) + 1;
-  for (int64_t r : ranks) {
-    auto at = std::lower_bound(world_.ranks.begin(), world_.ranks.end(), r);
-    if (at == world_.ranks.end() || *at != r) world_.ranks.insert(at, r);
-  }
   groups_.push_back(ProcessGroup{id, std::vector<int64_t>(ranks.begin(), ranks.end())});
   return groups_.back();
 }
 
 const ProcessGroup* ProcessGroupTable::find(int64_t ringId) const {
-  if (ringId == 0) return &world_;
   // Ids grow by one from the first group's.
   int64_t first = base_ + 2;
   if (ringId < first || ringId - first >= static_cast<int64_t>(groups_.size())) return nullptr;

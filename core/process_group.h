@@ -54,10 +54,9 @@ class ProcessGroupTable {
   /// until the next getOrCreate().
   const ProcessGroup& getOrCreate(std::span<const int64_t> ranks);
 
-  /// The group with ring id `ringId`, or null. Ring 0 is the world group:
-  /// the sorted union of the ranks of every group created so far (Paddle
-  /// keeps that union as a Python set's list, in an order it does not
-  /// promise). The pointer stays valid until the next getOrCreate().
+  /// The group with ring id `ringId`, or null (ring 0 too: the world is
+  /// RingTable::addWorld's, the one rule for it). The pointer stays valid
+  /// until the next getOrCreate().
   const ProcessGroup* find(int64_t ringId) const;
 
   /// find(ringId)'s ranks, or empty when there is no such ring.
@@ -76,7 +75,6 @@ class ProcessGroupTable {
  private:
   int64_t base_;
   std::vector<ProcessGroup> groups_;
-  ProcessGroup world_;  // ring 0
 };
 
 /// The one ring table: ring id -> ordered global ranks, ascending by id.

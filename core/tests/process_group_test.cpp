@@ -55,13 +55,27 @@ TEST_CASE("process groups: group 0 is the world and never matched", "[core][grou
   SECTION("an empty list does not find the (empty) world group") { REQUIRE(t.getOrCreate(Ints{}).ringId == 12); }
   SECTION("a list equal to the world's ranks is a new ring") {
     REQUIRE(t.getOrCreate(Ints{1, 0}).ringId == 12);
-    REQUIRE(ranks(t.ranksOf(0)) == Ints{0, 1});
     REQUIRE(t.getOrCreate(Ints{0, 1}).ringId == 13);
     t.getOrCreate(Ints{5, 2});
-    REQUIRE(ranks(t.ranksOf(0)) == Ints{0, 1, 2, 5});
     REQUIRE(t.size() == 3);
-    REQUIRE(t.find(0)->ringId == 0);
+    REQUIRE(t.find(0) == nullptr);  // the world is the ring table's (RingTable::addWorld)
   }
+}
+
+TEST_CASE("ring table: ring 0 is every rank of the world unless listed; a ring is one list of ranks", "[core][group]") {
+  RingTable t;
+  REQUIRE(t.add(12, {2, 0, 1}).isOk());
+  REQUIRE(t.add(12, {2, 0, 1}).isOk());  // the same again
+  CHECK(t.add(12, {0, 1, 2}).message() == "ring 12 is given as [0, 1, 2] and as [2, 0, 1]");
+  CHECK_FALSE(t.add(13, {1, 1}).isOk());
+  CHECK_FALSE(t.add(14, {}).isOk());
+  t.addWorld(3);
+  REQUIRE(t.find(0));
+  CHECK(t.find(0)->ranks == Ints{0, 1, 2});
+  CHECK(t.rings().front().ringId == 0);  // ascending by id
+  RingTable listed{{0, {1, 0}}};
+  listed.addWorld(4);
+  CHECK(listed.find(0)->ranks == Ints{1, 0});
 }
 
 TEST_CASE("process groups: the base ring id is a parameter", "[core][group]") {
