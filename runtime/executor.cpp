@@ -22,8 +22,8 @@ struct Step {
   KernelFn fn = nullptr;
   const Operation* op = nullptr;
   StepKind kind = StepKind::Kernel;
-  uint32_t operandBegin = 0, numOperands = 0;  // into Plan::operands
-  uint32_t resultBegin = 0, numResults = 0;    // into Plan::slots
+  uint32_t operandBegin = 0, numOperands = 0;  // into Plan::operandSlots
+  uint32_t resultBegin = 0, numResults = 0;    // slot indices
   uint32_t inplaceBegin = 0, numInplace = 0;   // into Plan::inplace
   uint32_t dropBegin = 0, numDrop = 0;         // into Plan::drops: null-typed results, then freed slots
   uint32_t numNullResults = 0;                 // the first numNullResults drops
@@ -59,10 +59,13 @@ std::optional<std::string> stringAttr(const Operation& op, std::string_view key)
 
 }  // namespace
 
+/// No slot: an absent optional operand (`<<NULL VALUE>>`).
+constexpr uint32_t kNoSlot = UINT32_MAX;
+
 struct Executor::Plan {
   std::vector<Step> steps;
-  std::vector<const RuntimeValue*> operands;
-  std::vector<RuntimeValue> slots;
+  std::vector<uint32_t> operandSlots;  // per operand of every step, or kNoSlot
+  uint32_t numSlots = 0;
   std::vector<core::InplacePair> inplace;
   std::vector<uint32_t> drops;
   std::vector<std::string> names;
@@ -70,7 +73,17 @@ struct Executor::Plan {
   std::vector<DataType> feedTypes;
 };
 
-Executor::Executor() : plan_(std::make_unique<Plan>()) {}
+struct Executor::State {
+  std::vector<RuntimeValue> slots;
+  std::vector<const RuntimeValue*> operands;  // beside Plan::operandSlots: into slots, or null
+
+  explicit State(const Plan& plan) : slots(plan.numSlots) {
+    operands.reserve(plan.operandSlots.size());
+    for (uint32_t slot : plan.operandSlots) operands.push_back(slot == kNoSlot ? nullptr : &slots[slot]);
+  }
+};
+
+Executor::Executor() = default;
 Executor::~Executor() = default;
 size_t Executor::numSteps() const { return plan_->steps.size(); }
 const Operation& Executor::stepOp(uint32_t step) const { return *plan_->steps[step].op; }
@@ -126,8 +139,8 @@ class PlanBuilder {
   }
 
   uint32_t newSlots(uint32_t n) {
-    uint32_t base = uint32_t(plan_.slots.size());
-    plan_.slots.resize(base + n);
+    uint32_t base = plan_.numSlots;
+    plan_.numSlots += n;
     lastUse_.resize(base + n, 0);
     return base;
   }
@@ -182,18 +195,17 @@ class PlanBuilder {
       s.fn = registry_.find(core::lookupOp(op));
       if (!s.fn) return located(op, "no kernel for this op");
     }
-    s.operandBegin = uint32_t(plan_.operands.size());
+    s.operandBegin = uint32_t(plan_.operandSlots.size());
     s.numOperands = op.numOperands();
     for (uint32_t i = 0; i < op.numOperands(); ++i) {
       const Value* v = op.operandValue(i);
       if (!v) {
-        plan_.operands.push_back(nullptr);
+        plan_.operandSlots.push_back(kNoSlot);
         continue;
       }
       auto it = slotOf_.find(v);
       if (it == slotOf_.end()) return located(op, "operand " + std::to_string(i) + " is defined nowhere it can be run");
-      operandSlots_.push_back(it->second);
-      plan_.operands.push_back(reinterpret_cast<const RuntimeValue*>(uintptr_t(it->second) + 1));  // fixed up later
+      plan_.operandSlots.push_back(it->second);
       lastUse_[it->second] = stepIndex;
     }
     s.resultBegin = newSlots(op.numResults());
@@ -216,8 +228,7 @@ class PlanBuilder {
     return Status::ok();
   }
 
-  /// Every slot is freed after its last use; operand pointers point into
-  /// the (now final) slot array.
+  /// Every slot is freed after its last use.
   Status finishFrees() {
     std::vector<std::vector<uint32_t>> freedAt(plan_.steps.size());
     for (uint32_t slot = 0; slot < lastUse_.size(); ++slot) freedAt[lastUse_[slot]].push_back(slot);
@@ -231,8 +242,6 @@ class PlanBuilder {
       s.numDrop = uint32_t(drops.size()) - s.dropBegin;
     }
     plan_.drops = std::move(drops);
-    for (auto& p : plan_.operands)
-      if (p) p = &plan_.slots[reinterpret_cast<uintptr_t>(p) - 1];
     return Status::ok();
   }
 
@@ -242,7 +251,6 @@ class PlanBuilder {
   const KernelRegistry& registry_;
   std::unordered_map<const Value*, uint32_t> slotOf_;
   std::vector<uint32_t> lastUse_;
-  std::vector<uint32_t> operandSlots_;
 };
 
 bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t> got) {
@@ -256,13 +264,20 @@ bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t> got) {
 
 Result<std::unique_ptr<Executor>> Executor::compile(const core::Program& program, const KernelRegistry& registry) {
   std::unique_ptr<Executor> ex(new Executor());
-  PlanBuilder b(*ex->plan_, ex->inputs_, ex->outputs_, registry);
+  auto plan = std::make_shared<Plan>();
+  PlanBuilder b(*plan, ex->inputs_, ex->outputs_, registry);
   if (Status s = b.build(program.body()); !s) return s;
+  ex->state_ = std::make_unique<State>(*plan);
+  ex->plan_ = std::move(plan);
   return ex;
 }
 
 Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* comm, RunStats* stats) {
-  Plan& p = *plan_;
+  const Plan& p = *plan_;
+  std::vector<RuntimeValue>& slots = state_->slots;
+  const std::vector<const RuntimeValue*>& operands = state_->operands;
+  TraceSink* trace = stats ? stats->trace : nullptr;
+  if (comm) comm->setTraceSink(trace);
   double kernelNs = 0;
   Status failure;
   uint32_t i = 0;
@@ -288,24 +303,17 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
                                 loc);
         break;
       }
-      p.slots[s.resultBegin].tensor = t;
+      slots[s.resultBegin].tensor = t;
     } else if (s.kind == StepKind::Fetch) {
-      fetches[p.names[s.name]] = p.operands[s.operandBegin]->tensor;
+      fetches[p.names[s.name]] = operands[s.operandBegin]->tensor;
     } else {
-      RuntimeValue* results = p.slots.data() + s.resultBegin;
+      RuntimeValue* results = slots.data() + s.resultBegin;
       for (uint32_t k = 0; k < s.numInplace; ++k) {
         const core::InplacePair& ip = p.inplace[s.inplaceBegin + k];
-        results[ip.result].tensor = p.operands[s.operandBegin + ip.operand]->tensor;
+        results[ip.result].tensor = operands[s.operandBegin + ip.operand]->tensor;
       }
-      KernelContext ctx{*s.op, std::span<const RuntimeValue* const>(p.operands.data() + s.operandBegin, s.numOperands),
+      KernelContext ctx{*s.op, std::span<const RuntimeValue* const>(operands.data() + s.operandBegin, s.numOperands),
                         std::span<RuntimeValue>(results, s.numResults), comm};
-      bool tracing = stats && stats->events;
-      if (tracing && comm) {
-        comm->stats().callRing = -1;
-        comm->stats().callBytes = 0;
-        comm->stats().traceWaits = true;
-        comm->stats().callWaits.clear();
-      }
       int64_t start = nowNs();
       Status st;
       try {
@@ -315,13 +323,7 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
       }
       int64_t dur = nowNs() - start;
       kernelNs += double(dur);
-      if (tracing) {
-        stats->events->push_back(
-            {i, start, dur, comm ? comm->stats().callRing : -1, comm ? comm->stats().callBytes : 0});
-        if (comm)
-          for (auto [waitStart, waitNs] : comm->stats().callWaits)
-            stats->events->push_back({OpEvent::kWait, waitStart, waitNs, comm->stats().callRing, 0});
-      }
+      if (trace) trace->op(i, start, dur);
       if (!st) {
         failure = st.isCancelled()
                       ? st
@@ -330,10 +332,11 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
         break;
       }
     }
-    for (uint32_t k = 0; k < s.numDrop; ++k) p.slots[p.drops[s.dropBegin + k]] = RuntimeValue{};
+    for (uint32_t k = 0; k < s.numDrop; ++k) slots[p.drops[s.dropBegin + k]] = RuntimeValue{};
   }
+  if (comm) comm->setTraceSink(nullptr);
   if (!failure.isOk())
-    for (auto& slot : p.slots) slot = RuntimeValue{};  // a failed run leaves nothing behind
+    for (auto& slot : slots) slot = RuntimeValue{};  // a failed run leaves nothing behind
   if (stats) stats->kernelSeconds += kernelNs * 1e-9;
   return failure;
 }

@@ -1,9 +1,11 @@
 //===- executor.h - one dense program compiled to a flat plan ----*- C++ -*-===//
 //
-// compile() walks a dense program's top block once: every op gets its
-// kernel (an array read in the registry), every value a slot, every operand
-// a pointer to its slot (null for `<<NULL VALUE>>`), and every slot the op
-// after which it is freed (its last use). run() then only calls kernels:
+// compile() walks a dense program's top block once into an immutable plan:
+// every op gets its kernel (an array read in the registry), every value a
+// slot index, every operand its value's slot (none for `<<NULL VALUE>>`),
+// and every slot the op after which it is freed (its last use). The run's
+// state beside it holds the slots and each operand's pointer into them, made
+// once. run() then only calls kernels:
 //
 //   - pd_op.data (by `name`), builtin.parameter (by `parameter_name`) and
 //     the block's kwargs (by keyword) take their tensor from the feeds, which
@@ -29,6 +31,7 @@
 #include "core/program.h"
 #include "core/status.h"
 #include "runtime/kernel.h"
+#include "runtime/trace_sink.h"
 
 namespace pir::runtime {
 
@@ -44,19 +47,9 @@ struct ProgramInput {
   bool persistable = false;    // a persistable pd_op.data: state, not a feed
 };
 
-/// One op's run, for --trace; or (step kWait) a wait for a peer within the
-/// op before it.
-struct OpEvent {
-  static constexpr uint32_t kWait = UINT32_MAX;
-  uint32_t step;  // index in the plan
-  int64_t startNs, durationNs;
-  int64_t ring = -1;   // a communicating op's ring (CommStats::callRing), else -1
-  uint64_t bytes = 0;  // and its payload bytes (CommStats::callBytes)
-};
-
 struct RunStats {
-  double kernelSeconds = 0;                // in kernels (communication kernels included)
-  std::vector<OpEvent>* events = nullptr;  // when set, every op's time is appended
+  double kernelSeconds = 0;    // in kernels (communication kernels included)
+  TraceSink* trace = nullptr;  // when set, every op's run and its communication go there (trace_sink.h)
 };
 
 class Executor {
@@ -77,11 +70,13 @@ class Executor {
   size_t numSteps() const;
   const core::Operation& stepOp(uint32_t step) const;
 
-  struct Plan;  // opaque: executor.cpp
+  struct Plan;   // opaque, immutable after compile(): executor.cpp
+  struct State;  // one run's values: the slots and the operands' pointers into them
 
  private:
   Executor();
-  std::unique_ptr<Plan> plan_;
+  std::shared_ptr<const Plan> plan_;
+  std::unique_ptr<State> state_;
   std::vector<ProgramInput> inputs_;
   std::vector<std::string> outputs_;
 };

@@ -22,6 +22,7 @@
 #include "core/process_group.h"
 #include "core/status.h"
 #include "runtime/tensor.h"
+#include "runtime/trace_sink.h"
 
 namespace pir::runtime {
 
@@ -42,17 +43,6 @@ using RingTable = core::RingTable;
 struct CommStats {
   double seconds = 0;                       // in communication calls, waits included
   std::map<int64_t, uint64_t> bytesByRing;  // bytes this rank sent, by ring
-  // The calls since the executor last cleared these (--trace): the ring of
-  // the last one and the bytes of their payloads (the tensor a collective or
-  // send takes, the tensor a receive gets).
-  int64_t callRing = -1;
-  uint64_t callBytes = 0;
-  // With traceWaits set, every wait for a peer in those calls: start and
-  // duration, steady_clock nanoseconds. In-process a wait is the time blocked
-  // until a peer's message is there; under MPI, the time in MPI's waits
-  // (which includes the transfer).
-  bool traceWaits = false;
-  std::vector<std::pair<int64_t, int64_t>> callWaits;
 };
 
 class Communicator {
@@ -86,14 +76,19 @@ class Communicator {
 
   CommStats& stats() { return stats_; }
 
+  /// Where this rank's calls report their rings, bytes and waits while a
+  /// traced kernel runs (trace_sink.h); null: untraced.
+  void setTraceSink(TraceSink* sink) { trace_ = sink; }
+  TraceSink* traceSink() const { return trace_; }
+
  protected:
-  /// A call on `ring` with a payload of `bytes` (the trace's ring and bytes).
+  /// A call on `ring` with a payload of `bytes`, for the trace.
   void note(int64_t ring, size_t bytes) {
-    stats_.callRing = ring;
-    stats_.callBytes += bytes;
+    if (trace_) trace_->commCall(ring, bytes);
   }
 
   CommStats stats_;
+  TraceSink* trace_ = nullptr;
 };
 
 /// The elementwise reduction of `parts` (in order) into `out` (same dtype):

@@ -285,15 +285,14 @@ Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, 
   auto deadline = std::chrono::steady_clock::now() + timeout_;
   std::unique_lock<std::mutex> lock(in.mutex);
   auto& q = in.queues[{ring, src}];
-  CommStats& stats = comms_[dst]->stats();
-  if (q.empty() && stats.traceWaits) stats.callWaits.push_back({steadyNs(), 0});
+  TraceSink* trace = q.empty() ? comms_[dst]->traceSink() : nullptr;
   struct WaitEnd {  // the wait's duration, however the loop ends
-    CommStats& stats;
-    bool open;
+    TraceSink* trace;
+    int64_t start;
     ~WaitEnd() {
-      if (open) stats.callWaits.back().second = steadyNs() - stats.callWaits.back().first;
+      if (trace) trace->commWait(start, steadyNs() - start);
     }
-  } end{stats, q.empty() && stats.traceWaits};
+  } end{trace, trace ? steadyNs() : 0};
   if (spin_) {
     auto until = std::chrono::steady_clock::now() + kSpin;
     for (bool late = false; q.empty() && !late && !stopping();) {

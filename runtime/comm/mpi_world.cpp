@@ -446,13 +446,13 @@ class MpiComm final : public Communicator {
     auto deadline = std::chrono::steady_clock::now() + timeout_;
     int64_t start = steadyNs();
     struct WaitEnd {  // a wait that did not complete at the first test, for the trace
-      CommStats& stats;
+      TraceSink* trace;
       int64_t start;
       bool waited = false;
       ~WaitEnd() {
-        if (waited && stats.traceWaits) stats.callWaits.push_back({start, steadyNs() - start});
+        if (waited && trace) trace->commWait(start, steadyNs() - start);
       }
-    } end{stats_, start};
+    } end{trace_, start};
     for (int spins = 0;; ++spins) {
       bool done = true;
       for (Wait& w : waits) {

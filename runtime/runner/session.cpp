@@ -225,7 +225,8 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   }
   RunStats stats;
   size_t firstEvent = rank.track.events.size();
-  if (opts.trace) stats.events = &rank.track.events;
+  EventRecorder recorder(rank.track.events);
+  if (opts.trace) stats.trace = &recorder;
   double commBefore = comm.stats().seconds;
   auto start = std::chrono::steady_clock::now();
   Status s = jp->executor->run(in, out, &comm, &stats);

@@ -255,10 +255,11 @@ TEST_CASE("two ranks run programs that all_reduce_ in place and send", "[comm]")
   TensorMap feeds[2] = {{{"x", testing::f32({2}, {1, 2})}}, {{"x", testing::f32({2}, {3, 8})}}};
   TensorMap fetches[2];
   std::vector<OpEvent> events[2];
+  EventRecorder recorders[2] = {EventRecorder(events[0]), EventRecorder(events[1])};
   RunStats stats[2];
   auto outcome = world.run([&](int64_t r, Communicator& c) {
     std::string err;
-    stats[r].events = &events[r];
+    stats[r].trace = &recorders[r];
     fetches[r] = runText(text[r], feeds[r], &err, &c, &stats[r]);
     return err.empty() ? Status::ok() : Status::error(err);
   });

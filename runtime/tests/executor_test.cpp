@@ -55,7 +55,8 @@ TEST_CASE("feeds in, kernels run in order, shadow outputs out", "[executor]") {
   TensorMap feeds{{"x", f32({2}, {1, -2})}, {"w", f32({2}, {5, 6})}}, fetches;
   RunStats stats;
   std::vector<OpEvent> events;
-  stats.events = &events;
+  EventRecorder recorder(events);
+  stats.trace = &recorder;
   REQUIRE((*ex)->run(feeds, fetches, nullptr, &stats));
   CHECK(values(fetches["y"]) == std::vector<float>{-1, 2});
   CHECK(fetches["w_out"].sharesStorageWith(feeds["w"]));
