@@ -38,6 +38,7 @@
 #include "passes/manifest.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
+#include "passes/rank_layout.h"
 
 namespace pir::app {
 
@@ -368,23 +369,22 @@ core::Status writeOutput(const std::string& path, Session& session, const std::v
   return out.commit();
 }
 
-/// The files the passes made (split-ranks' ranks.yaml) into `staged`; a name
-/// taken already in `files` is an error.
+/// The files the passes' results stand for (split-ranks' layout, as
+/// ranks.yaml) into `staged`; a name taken already in `files` is an error.
 core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::unique_ptr<passes::PassManager>>& managers,
                             std::set<std::string>& files) {
   for (const auto& pm : managers)
-    for (const auto& pass : pm->passes())
-      for (const auto& [name, content] : pass->outputFiles()) {
-        if (!files.insert(name).second) return core::Status::error("two outputs would be written to '" + name + "'");
-        if (core::Status s = staged.writeFile(name, content); !s) return s;
-      }
+    if (const passes::RankLayout* layout = pm->results().get<passes::RankLayout>()) {
+      std::string name(passes::kRankLayoutName);
+      if (!files.insert(name).second) return core::Status::error("two outputs would be written to '" + name + "'");
+      if (core::Status s = staged.writeFile(name, passes::writeRankLayout(*layout)); !s) return s;
+    }
   return core::Status::ok();
 }
 
 /// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's mode).
 void annotateManifest(passes::Manifest& manifest, const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
-  for (const auto& pm : managers)
-    for (const auto& pass : pm->passes()) pass->annotateManifest(manifest);
+  for (const auto& pm : managers) passes::annotateManifest(manifest, pm->results());
 }
 
 /// `--output-dir` when the last pass streams its pieces (a splitting pass):

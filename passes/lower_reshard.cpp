@@ -27,7 +27,7 @@ namespace {
 
 using namespace pir::core;
 
-class LowerReshardPass : public ProgramPass, public PlannedRingsUser {
+class LowerReshardPass : public ProgramPass {
  public:
   std::string_view name() const override { return "lower-reshard"; }
   std::string_view description() const override {
@@ -39,7 +39,9 @@ class LowerReshardPass : public ProgramPass, public PlannedRingsUser {
     int64_t rank = rank_ >= 0 ? static_cast<int64_t>(rank_) : named.rank;
     if (rank < 0) return Status::error("lower-reshard needs a rank: lower-reshard{rank=R}");
     Program& program = *named.program;
-    Result<ProcessGroupTable> rings = planned_ ? Result<ProcessGroupTable>(*planned_) : planRings(program);
+    // split-ranks plans the rings once for every rank's copy (a result).
+    const ProcessGroupTable* planned = result<ProcessGroupTable>();
+    Result<ProcessGroupTable> rings = planned ? Result<ProcessGroupTable>(*planned) : planRings(program);
     if (!rings) {
       diag.error(-1, rings.status().message());
       return Status::error("lower-reshard could not plan the rings");
@@ -54,8 +56,6 @@ class LowerReshardPass : public ProgramPass, public PlannedRingsUser {
     if (failed) return Status::error("lower-reshard could not complete");
     return Status::ok();
   }
-
-  void setPlannedRings(const ProcessGroupTable& rings) override { planned_ = rings; }
 
  private:
   bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, int64_t rank, Operation& op,
@@ -83,7 +83,6 @@ class LowerReshardPass : public ProgramPass, public PlannedRingsUser {
   }
 
   Option<int> rank_{this, "rank", "the global rank to lower for (-1: the program's own rank)", -1, -1, kMaxRank};
-  std::optional<ProcessGroupTable> planned_;  // given by split-ranks: planRings of this program
 };
 
 }  // namespace

@@ -196,6 +196,14 @@ ManifestProgram describeProgram(const core::NamedProgram& program, std::string n
   return m;
 }
 
+void annotateManifest(Manifest& manifest, const PassResults& results) {
+  if (const PipelineSplitResult* split = results.get<PipelineSplitResult>()) {
+    manifest.mode = split->mode;
+    manifest.vpp = split->vpp;
+    manifest.splitBw = split->splitBw ? 1 : 0;
+  }
+}
+
 std::string writeManifest(const Manifest& manifest) {
   std::string out = "# pir-opt program manifest (passes/manifest.h)\nversion: " + std::to_string(kVersion) +
                     "\nprograms:" + (manifest.programs.empty() ? " []\n" : "\n");

@@ -36,6 +36,7 @@
 
 #include "core/program.h"
 #include "core/status.h"
+#include "passes/pass_results.h"
 #include "passes/schedule/job.h"
 
 namespace pir::passes {
@@ -62,6 +63,17 @@ struct Manifest {
 
   bool operator==(const Manifest&) const = default;
 };
+
+/// What pipeline-split leaves (a pass result, pass_results.h) for
+/// programs.yaml: the schedule mode it split for, chunks per stage, split-bw.
+struct PipelineSplitResult {
+  std::string mode;
+  int vpp = 1;
+  bool splitBw = false;
+};
+
+/// programs.yaml's set-wide keys from what the passes left in `results`.
+void annotateManifest(Manifest& manifest, const PassResults& results);
 
 /// A YAML scalar for `s`: plain when it plainly is a string, else
 /// double-quoted with `"`, `\` and control bytes escaped (also for ranks.yaml).

@@ -27,12 +27,11 @@
 #include "core/diagnostics.h"
 #include "core/program.h"
 #include "core/status.h"
+#include "passes/pass_results.h"
 
 namespace pir::passes {
 
 class Pass;
-struct Manifest;    // passes/manifest.h
-struct RankLayout;  // passes/rank_layout.h
 
 /// Counters a pass reports for `--pass-statistics`, in insertion order.
 class PassStatistics {
@@ -200,17 +199,9 @@ class Pass {
 
   PassStatistics& statistics() { return stats_; }
 
-  /// Files the pass made beside its programs (split-ranks' `ranks.yaml`),
-  /// as name and contents: `--output-dir` writes them into the folder;
-  /// without one they are not written.
-  const std::vector<std::pair<std::string, std::string>>& outputFiles() const { return outputFiles_; }
-  /// The layout behind the pass's `ranks.yaml` (split-ranks), for a caller
-  /// in the same process (pir-run) to use as it is instead of reading the
-  /// text back; null for every other pass.
-  virtual const RankLayout* rankLayout() const { return nullptr; }
-  /// Adds what the pass knows of the whole set to `--output-dir`'s
-  /// programs.yaml (pipeline-split: the schedule mode it split for).
-  virtual void annotateManifest(Manifest& manifest) const { (void)manifest; }
+  /// Where the pass leaves its results and reads what others left (the
+  /// pass manager's, pass_results.h); set by PassManager::addPass.
+  void setResults(PassResults* results) { results_ = results; }
 
  protected:
   /// Checks that involve several options, once every value is set; errors
@@ -220,8 +211,18 @@ class Pass {
     return core::Status::ok();
   }
 
+  /// Leaves `value` for later passes and the caller, keyed by its type.
+  template <class T>
+  void publish(T value) {
+    if (results_) results_->set(std::move(value));
+  }
+  /// What an earlier pass or the caller left of type T, or null.
+  template <class T>
+  const T* result() const {
+    return results_ ? results_->get<T>() : nullptr;
+  }
+
   PassStatistics stats_;
-  std::vector<std::pair<std::string, std::string>> outputFiles_;
 
  private:
   friend class PassOption;
@@ -230,6 +231,7 @@ class Pass {
   Pass() = default;
 
   std::vector<PassOption*> options_;
+  PassResults* results_ = nullptr;
 };
 
 /// A pass that transforms each program of a set in place.

@@ -102,6 +102,11 @@ bool PassManager::addPipeline(const std::vector<PassSpec>& specs, core::Diagnost
   return true;
 }
 
+core::Status PassManager::failed(const std::string& pass, const core::Status& s) {
+  failedPass_ = pass;
+  return options_.nameFailures ? s.withMessage("pass '" + pass + "' failed: " + s.message()) : s;
+}
+
 core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine& diag) {
   for (uint32_t i = 0; i < passes_.size(); ++i) {
     Pass* pass = passes_[i].get();
@@ -115,7 +120,7 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
     if (finalSink_ && splitting && i + 1 == passes_.size()) {
       core::Status s = streamPieces(*splitting, programs, diag);
       timings_.emplace_back("pass " + name, secondsSince(start));
-      if (!s) return s.withMessage("pass '" + name + "' failed: " + s.message());
+      if (!s) return failed(name, s);
       return s;
     }
     core::Status s = runOne(*pass, programs, diag);
@@ -123,13 +128,14 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
     if (options_.trackCreatedOps) noteCreatedOps(programs, i);
     if (!s) {
       if (options_.printAfterFailure) dumpAll(name, IrDumpPoint::AfterFailure, false, programs);
-      return s.withMessage("pass '" + name + "' failed: " + s.message());
+      return failed(name, s);
     }
     bool changed = options_.printAfterChange && structuralFingerprint(programs) != fingerprint;
     if (options_.printAfterAll || options_.printAfter.count(name) || changed)
       dumpAll(name, IrDumpPoint::After, changed, programs);
     if (options_.verifyEach || options_.verifyDist)
       if (core::Status v = verifyAfter(*pass, programs, diag); !v) {
+        failedPass_ = name;
         if (options_.printAfterFailure) dumpAll(name, IrDumpPoint::AfterFailure, false, programs);
         return v;
       }

@@ -35,6 +35,9 @@ struct PassManagerOptions {
   // (--print-locations): two walks of the programs a pass.
   bool trackCreatedOps = false;
   bool timing = false;
+  // Name the failing pass in run()'s status ("pass 'X' failed: ..."); a
+  // nested manager that names it its own way turns this off.
+  bool nameFailures = true;
 };
 
 /// Where in the pipeline an IR dump is taken.
@@ -49,7 +52,10 @@ class PassManager {
  public:
   explicit PassManager(PassManagerOptions options = {}) : options_(std::move(options)) {}
 
-  void addPass(std::unique_ptr<Pass> pass) { passes_.push_back(std::move(pass)); }
+  void addPass(std::unique_ptr<Pass> pass) {
+    pass->setResults(&results_);
+    passes_.push_back(std::move(pass));
+  }
   /// Builds the passes of `specs` from the registry; unknown names and bad
   /// options are reported at the spec's offset in `diag`.
   bool addPipeline(const std::vector<PassSpec>& specs, core::DiagnosticEngine& diag);
@@ -73,6 +79,12 @@ class PassManager {
   core::Status run(core::ProgramSet& programs, core::DiagnosticEngine& diag);
 
   const std::vector<std::unique_ptr<Pass>>& passes() const { return passes_; }
+  /// What the passes left (split-ranks' RankLayout, ...); a caller may seed
+  /// it before run() with what the passes read.
+  PassResults& results() { return results_; }
+  const PassResults& results() const { return results_; }
+  /// The pass whose failure run() returned (empty when none failed).
+  std::string_view failedPass() const { return failedPass_; }
   /// `--timing` lines filled by run(): "pass NAME" for each pass, then
   /// "verify after NAME" when it verifies.
   const std::vector<std::pair<std::string, double>>& timings() const { return timings_; }
@@ -95,6 +107,7 @@ class PassManager {
   void noteCreatedOps(const core::ProgramSet& programs, uint32_t passIndex);
 
   core::Status runOne(Pass& pass, core::ProgramSet& programs, core::DiagnosticEngine& diag);
+  core::Status failed(const std::string& pass, const core::Status& s);
   core::Status verifyAfter(const Pass& pass, const core::ProgramSet& programs, core::DiagnosticEngine& diag);
   core::Status verifyPrograms(const Pass& pass, std::span<const core::Program* const> programs,
                               core::DiagnosticEngine& diag) const;
@@ -111,6 +124,8 @@ class PassManager {
   std::unordered_map<const core::Operation*, uint32_t> seen_;  // ops before the running pass
   SplittingPass::PieceSink finalSink_;
   std::vector<std::pair<std::string, double>> timings_;
+  PassResults results_;
+  std::string failedPass_;
 };
 
 }  // namespace pir::passes

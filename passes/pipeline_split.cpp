@@ -58,14 +58,6 @@ class PipelineSplitPass : public SplittingPass {
     return "split a pipeline stage's training program into the per-job programs of a schedule";
   }
 
-  /// programs.yaml's mode, vpp and split_bw, for a runner to make the schedule.
-  void annotateManifest(Manifest& manifest) const override {
-    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
-    manifest.mode = std::string(kModeNames[static_cast<size_t>(static_cast<Mode>(mode_))]);
-    manifest.vpp = chunkCount();
-    manifest.splitBw = static_cast<bool>(splitBw_) ? 1 : 0;
-  }
-
   Status checkOptions(const PassOptionValues& values) override {
     if (mode_ == Mode::ZBVPP && vpp_ > 2)
       return values.errorAtKey("vpp", "ZBVPP places exactly 2 chunks on each stage, in a V: vpp must be 2");
@@ -75,6 +67,10 @@ class PipelineSplitPass : public SplittingPass {
   }
 
   Status split(NamedProgram& named, ProgramSet& out, DiagnosticEngine& diag) override {
+    // programs.yaml's mode, vpp and split_bw, for a runner to make the schedule.
+    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
+    publish(PipelineSplitResult{std::string(kModeNames[static_cast<size_t>(static_cast<Mode>(mode_))]), chunkCount(),
+                                static_cast<bool>(splitBw_)});
     Program& program = *named.program;
     // One walk gathers the ops, their roles and checks their mesh: at a
     // million ops every walk over the IR costs a cache miss per op.

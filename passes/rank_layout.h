@@ -133,12 +133,4 @@ core::Result<RankLayout> parseRankLayout(std::string_view text);
 /// (`path:line:col: error: ...`, the line and a caret), as loadManifest's.
 core::Result<RankLayout> loadRankLayout(const std::string& path);
 
-/// A pass that needs the ring table (remove-unuseful-comm): split-ranks
-/// hands it the table it planned for the whole program.
-class RingTableUser {
- public:
-  virtual ~RingTableUser() = default;
-  virtual void setRingTable(const RingTable& rings) = 0;
-};
-
 }  // namespace pir::passes

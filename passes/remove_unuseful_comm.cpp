@@ -29,7 +29,7 @@ namespace {
 
 using namespace pir::core;
 
-class RemoveUnusefulCommPass : public ProgramPass, public RingTableUser {
+class RemoveUnusefulCommPass : public ProgramPass {
  public:
   std::string_view name() const override { return "remove-unuseful-comm"; }
   std::string_view description() const override {
@@ -37,16 +37,14 @@ class RemoveUnusefulCommPass : public ProgramPass, public RingTableUser {
            "(Paddle's remove_unuseful_comm_op_pass)";
   }
 
-  void setRingTable(const RingTable& rings) override {
-    rings_ = rings;
-    haveRings_ = true;
-  }
-
   Status runOnProgram(NamedProgram& named, DiagnosticEngine& diag) override {
-    if (!haveRings_ && !ringsFile_.value().empty()) {
+    // The ring table: rings=FILE's, else the one split-ranks left (a result).
+    rings_ = result<RingTable>();
+    if (!ringsFile_.value().empty()) {
       Result<RankLayout> layout = loadRankLayout(ringsFile_.value());
       if (!layout) return Status::error(layout.status().message());  // located in the file, not the program
-      setRingTable(layout->rings);
+      fileRings_ = std::move(layout->rings);
+      rings_ = &fileRings_;
     }
     diag_ = &diag;
     failed_ = false;
@@ -71,13 +69,13 @@ class RemoveUnusefulCommPass : public ProgramPass, public RingTableUser {
     const Attribute* ring = op.attr(ringId_);
     if (ring) {
       std::optional<int64_t> id = getInt64(ring);
-      const ProcessGroup* group = id ? rings_.find(*id) : nullptr;
+      const ProcessGroup* group = id && rings_ ? rings_->find(*id) : nullptr;
       if (!group) {
         diag_->error(reportLocation(&op),
-                     !haveRings_ ? "remove-unuseful-comm needs the ring table: give rings=FILE (a ranks.yaml) or run "
-                                   "it within split-ranks"
-                                 : "op '" + std::string(op.name()) + "' is on ring " +
-                                       (id ? std::to_string(*id) : std::string("?")) + ", which the ring table lacks");
+                     !rings_ ? "remove-unuseful-comm needs the ring table: give rings=FILE (a ranks.yaml) or run "
+                               "it within split-ranks"
+                             : "op '" + std::string(op.name()) + "' is on ring " +
+                                   (id ? std::to_string(*id) : std::string("?")) + ", which the ring table lacks");
         failed_ = true;
         return;
       }
@@ -100,8 +98,8 @@ class RemoveUnusefulCommPass : public ProgramPass, public RingTableUser {
   }
 
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml whose ring table gives each ring's ranks", ""};
-  RingTable rings_;
-  bool haveRings_ = false;
+  const RingTable* rings_ = nullptr;  // fileRings_, or split-ranks' result
+  RingTable fileRings_;
   std::string_view ringId_;
   DiagnosticEngine* diag_ = nullptr;
   bool failed_ = false;

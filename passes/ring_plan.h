@@ -28,16 +28,6 @@ namespace pir::passes {
 /// different tensor ranks).
 core::Result<core::ProcessGroupTable> planRings(const core::Program& program);
 
-/// A pass that plans its program's rings (lower-reshard). split-ranks,
-/// whose every rank starts from a copy of one program, plans them once and
-/// hands each rank's pass the answer instead.
-class PlannedRingsUser {
- public:
-  virtual ~PlannedRingsUser() = default;
-  /// planRings of the program the pass will run on (copied, not kept).
-  virtual void setPlannedRings(const core::ProcessGroupTable& rings) = 0;
-};
-
 /// The highest `ring_id` attribute of any op in `program`, or -1 for none.
 int64_t maxRingId(const core::Program& program);
 

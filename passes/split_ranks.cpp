@@ -32,6 +32,7 @@
 #include "core/clone.h"
 #include "core/context.h"
 #include "core/verifier.h"
+#include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_layout.h"
 #include "passes/rank_option.h"
@@ -90,8 +91,7 @@ class SplitRanksPass : public SplittingPass {
       diag.error(layout.status().offset(), layout.status().message());
       return Status::error("split-ranks could not describe the layout");
     }
-    outputFiles_.emplace_back(std::string(kRankLayoutName), writeRankLayout(*layout));
-    layout_ = *layout;
+    publish(*layout);  // what ranks.yaml says, written only with --output-dir
     stages_.assign(ranks.size(), -1);
     for (size_t i = 0; i < ranks.size() && !layout->stages.empty(); ++i) {
       auto at = std::lower_bound(layout->ranks.begin(), layout->ranks.end(), ranks[i]) - layout->ranks.begin();
@@ -99,8 +99,6 @@ class SplitRanksPass : public SplittingPass {
     }
     return makeRanks(named, ranks, *rings, sink, diag);
   }
-
-  const RankLayout* rankLayout() const override { return layout_ ? &*layout_ : nullptr; }
 
  private:
   /// The rings of `rings=FILE` and planRings; an error at an op on a ring
@@ -126,13 +124,14 @@ class SplitRanksPass : public SplittingPass {
     Result<ProcessGroupTable> planned = planRings(program);
     if (!planned) return planned.takeStatus();
     if (Status s = table.addAll(*planned); !s) return s;
-    planned_ = std::move(*planned);
+    planned_ = std::make_shared<const ProcessGroupTable>(std::move(*planned));
     return table;
   }
 
   /// Makes every rank of `ranks` on all cores, handing each to `sink`.
-  Status makeRanks(const NamedProgram& named, const std::vector<int64_t>& ranks, const RingTable& rings,
+  Status makeRanks(const NamedProgram& named, const std::vector<int64_t>& ranks, const RingTable& ringTable,
                    const PieceSink& sink, DiagnosticEngine& diag) {
+    auto rings = std::make_shared<const RingTable>(ringTable);
     size_t workers = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
     std::atomic<size_t> next{0};
     std::atomic<bool> stop{false};
@@ -173,38 +172,46 @@ class SplitRanksPass : public SplittingPass {
   }
 
   /// Rank `rank`'s program: a copy of `program` in its own Context through
-  /// the rank pipeline.
+  /// the rank pipeline, run by a pass manager of its own whose results hold
+  /// the ring table and the planned rings (what lower-reshard and
+  /// remove-unuseful-comm read). The outer manager verifies the pieces.
   Result<NamedProgram> makeRank(const CloneSource& program, const std::shared_ptr<SlabPool>& pool, int64_t rank,
-                                const RingTable& rings, DiagnosticEngine& diag, Counters& counters) {
-    NamedProgram piece;
+                                const std::shared_ptr<const RingTable>& rings, DiagnosticEngine& diag,
+                                Counters& counters) {
+    ProgramSet one;
+    NamedProgram& piece = one.programs.emplace_back();
     piece.name = "rank" + std::to_string(rank);
     piece.rank = static_cast<int>(rank);
     piece.context = std::make_shared<Context>(pool);
     piece.program = cloneProgram(program, *piece.context);
-    PassOptionValues options;
-    options.values["rank"] = std::to_string(rank);
+    PassManagerOptions o;
+    o.verifyEach = false;
+    o.nameFailures = false;
+    PassManager pm(o);
+    pm.results().share(rings);
+    pm.results().share(planned_);
+    std::vector<PassSpec> specs;
     for (std::string_view passName : kRankPipeline) {
-      std::unique_ptr<Pass> pass = PassRegistry::instance().create(passName);
-      auto* perProgram = dynamic_cast<ProgramPass*>(pass.get());
-      if (!perProgram) return Status::internal("split-ranks needs the pass '" + std::string(passName) + "'");
-      bool takesRank = false;
-      for (const PassOption* o : pass->options()) takesRank = takesRank || o->name() == "rank";
-      if (Status s = pass->setOptions(takesRank ? options : PassOptionValues{}); !s) return s;
-      if (auto* user = dynamic_cast<RingTableUser*>(pass.get())) user->setRingTable(rings);
-      if (auto* user = dynamic_cast<PlannedRingsUser*>(pass.get())) user->setPlannedRings(planned_);
-      if (Status s = perProgram->runOnProgram(piece, diag); !s)
-        return s.withMessage("rank " + std::to_string(rank) + ": " + std::string(passName) + ": " + s.message());
-      for (const auto& [counter, value] : pass->statistics().entries())
-        counters.emplace_back(std::string(passName) + ": " + counter, value);
+      PassSpec& spec = specs.emplace_back();
+      spec.name = std::string(passName);
+      std::unique_ptr<Pass> probe = PassRegistry::instance().create(passName);
+      if (!probe) return Status::internal("split-ranks needs the pass '" + spec.name + "'");
+      for (const PassOption* opt : probe->options())
+        if (opt->name() == "rank") spec.options.values["rank"] = std::to_string(rank);
     }
-    return piece;
+    if (!pm.addPipeline(specs, diag)) return Status::internal("split-ranks could not build its rank pipeline");
+    if (Status s = pm.run(one, diag); !s)
+      return s.withMessage("rank " + std::to_string(rank) + ": " + std::string(pm.failedPass()) + ": " + s.message());
+    for (const auto& pass : pm.passes())
+      for (const auto& [counter, value] : pass->statistics().entries())
+        counters.emplace_back(std::string(pass->name()) + ": " + counter, value);
+    return std::move(piece);
   }
 
-  std::vector<int> stages_;           // per rank made, its stage (ranks.yaml's), or -1
-  std::optional<RankLayout> layout_;  // what ranks.yaml says
+  std::vector<int> stages_;  // per rank made, its stage (ranks.yaml's), or -1
   Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
-  ProcessGroupTable planned_;  // planRings of the input, which every rank's copy has too
+  std::shared_ptr<const ProcessGroupTable> planned_;  // planRings of the input, which every rank's copy has too
 };
 
 }  // namespace

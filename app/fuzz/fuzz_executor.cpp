@@ -202,17 +202,18 @@ void runDistributed(std::unique_ptr<core::Program> program, core::DiagnosticEngi
   if (!s) return note("split-ranks refuses it: " + s.message());
   runtime::RingTable rings;
   int64_t world = 0;
-  for (const auto& [name, content] : pm.passes().back()->outputFiles())
-    if (name == passes::kRankLayoutName) {
-      auto layout = passes::parseRankLayout(content);
-      if (!layout) {
-        std::fprintf(stderr, "fuzz_executor: split-ranks wrote a ranks.yaml it cannot read: %s\n%s\n",
-                     layout.status().message().c_str(), content.c_str());
-        std::abort();
-      }
-      world = layout->worldSize;
-      rings = layout->rings;
+  if (const passes::RankLayout* made = pm.results().get<passes::RankLayout>()) {
+    // What ranks.yaml would say must read back as it is.
+    std::string content = passes::writeRankLayout(*made);
+    auto layout = passes::parseRankLayout(content);
+    if (!layout || !(*layout == *made)) {
+      std::fprintf(stderr, "fuzz_executor: split-ranks' ranks.yaml does not read back: %s\n%s\n",
+                   layout ? "another layout" : layout.status().message().c_str(), content.c_str());
+      std::abort();
     }
+    world = layout->worldSize;
+    rings = layout->rings;
+  }
   if (world < 1 || world > kMaxRanks) return note("world of " + std::to_string(world) + " ranks refused");
   runner::Session ranks;
   for (core::NamedProgram& np : set.programs) {

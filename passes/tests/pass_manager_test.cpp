@@ -3,11 +3,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/clone.h"
 #include "core/context.h"
 #include "core/printer.h"
 #include "parser/parser.h"
+#include "passes/manifest.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
+#include "passes/rank_layout.h"
 #include "passes/tests/test_files.h"
 
 using namespace pir;
@@ -283,4 +286,75 @@ TEST_CASE("statistics say one in the singular", "[passes][statistics]") {
   stats.add("reshard(s) left", 0);
   CHECK(stats.entries()[2].first == "reshards left");
   CHECK(stats.entries()[1].first == "plain counter");
+}
+
+TEST_CASE("pass results: keyed by type, shared, replaced", "[passes][results]") {
+  PassResults r;
+  CHECK(r.get<int>() == nullptr);
+  r.set(41);
+  r.set(std::string("layout"));
+  REQUIRE(r.get<int>());
+  CHECK(*r.get<int>() == 41);
+  r.set(42);
+  CHECK(*r.get<int>() == 42);
+  CHECK(*r.get<std::string>() == "layout");
+  auto shared = std::make_shared<const double>(0.5);
+  r.share(shared);
+  CHECK(r.get<double>() == shared.get());  // shared, never copied
+  PassResults copy = r;
+  CHECK(copy.get<double>() == shared.get());
+}
+
+TEST_CASE("split-ranks leaves its layout and pipeline-split its schedule keys as results", "[passes][results]") {
+  registerAllPasses();
+  std::string text = pir::testing::readFile(PIR_TESTDATA_DIR "/gradient_merge/05_dist_two_stages.pir");
+  core::Context ctx;
+  core::SourceFile src("two_stages.pir", text);
+  core::DiagnosticEngine diag(&src);
+  auto parsed = parser::parseProgram(ctx, src, diag);
+  REQUIRE(parsed.isOk());
+  core::ProgramSet set;
+  set.programs.emplace_back("", std::move(*parsed));
+  std::vector<PassSpec> specs;
+  REQUIRE(parsePassPipeline("apply-partition,split-ranks,pipeline-split{mode=1F1B}", specs, diag));
+  PassManager pm;
+  REQUIRE(pm.addPipeline(specs, diag));
+  core::Status s = pm.run(set, diag);
+  INFO(diag.render() + s.message());
+  REQUIRE(s.isOk());
+  const RankLayout* layout = pm.results().get<RankLayout>();
+  REQUIRE(layout);
+  CHECK(layout->worldSize == 2);
+  const PipelineSplitResult* split = pm.results().get<PipelineSplitResult>();
+  REQUIRE(split);
+  CHECK(split->mode == "1F1B");
+  Manifest m;
+  annotateManifest(m, pm.results());
+  CHECK(m.mode == "1F1B");
+  CHECK(m.vpp == 1);
+  CHECK(m.splitBw == 0);
+}
+
+TEST_CASE("a failing pass is named once, or left to a nested manager's caller", "[passes][results]") {
+  registerAllPasses();
+  std::string text = "{\n}\n";
+  core::Context ctx;
+  core::SourceFile src("empty.pir", text);
+  core::DiagnosticEngine diag(&src);
+  auto parsed = parser::parseProgram(ctx, src, diag);
+  REQUIRE(parsed.isOk());
+  for (bool named : {true, false}) {
+    core::ProgramSet set;
+    set.programs.emplace_back("", core::cloneProgram(**parsed, ctx));
+    std::vector<PassSpec> specs;
+    REQUIRE(parsePassPipeline("split-ranks", specs, diag));
+    PassManagerOptions o;
+    o.nameFailures = named;
+    PassManager pm(o);
+    REQUIRE(pm.addPipeline(specs, diag));
+    core::Status s = pm.run(set, diag);
+    REQUIRE_FALSE(s.isOk());
+    CHECK(pm.failedPass() == "split-ranks");
+    CHECK(s.message().starts_with("pass 'split-ranks' failed: ") == named);
+  }
 }

@@ -54,9 +54,7 @@ struct Run {
     REQUIRE(parsePassPipeline(pipeline, specs, diag));
     PassManager pm;
     REQUIRE(pm.addPipeline(specs, diag));
-    if (rings)
-      for (const auto& pass : pm.passes())
-        if (auto* user = dynamic_cast<RingTableUser*>(pass.get())) user->setRingTable(*rings);
+    if (rings) pm.results().set(*rings);  // as split-ranks hands it to remove-unuseful-comm
     status = pm.run(set, diag);
   }
 

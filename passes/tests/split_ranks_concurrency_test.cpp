@@ -39,9 +39,7 @@ std::string runSeed(const std::string& pipeline, const RingTable* rings = nullpt
   REQUIRE(parsePassPipeline(pipeline, specs, diag));
   PassManager pm;
   REQUIRE(pm.addPipeline(specs, diag));
-  if (rings)
-    for (const auto& pass : pm.passes())
-      if (auto* user = dynamic_cast<RingTableUser*>(pass.get())) user->setRingTable(*rings);
+  if (rings) pm.results().set(*rings);  // as split-ranks hands it to remove-unuseful-comm
   Status s = pm.run(set, diag);
   INFO(diag.render() + s.message());
   REQUIRE(s.isOk());

@@ -234,8 +234,7 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
       if (Status s = runPasses(pipeline, st.made, *l.source, session.pipelined ? "pipeline: " : "split-ranks: ", pm);
           !s)
         return s;
-      for (const auto& pass : pm.passes())
-        if (const passes::RankLayout* layout = pass->rankLayout()) session.layout = *layout;
+      if (const passes::RankLayout* layout = pm.results().get<passes::RankLayout>()) session.layout = *layout;
       if (distributed && !session.layout) return Status::internal("split-ranks made no ranks.yaml");
       for (core::NamedProgram& np : st.made.programs) {
         std::string where =
