@@ -141,4 +141,16 @@ std::optional<Place> getPlace(const Attribute* a) {
 
 std::optional<std::vector<int64_t>> getIntArray(const Attribute* a) { return getInt64Array(untagged(a, "IntArray")); }
 
+bool isPersistable(const Operation& op) {
+  const Attribute* a = op.attr("persistable");
+  if (auto* arr = a ? a->dynCast<ArrayAttr>() : nullptr) a = arr->size() ? arr->elements()[0] : nullptr;
+  return getBool(a).value_or(false);
+}
+
+bool isPersistable(const BlockArgument& kwarg) {
+  for (const NamedAttr& a : kwarg.attributes())
+    if (a.key == "persistable") return getBool(a.value).value_or(false);
+  return false;
+}
+
 }  // namespace pir::core

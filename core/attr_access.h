@@ -86,4 +86,10 @@ inline std::optional<std::vector<int64_t>> getIntArray(const Operation& op, std:
   return getIntArray(op.attr(key));
 }
 
+/// Whether `op` is marked `persistable` (`persistable:true`, or the first
+/// element of `persistable:[true]`): state, not a feed. The one test.
+bool isPersistable(const Operation& op);
+/// The same for a kwarg (`{persistable:true}`: gradient-merge's buffers).
+bool isPersistable(const BlockArgument& kwarg);
+
 }  // namespace pir::core

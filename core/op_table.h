@@ -72,6 +72,13 @@ enum OpTraits : uint8_t {
   kPassesGradient = 1 << 1,
 };
 
+/// How an op meets the scope a program runs in (an executor's feeds and
+/// fetches), by the name in its `scopeKey` attribute: it reads a feed
+/// (pd_op.data by `name`) or a parameter (builtin.parameter by
+/// `parameter_name`), or writes an output (builtin.shadow_output by
+/// `output_name`) or a parameter (builtin.set_parameter by `parameter_name`).
+enum class ScopeAccess : uint8_t { None, ReadsData, ReadsParameter, WritesOutput, WritesParameter };
+
 /// A tensor as result-type functions see it: dtype and dims (-1: dynamic).
 struct TensorSpec {
   DataType dtype = DataType::Undefined;
@@ -120,7 +127,9 @@ struct OpInfo {
   std::span<const OpLayout> olderLayouts = {};  // earlier ones, by operand count
   std::string_view nameAttr = {};               // the attribute naming a value, or empty
   RegionSyntax regionSyntax = RegionSyntax::Generic;
-  uint8_t traits = kNoTraits;          // OpTraits
+  uint8_t traits = kNoTraits;  // OpTraits
+  ScopeAccess scope = ScopeAccess::None;
+  std::string_view scopeKey = {};      // the attribute naming what `scope` reads or writes
   LinearWhenFn linearWhen = nullptr;   // null: the linear masks hold unconditionally
   ResultTypeFn resultTypes = nullptr;  // null: none (yet)
 

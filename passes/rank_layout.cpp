@@ -261,12 +261,6 @@ core::Result<RankLayout> fromNode(const YAML::Node& root) {
 
 // ---- describing a program ------------------------------------------------
 
-bool persistableOf(const core::Operation& op) {
-  const core::Attribute* a = op.attr("persistable");
-  if (auto* arr = a ? a->dynCast<core::ArrayAttr>() : nullptr) a = arr->size() ? arr->elements()[0] : nullptr;
-  return core::getBool(a).value_or(false);
-}
-
 /// The ranks of the meshes it is shown, each distinct mesh once (meshes
 /// are interned: most ops of a program share a few).
 struct RankCollector {
@@ -420,16 +414,13 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
                              core::reportLocation(&op));
       return;
     }
-    layout.values.push_back(describeValue(std::move(n), kind, type, persistableOf(op)));
+    layout.values.push_back(describeValue(std::move(n), kind, type, core::isPersistable(op)));
   });
   if (!failed) return failed;
   // A persistable kwarg (gradient-merge's `<param>@GRAD@MERGE`) is state the
   // runner provides by name, as a persistable pd_op.data is: listed as data.
   for (const core::BlockArgument* kw : program.body().kwargs()) {
-    bool persistable = false;
-    for (const core::NamedAttr& a : kw->attributes())
-      if (a.key == "persistable") persistable = core::getBool(a.value).value_or(false);
-    if (!persistable || !core::tensorShape(kw->type())) continue;
+    if (!core::isPersistable(*kw) || !core::tensorShape(kw->type())) continue;
     if (!seen.insert({LayoutValueKind::Data, std::string(kw->name())}).second)
       return Status::error("data name '" + std::string(kw->name()) + "' is given to a kwarg and another value");
     layout.values.push_back(describeValue(std::string(kw->name()), LayoutValueKind::Data, kw->type(), true));

@@ -82,6 +82,8 @@ struct LayoutValue {
   bool persistable = false;
   std::vector<LayoutPiece> pieces;
   bool operator==(const LayoutValue&) const = default;
+  /// Parameters and persistable data are state, as ProgramInput::isState.
+  bool isState() const { return kind == LayoutValueKind::Parameter || persistable; }
 };
 
 struct RankLayout {

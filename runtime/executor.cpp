@@ -35,22 +35,6 @@ int64_t nowNs() {
       .count();
 }
 
-bool isPersistable(const Operation& op) {
-  const core::Attribute* a = op.attr("persistable");
-  if (auto b = core::getBool(a)) return *b;
-  if (auto* arr = a ? a->dynCast<core::ArrayAttr>() : nullptr)
-    return !arr->elements().empty() && core::getBool(arr->elements()[0]).value_or(false);
-  return false;
-}
-
-/// A kwarg marked `persistable:true` (gradient-merge's `<param>@GRAD@MERGE`
-/// buffers): state, as a persistable pd_op.data.
-bool isPersistable(const core::BlockArgument& kw) {
-  for (const core::NamedAttr& a : kw.attributes())
-    if (a.key == "persistable") return core::getBool(a.value).value_or(false);
-  return false;
-}
-
 std::optional<std::string> stringAttr(const Operation& op, std::string_view key) {
   auto* a = op.attrOf<core::StringAttr>(key);
   if (!a) return std::nullopt;
@@ -105,7 +89,7 @@ class PlanBuilder {
       auto shape = core::tensorShape(kw->type());
       addFeed(nullptr, slot, std::string(kw->name()), ProgramInput::Kind::Kwarg, shape ? shape->dtype : DataType::F32,
               shape ? std::vector<int64_t>(shape->dims.begin(), shape->dims.end()) : std::vector<int64_t>{},
-              isPersistable(*kw));
+              core::isPersistable(*kw));
     }
     if (!body.arguments().empty()) return Status::error("the executor runs blocks without positional arguments");
     for (const Operation& op : body)
@@ -165,25 +149,27 @@ class PlanBuilder {
     if (op.numRegions() != 0) return located(op, "ops with regions are not run (yet)");
     for (uint32_t i = 0; i < op.numResults(); ++i)
       if (Status s = checkType(op.result(i)->type(), &op); !s) return s;
-    std::string_view name = op.name();
     uint32_t stepIndex = uint32_t(plan_.steps.size());
-    if (name == "pd_op.data" || name == "builtin.parameter") {
+    const core::OpInfo* info = core::lookupOp(op);
+    const core::ScopeAccess scope = info ? info->scope : core::ScopeAccess::None;
+    if (scope == core::ScopeAccess::ReadsData || scope == core::ScopeAccess::ReadsParameter) {
       if (op.numResults() != 1) return located(op, "expects one result");
-      bool data = name == "pd_op.data";
-      auto feedName = stringAttr(op, data ? "name" : "parameter_name");
-      if (!feedName) return located(op, data ? "no 'name' attribute" : "no 'parameter_name' attribute");
+      bool data = scope == core::ScopeAccess::ReadsData;
+      auto feedName = stringAttr(op, info->scopeKey);
+      if (!feedName) return located(op, "no '" + std::string(info->scopeKey) + "' attribute");
       auto shape = core::tensorShape(op.result(0)->type());
       uint32_t slot = newSlots(1);
       slotOf_[op.result(0)] = slot;
       addFeed(&op, slot, std::string(*feedName), data ? ProgramInput::Kind::Data : ProgramInput::Kind::Parameter,
-              shape->dtype, std::vector<int64_t>(shape->dims.begin(), shape->dims.end()), data && isPersistable(op));
+              shape->dtype, std::vector<int64_t>(shape->dims.begin(), shape->dims.end()),
+              data && core::isPersistable(op));
       return Status::ok();
     }
     Step s;
     s.op = &op;
-    if (name == "builtin.shadow_output" || name == "builtin.set_parameter") {
-      bool out = name == "builtin.shadow_output";
-      auto fetchName = stringAttr(op, out ? "output_name" : "parameter_name");
+    if (scope == core::ScopeAccess::WritesOutput || scope == core::ScopeAccess::WritesParameter) {
+      bool out = scope == core::ScopeAccess::WritesOutput;
+      auto fetchName = stringAttr(op, info->scopeKey);
       if (!fetchName || op.numOperands() != 1) return located(op, "expects one operand and a name");
       s.kind = StepKind::Fetch;
       s.name = uint32_t(plan_.names.size());
@@ -192,7 +178,7 @@ class PlanBuilder {
       plan_.feedTypes.push_back(DataType::Undefined);
       if (out) outputs_.emplace_back(*fetchName);
     } else {
-      s.fn = registry_.find(core::lookupOp(op));
+      s.fn = registry_.find(info);
       if (!s.fn) return located(op, "no kernel for this op");
     }
     s.operandBegin = uint32_t(plan_.operandSlots.size());
@@ -219,7 +205,7 @@ class PlanBuilder {
     }
     s.numNullResults = uint32_t(plan_.drops.size()) - s.dropBegin;
     s.inplaceBegin = uint32_t(plan_.inplace.size());
-    if (const core::OpInfo* info = core::lookupOp(op))
+    if (info)
       for (const core::InplacePair& p : info->inplacePairs(op.numOperands()))
         if (p.operand < op.numOperands() && p.result < op.numResults() && op.operandValue(p.operand))
           plan_.inplace.push_back(p);
@@ -252,13 +238,6 @@ class PlanBuilder {
   std::unordered_map<const Value*, uint32_t> slotOf_;
   std::vector<uint32_t> lastUse_;
 };
-
-bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t> got) {
-  if (want.size() != got.size()) return false;
-  for (size_t i = 0; i < want.size(); ++i)
-    if (want[i] >= 0 && want[i] != got[i]) return false;
-  return true;
-}
 
 }  // namespace
 

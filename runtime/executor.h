@@ -44,7 +44,11 @@ struct ProgramInput {
   const core::Operation* op = nullptr;  // null for a kwarg
   DataType dtype = DataType::Undefined;
   std::vector<int64_t> shape;  // the program's (local) shape; -1: any
-  bool persistable = false;    // a persistable pd_op.data: state, not a feed
+  bool persistable = false;    // a persistable pd_op.data or kwarg: state, not a feed
+
+  /// Parameters and persistable values are state (they carry over steps and
+  /// are reported); everything else is a feed. The one test.
+  bool isState() const { return kind == Kind::Parameter || persistable; }
 };
 
 struct RunStats {

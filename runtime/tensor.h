@@ -120,6 +120,11 @@ MemoryStats& threadMemory();
 /// an error, not an out-of-memory crash.
 void setTensorByteLimit(size_t bytes);
 
+/// Whether a tensor of shape `got` is one a program's shape `want` allows:
+/// the same rank, every dim equal where `want`'s is not -1 (dynamic). The
+/// one shape match (the executor's feeds, the runner's .npy inputs).
+bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t> got);
+
 /// Calls `f(T*)` with the tensor's data typed by its dtype (bf16 as
 /// BFloat16, bool as bool); for generic kernels over all runnable dtypes.
 template <class F>

@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# Side-by-side `--timing` phases of two pir-opt binaries, runs interleaved
-# (old, new, old, new, ...) so both see the same machine; prints the minimum
-# of each phase per binary and the ratio new/old.
+# Side-by-side `--timing` phases of two pir-opt (or, with --run, pir-run)
+# binaries, runs interleaved (old, new, old, new, ...) so both see the same
+# machine; prints the minimum of each phase per binary and the ratio new/old.
 #
-#   scripts/timing-compare.sh OLD_PIR_OPT NEW_PIR_OPT [RUNS] INPUT...
+#   scripts/timing-compare.sh [--run] OLD NEW [RUNS] INPUT...
 #
-# Workloads per input: parse + print (no pass), apply-partition, and
-# pipeline-split{mode=1F1B}. RUNS defaults to 5. Output goes to /dev/null, so
-# printing is timed without the disk.
+# pir-opt's workloads per input: parse + print (no pass), apply-partition,
+# and pipeline-split{mode=1F1B}; output goes to /dev/null, so printing is
+# timed without the disk. pir-run's (--run, a distributed INPUT): one step
+# split in process, three steps, and 1F1B over 2 micro-batches. RUNS
+# defaults to 5.
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 OLD NEW [RUNS] INPUT..." >&2; exit 2; }
+tool=opt
+if [ "${1:-}" = --run ]; then tool=run; shift; fi
+[ $# -ge 3 ] || { echo "usage: $0 [--run] OLD NEW [RUNS] INPUT..." >&2; exit 2; }
 old=$1 new=$2
 shift 2
 runs=5
 if [[ $1 =~ ^[0-9]+$ ]]; then runs=$1; shift; fi
-workloads=("" "--pass-pipeline=apply-partition" "--pass-pipeline=pipeline-split{mode=1F1B}")
+if [ $tool = opt ]; then
+  workloads=("" "--pass-pipeline=apply-partition" "--pass-pipeline=pipeline-split{mode=1F1B}")
+  out=(-o /dev/null)
+else
+  workloads=("" "--steps 3" "--mode 1F1B --micro-batches 2")
+  out=()
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '| input | workload | phase | old (ms) | new (ms) | new/old |\n|---|---|---|---:|---:|---:|\n'
@@ -26,10 +36,10 @@ for input in "$@"; do
       for which in old new; do
         bin=$old; [ $which = new ] && bin=$new
         # shellcheck disable=SC2086
-        "$bin" "$input" $w --timing -o /dev/null 2>> "$tmp/$which" > /dev/null || true  # a refused input still times its parse
+        "$bin" "$input" $w --timing "${out[@]}" 2>> "$tmp/$which" > /dev/null || true  # a refused input still times its parse
       done
     done
-    name=${w#--pass-pipeline=}; name=${name:-parse+print}
+    name=${w#--pass-pipeline=}; name=${name:-$([ $tool = opt ] && echo parse+print || echo 1 step)}
     # timing: PHASE X ms  ->  min per phase, in first-seen order
     python3 - "$tmp/old" "$tmp/new" "$(basename "$input")" "$name" <<'PY'
 import sys, re

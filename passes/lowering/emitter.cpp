@@ -6,6 +6,7 @@
 #include "core/attr_access.h"
 #include "core/context.h"
 #include "core/mesh_math.h"
+#include "core/op_table.h"
 #include "core/operation.h"
 
 namespace pir::passes::lowering {
@@ -25,7 +26,8 @@ int64_t chunkOf(const Operation* op) {
 int64_t usersChunk(const Value* v, int depth = 0) {
   for (OpOperand* u = v->firstUse(); u; u = u->nextUse()) {
     Operation* user = u->owner();
-    if ((user->name() == "builtin.combine" || user->name() == "builtin.split") && depth < 4) {
+    const OpInfo* info = lookupOp(*user);
+    if (info && info->has(kPacksVec) && depth < 4) {
       for (uint32_t r = 0; r < user->numResults(); ++r)
         if (int64_t c = usersChunk(user->result(r), depth + 1); c >= 0) return c;
       continue;

@@ -76,13 +76,6 @@ Tensor stateValue(const ProgramInput& in) {
   return t;
 }
 
-bool sameShape(std::span<const int64_t> want, std::span<const int64_t> got) {
-  if (want.size() != got.size()) return false;
-  for (size_t i = 0; i < want.size(); ++i)
-    if (want[i] >= 0 && want[i] != got[i]) return false;
-  return true;
-}
-
 /// A value loadInputs draws once the other inputs are read.
 struct Draw {
   const ProgramInput* in;
@@ -160,7 +153,7 @@ Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& o
       auto t = readNpy(path);
       if (!t) return located(source, in, t.status().message());
       Tensor v = in.dtype == core::DataType::BF16 ? convertFloat(*t, core::DataType::BF16) : *t;
-      if (v.dtype() != in.dtype || !sameShape(in.shape, v.shape()))
+      if (v.dtype() != in.dtype || !shapeMatches(in.shape, v.shape()))
         return located(
             source, in,
             "'" + in.name + "' is " + typeText(in.dtype, in.shape) + ", " + path + " holds " + t->typeText());

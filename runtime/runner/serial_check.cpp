@@ -39,8 +39,6 @@ Tensor meanOf(const std::vector<double>& sum, const Tensor& like, int64_t n) {
   return out;
 }
 
-bool isState(const ProgramInput& in) { return in.kind == ProgramInput::Kind::Parameter || in.persistable; }
-
 }  // namespace
 
 core::Result<TensorMap> serialResults(core::Program& program, const core::SourceFile& source, const SerialOptions& opts,
@@ -55,7 +53,7 @@ core::Result<TensorMap> serialResults(core::Program& program, const core::Source
   const int64_t n = opts.microBatches;
   TensorMap state;
   for (const auto& in : ex.inputs())
-    if (isState(in))
+    if (in.isState())
       if (auto it = global.find(in.name); it != global.end()) state[in.name] = it->second;
   // One run: micro-batch j's feeds, the state, and each optimizer's gradient
   // (`mean`, or zeros while the gradients are gathered); the state's updates
@@ -69,7 +67,7 @@ core::Result<TensorMap> serialResults(core::Program& program, const core::Source
         feeds[in.name] = m != mean.end() ? m->second : Tensor::zeros(in.dtype, in.shape);
         continue;
       }
-      bool feed = !isState(in);
+      bool feed = !in.isState();
       const TensorMap& from = feed ? global : state;
       auto it = from.find(in.name);
       if (it == from.end()) return Status::error("serial run: no input '" + in.name + "'");

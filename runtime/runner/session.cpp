@@ -148,7 +148,7 @@ Status loadRankInputs(Session& session, const passes::LayoutIndex* index, RankSe
       if (!v && index)
         return Status::error("'" + in.name + "' (rank " + std::to_string(rank.rank) + ") is not in ranks.yaml");
       if (v) in.shape = v->shape;
-      if (!param && !in.persistable && session.pipelined) {
+      if (!in.isState() && session.pipelined) {
         if (in.shape.empty())
           return Status::error("feed '" + in.name + "' is 0-D: it cannot be cut into micro-batches");
         bool file = !opts.dir.empty() && std::ifstream(opts.dir + "/" + in.name + ".npy").good();
@@ -168,7 +168,7 @@ Status loadRankInputs(Session& session, const passes::LayoutIndex* index, RankSe
     if (p.local) continue;
     const ProgramInput& in = p.in;
     const Tensor& whole = global.at(in.name);
-    bool feed = in.kind != ProgramInput::Kind::Parameter && !in.persistable;
+    bool feed = !in.isState();
     if (!feed || !session.pipelined) {
       Tensor piece;
       if (Status s = pieceOf(p.value, whole, rank.rank, piece); !s) return s;
@@ -410,7 +410,7 @@ std::vector<Reported> reportedValues(const Session& session) {
   if (session.layout) {
     for (const passes::LayoutValue& v : session.layout->values) {
       bool output = v.kind == passes::LayoutValueKind::ShadowOutput;
-      if (output || v.kind == passes::LayoutValueKind::Parameter || v.persistable) out.push_back({v.name, output, &v});
+      if (output || v.isState()) out.push_back({v.name, output, &v});
     }
     return out;
   }
@@ -420,8 +420,7 @@ std::vector<Reported> reportedValues(const Session& session) {
       for (const std::string& name : j.executor->outputNames())
         if (seen.insert(name).second) out.push_back({name, true, nullptr});
       for (const ProgramInput& in : j.executor->inputs())
-        if ((in.kind == ProgramInput::Kind::Parameter || in.persistable) && seen.insert(in.name).second)
-          out.push_back({in.name, false, nullptr});
+        if (in.isState() && seen.insert(in.name).second) out.push_back({in.name, false, nullptr});
     }
   return out;
 }
