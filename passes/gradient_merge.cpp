@@ -132,7 +132,7 @@ class GradientMergePass : public ProgramPass {
                                             "merge buffer cannot be named");
         return Status::error("parameter name");
       }
-      m.name = param + "@GRAD@MERGE";
+      m.name = mergeBufferName(param);
       if (!names.insert(m.name).second) {
         diag.error(reportLocation(&op), "the merge buffer '" + m.name + "' of optimizer op '" + std::string(op.name()) +
                                             "' exists already (a kwarg of the program, or a second optimizer op of "

@@ -31,6 +31,8 @@ constexpr std::string_view kExportedGradient = "@GRAD@CHECK";
 
 std::string exportedGradientName(std::string_view param) { return std::string(param) + std::string(kExportedGradient); }
 
+std::string mergeBufferName(std::string_view param) { return std::string(param) + "@GRAD@MERGE"; }
+
 std::string fedGradientName(std::string_view param) { return exportedGradientName(param) + "_MEAN"; }
 
 bool isExportedGradientName(std::string_view name) { return name.ends_with(kExportedGradient); }

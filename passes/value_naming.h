@@ -66,6 +66,8 @@ std::string scopeName(const core::Value* v);
 /// gradient over under: exported as `<param>@GRAD@CHECK`, and read back
 /// by the optimizer as the kwarg `<param>@GRAD@CHECK_MEAN`.
 std::string exportedGradientName(std::string_view param);
+/// gradient-merge's buffer of a parameter's gradient: `<param>@GRAD@MERGE`.
+std::string mergeBufferName(std::string_view param);
 std::string fedGradientName(std::string_view param);
 bool isExportedGradientName(std::string_view name);
 /// For a fed gradient's name, the exported one it takes the mean of; empty

@@ -71,7 +71,8 @@ class KernelRegistry {
     return info && info->index() < kernels_.size() ? kernels_[info->index()] : nullptr;
   }
   KernelFn find(std::string_view opName) const { return find(core::lookupOp(opName)); }
-  /// Op names with a kernel, in op table order (for --list-kernels and tests).
+  /// Op names with a kernel, in op table order (for tests; a pir-run
+  /// --list-kernels is the real-programs issue's to add).
   std::vector<std::string_view> names() const;
 
  private:

@@ -91,6 +91,13 @@ core::Result<Costs> parseCosts(const std::string& text, const std::string& what)
   }
 }
 
+std::string writeCostsEntry(const Costs& c, const std::string& comment) {
+  return "costs:  # " + comment + "\n  forward: " + std::to_string(c.forward) +
+         "\n  backward_b: " + std::to_string(c.backwardB) + "\n  backward_w: " + std::to_string(c.backwardW) +
+         "\n  optimizer: " + std::to_string(c.optimizer) + "\n  communication: " + std::to_string(c.communication) +
+         "\n";
+}
+
 core::Result<Costs> loadCosts(const std::string& path) {
   std::ifstream in(path);
   if (!in) return core::Status::error("cannot read costs file '" + path + "'");

@@ -40,4 +40,9 @@ core::Result<Costs> loadCosts(const std::string& path);
 /// The same from YAML text (`what` names the source in errors).
 core::Result<Costs> parseCosts(const std::string& text, const std::string& what);
 
+/// The job costs as the map parseCosts reads, under the key `costs:` with
+/// `comment` after it, indented by two spaces (pir-run's summary.yaml: the
+/// one writer of the format).
+std::string writeCostsEntry(const Costs& costs, const std::string& comment);
+
 }  // namespace pir::passes::schedule

@@ -249,3 +249,16 @@ TEST_CASE("renderers", "[schedule]") {
   CHECK_THAT(renderChromeTrace(s, sim), Catch::Contains("\"name\": \"forward:0\""));
   CHECK_THAT(renderSvg(s, sim), Catch::StartsWith("<svg"));
 }
+
+TEST_CASE("the costs writer writes what the reader reads (pir-run's summary.yaml)", "[schedule]") {
+  Costs c;
+  c.forward = 120, c.backwardB = 130, c.backwardW = 95, c.optimizer = 7, c.communication = 3;
+  std::string summary = "per_rank: []\n" + writeCostsEntry(c, "measured");
+  auto back = parseCosts(summary, "summary.yaml");
+  REQUIRE(back.isOk());
+  CHECK(back->forward == 120);
+  CHECK(back->backwardB == 130);
+  CHECK(back->backwardW == 95);
+  CHECK(back->optimizer == 7);
+  CHECK(back->communication == 3);
+}

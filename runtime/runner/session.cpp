@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "core/op_table.h"
 #include "core/program.h"
 #include "core/types.h"
 #include "runtime/kernels/kernel_util.h"
@@ -67,26 +68,11 @@ int assignStages(Session& session) {
   bool known = false;
   for (auto& r : session.ranks) known |= r.stage >= 0;
   if (!known && session.layout) {
+    // The layout's stages (passes::rankStages, the one algorithm).
     const passes::RankLayout& layout = *session.layout;
-    std::map<int64_t, int> stage;
-    if (!layout.stages.empty()) {
-      for (size_t i = 0; i < layout.ranks.size() && i < layout.stages.size(); ++i)
-        stage[layout.ranks[i]] = int(layout.stages[i]);
-    } else {
-      std::vector<std::vector<int64_t>> meshes;
-      for (const passes::LayoutValue& v : layout.values) {
-        if (std::find(meshes.begin(), meshes.end(), v.processIds) != meshes.end()) continue;
-        meshes.push_back(v.processIds);
-        int next = 0;
-        for (auto& [r, s] : stage) next = std::max(next, s + 1);
-        bool fresh = false;
-        for (int64_t r : v.processIds) fresh |= !stage.count(r);
-        for (int64_t r : v.processIds)
-          if (fresh) stage.emplace(r, next);
-      }
-    }
     for (auto& r : session.ranks)
-      if (auto it = stage.find(r.rank); it != stage.end()) r.stage = it->second;
+      for (size_t i = 0; i < layout.ranks.size() && i < layout.stages.size(); ++i)
+        if (layout.ranks[i] == r.rank) r.stage = int(layout.stages[i]);
   }
   int most = -1;
   for (auto& r : session.ranks) most = std::max(most, r.stage);
@@ -482,10 +468,12 @@ std::string pickLoss(const core::Program& program, const std::string& wanted) {
   if (!wanted.empty()) return wanted;
   std::vector<std::string> zeroD;
   for (const core::Operation& op : program.body()) {
-    if (op.name() != "builtin.shadow_output" || op.numOperands() != 1 || !op.operandValue(0)) continue;
+    const core::OpInfo* info = core::lookupOp(op);
+    if (!info || info->scope != core::ScopeAccess::WritesOutput || op.numOperands() != 1 || !op.operandValue(0))
+      continue;
     auto shape = core::tensorShape(op.operandValue(0)->type());
     if (shape && shape->dims.empty())
-      if (auto* n = op.attrOf<core::StringAttr>("output_name")) zeroD.push_back(n->value());
+      if (auto* n = op.attrOf<core::StringAttr>(info->scopeKey)) zeroD.push_back(n->value());
   }
   return zeroD.size() == 1 ? zeroD[0] : std::string();
 }

@@ -104,11 +104,9 @@ core::Status addPlan(Session& session, const core::NamedProgram& np, const core:
 /// A plain run's schedule: one stage running `forward:0`.
 passes::schedule::Schedule plainSchedule();
 
-/// Each rank's stage where the passes recorded none: the layout's own
-/// stages when it has them, else the position of the first mesh holding
-/// the rank among the layout's meshes in program order (counting only
-/// meshes that hold a rank first); one stage's programs are stage 0.
-/// Returns the number of stages.
+/// Each rank's stage where the programs record none: the layout's stages
+/// (passes::rankStages); one stage's programs are stage 0. Returns the
+/// number of stages.
 int assignStages(Session& session);
 
 /// The global feeds and state into `global`, then each rank's pieces:

@@ -5,6 +5,8 @@
 #include <climits>
 #include <cstdio>
 
+#include "passes/schedule/costs.h"
+
 namespace pir::runtime::runner {
 
 namespace sched = passes::schedule;
@@ -99,11 +101,16 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
   double bubble = makespan > 0 ? 1 - busy * 1e6 / (double(set.ranks.size()) * makespan) : 0;
   y += "measured:  # first job's start to last job's end, and the idle share of the ranks' time\n  makespan_us: " +
        us(makespan) + "\n  bubble_ratio: " + number(bubble) + "\n";
-  y += "costs:  # measured, for `pir-opt schedule --costs` (microseconds: mean over micro-batches, the slowest "
-       "stage's)\n"
-       "  forward: " +
-       us(cost("forward")) + "\n  backward_b: " + us(b) + "\n  backward_w: " + us(w) +
-       "\n  optimizer: " + us(cost("optimizer")) + "\n  communication: 0\n";
+  auto rounded = [](double v) { return int64_t(v + 0.5); };
+  sched::Costs measured;
+  measured.forward = rounded(cost("forward"));
+  measured.backwardB = rounded(b);
+  measured.backwardW = rounded(w);
+  measured.optimizer = rounded(cost("optimizer"));
+  measured.communication = 0;
+  y += sched::writeCostsEntry(measured,
+                              "measured, for `pir-opt schedule --costs` (microseconds: mean over micro-batches, the "
+                              "slowest stage's)");
   return y;
 }
 
