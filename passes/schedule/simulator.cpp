@@ -53,10 +53,14 @@ void computeMetrics(Simulation& sim) {
     int live = 0;
     for (const auto& [time, delta] : events) sim.peakInFlight[s] = std::max(sim.peakInFlight[s], live += delta);
   }
-  sim.bubbleRatio = sim.makespan > 0 ? double(idle) / (double(p) * double(sim.makespan)) : 0.0;
+  sim.bubbleRatio = bubbleRatio(double(idle), p, double(sim.makespan));
 }
 
 }  // namespace
+
+double bubbleRatio(double idle, int64_t lanes, double makespan) {
+  return makespan > 0 && lanes > 0 ? idle / (double(lanes) * makespan) : 0.0;
+}
 
 core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs) {
   DependencyModel model(schedule);

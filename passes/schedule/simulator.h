@@ -35,6 +35,12 @@ struct Simulation {
   std::vector<int> peakInFlight;
 };
 
+/// The bubble ratio, the one formula (the simulator's and pir-run's
+/// measured one): the idle share of `lanes` timelines over [0, makespan],
+/// idle / (lanes * makespan), where `idle` sums every lane's idle time in
+/// it; 0 for an empty span.
+double bubbleRatio(double idle, int64_t lanes, double makespan);
+
 /// Fails (naming the dry run) when the lists deadlock.
 core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs);
 

@@ -93,6 +93,16 @@ struct Runner::State {
   std::unique_ptr<World> world;
   Session session;
   std::string lossName;
+
+  /// PROGRAM: a dense one as it is, a distributed one through the passes.
+  Status fromProgram(const RunConfig& cfg);
+  /// The loss and the world size, from the layout.
+  Status sizeWorld(const RunConfig& cfg);
+  /// The world the ranks run on: under MPI it is joined only now, after
+  /// every check that all processes meet alike (rank 0 reports those).
+  Status openWorld(const RunConfig& cfg);
+  /// After the run, on the root: results, losses, the checks, the summary.
+  Status report(const RunConfig& cfg, const TensorMap& original, RunReport& out);
 };
 
 namespace {
@@ -192,96 +202,88 @@ Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipe
 
 }  // namespace
 
-Status Runner::run(const RunConfig& cfg, RunReport& report) {
-  State& st = *state_;
-  Session& session = st.session;
-  if (!cfg.programsDir.empty()) {
-    if (cfg.checkDeterminism) return Status::error("--check-determinism runs a dense PROGRAM, not --programs");
-    if (Status s = loadFolder(cfg, st.loaded, session); !s) return s;
-  } else {
-    auto& l = *st.loaded.emplace_back(std::make_unique<Loaded>());
-    if (Status s = loadProgram(cfg.program, l); !s) return s;
-    bool distributed = core::hasDistTypes(*l.program);
-    session.pipelined = cfg.pipelined();
-    if (session.pipelined && !distributed && cfg.passes.empty())
-      return Status::error("--mode needs a distributed program (its stages on meshes)");
-    if (cfg.check && !distributed)
-      return Status::error(
-          "--check compares a distributed program with its serial meaning; a dense program is its own (use "
-          "--check-determinism to run it twice and compare the bits)");
-    if (cfg.checkDeterminism && distributed)
-      return Status::error("--check-determinism runs a dense program; a distributed one has --check");
-    if (!distributed && cfg.passes.empty()) {
-      if (cfg.ranks > 1)
-        return Status::error("--ranks " + std::to_string(cfg.ranks) + ": a dense program runs on one rank");
-      st.lossName = pickLoss(*l.program, cfg.loss);
-      core::NamedProgram np("", std::move(l.program));
-      Status s = addPlan(session, np, l.source.get(), "");
-      l.program = std::move(np.program);
-      if (!s) return s;
-      session.schedule = plainSchedule();
-    } else {
-      if (cfg.check) {
-        st.serial = core::cloneProgram(*l.program, st.serialCtx);  // before the split takes the program
-        st.serialSource = l.source.get();
-      }
-      if (!distributed) st.lossName = pickLoss(*l.program, cfg.loss);
-      std::string mode, pipeline = cfg.passes.empty() ? "apply-partition,split-ranks" : cfg.passes;
-      if (session.pipelined)
-        if (Status s = pipelinePasses(cfg, mode, pipeline); !s) return s;
-      passes::PassManager pm;
-      st.made.programs.emplace_back("", std::move(l.program));
-      if (Status s = runPasses(pipeline, st.made, *l.source, session.pipelined ? "pipeline: " : "split-ranks: ", pm);
-          !s)
-        return s;
-      if (const passes::RankLayout* layout = pm.results().get<passes::RankLayout>()) session.layout = *layout;
-      if (distributed && !session.layout) return Status::internal("split-ranks made no ranks.yaml");
-      for (core::NamedProgram& np : st.made.programs) {
-        std::string where =
-            np.rank < 0 ? "" : "rank " + std::to_string(np.rank) + (session.pipelined ? " " + np.job : "") + ": ";
-        if (Status s = addPlan(session, np, l.source.get(), where); !s) return s;
-      }
-      if (session.pipelined) {
-        if (Status s = planPipeline(cfg, session, mode, int(cfg.vpp), cfg.splitBw); !s) return s;
-      } else {
-        session.schedule = plainSchedule();
-      }
-    }
+Status Runner::State::fromProgram(const RunConfig& cfg) {
+  auto& l = *loaded.emplace_back(std::make_unique<Loaded>());
+  if (Status s = loadProgram(cfg.program, l); !s) return s;
+  bool distributed = core::hasDistTypes(*l.program);
+  session.pipelined = cfg.pipelined();
+  if (session.pipelined && !distributed && cfg.passes.empty())
+    return Status::error("--mode needs a distributed program (its stages on meshes)");
+  if (cfg.check && !distributed)
+    return Status::error(
+        "--check compares a distributed program with its serial meaning; a dense program is its own (use "
+        "--check-determinism to run it twice and compare the bits)");
+  if (cfg.checkDeterminism && distributed)
+    return Status::error("--check-determinism runs a dense program; a distributed one has --check");
+  if (!distributed) lossName = pickLoss(*l.program, cfg.loss);
+  if (!distributed && cfg.passes.empty()) {
+    if (cfg.ranks > 1)
+      return Status::error("--ranks " + std::to_string(cfg.ranks) + ": a dense program runs on one rank");
+    core::NamedProgram np("", std::move(l.program));
+    Status s = addPlan(session, np, l.source.get(), "");
+    l.program = std::move(np.program);
+    session.schedule = plainSchedule();
+    return s;
   }
-  if (session.layout) {
-    st.lossName = pickLoss(*session.layout, cfg.loss);
-    session.worldSize = session.layout->worldSize;
-    if (cfg.ranks > 0 && cfg.ranks < session.worldSize)
-      return Status::error("--ranks " + std::to_string(cfg.ranks) + " is smaller than the world size " +
-                           std::to_string(session.worldSize));
-    session.worldSize = std::max<int64_t>(cfg.ranks, session.worldSize);
+  if (cfg.check) {
+    serial = core::cloneProgram(*l.program, serialCtx);  // before the split takes the program
+    serialSource = l.source.get();
   }
-  TensorMap global;
-  if (Status s = loadSessionInputs(session, cfg.inputs, global); !s) return s;
-  TensorMap original;  // the run changes parameters in place
-  if (st.serial) original = cloneAll(global);
+  std::string mode, pipeline = cfg.passes.empty() ? "apply-partition,split-ranks" : cfg.passes;
+  if (session.pipelined)
+    if (Status s = pipelinePasses(cfg, mode, pipeline); !s) return s;
+  passes::PassManager pm;
+  made.programs.emplace_back("", std::move(l.program));
+  if (Status s = runPasses(pipeline, made, *l.source, session.pipelined ? "pipeline: " : "split-ranks: ", pm); !s)
+    return s;
+  if (const passes::RankLayout* layout = pm.results().get<passes::RankLayout>()) session.layout = *layout;
+  if (distributed && !session.layout) return Status::internal("split-ranks made no ranks.yaml");
+  for (core::NamedProgram& np : made.programs) {
+    std::string where =
+        np.rank < 0 ? "" : "rank " + std::to_string(np.rank) + (session.pipelined ? " " + np.job : "") + ": ";
+    if (Status s = addPlan(session, np, l.source.get(), where); !s) return s;
+  }
+  if (!session.pipelined) {
+    session.schedule = plainSchedule();
+    return Status::ok();
+  }
+  return planPipeline(cfg, session, mode, int(cfg.vpp), cfg.splitBw);
+}
+
+Status Runner::State::sizeWorld(const RunConfig& cfg) {
+  if (!session.layout) return Status::ok();
+  lossName = pickLoss(*session.layout, cfg.loss);
+  session.worldSize = session.layout->worldSize;
+  if (cfg.ranks > 0 && cfg.ranks < session.worldSize)
+    return Status::error("--ranks " + std::to_string(cfg.ranks) + " is smaller than the world size " +
+                         std::to_string(session.worldSize));
+  session.worldSize = std::max<int64_t>(cfg.ranks, session.worldSize);
+  return Status::ok();
+}
+
+Status Runner::State::openWorld(const RunConfig& cfg) {
   RingTable rings = session.layout ? session.layout->rings : RingTable{};
-  if (cfg.mpi) {
-    auto w = mpiWorld(session.worldSize, std::move(rings), cfg.timeout);
-    if (!w) return w.status();
-    st.world = std::move(w.value());
-  } else {
-    st.world = inProcessWorld(session.worldSize, std::move(rings), cfg.timeout);
+  if (!cfg.mpi) {
+    world = inProcessWorld(session.worldSize, std::move(rings), cfg.timeout);
+    return Status::ok();
   }
-  SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
-  if (Status s = runSession(session, *st.world, so); !s) return s;
-  report.root = st.world->isRoot();
-  if (!report.root) return Status::ok();
-  auto results = assembleResults(session, cfg.steps, st.lossName);
+  auto w = mpiWorld(session.worldSize, std::move(rings), cfg.timeout);
+  if (!w) return w.status();
+  world = std::move(w.value());
+  return Status::ok();
+}
+
+Status Runner::State::report(const RunConfig& cfg, const TensorMap& original, RunReport& out) {
+  auto results = assembleResults(session, cfg.steps, lossName);
   if (!results) return results.status();
-  report.lossName = st.lossName;
-  report.losses = results->stepLosses;
-  if (st.serial) {
+  out.lossName = lossName;
+  out.losses = results->stepLosses;
+  if (serial) {
     PhaseTimer timer("check");
     SerialOptions o{session.microBatches(), cfg.steps, session.pipelined};
-    auto want = serialResults(*st.serial, *st.serialSource, o, original);
+    auto want = serialResults(*serial, *serialSource, o, original);
     if (!want) return want.status();
-    report.check = compareResults(results->values, *want);
+    out.check = compareResults(results->values, *want);
   }
   if (cfg.checkDeterminism) {
     PhaseTimer timer("check");
@@ -293,16 +295,37 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
     Runner second;
     RunReport other;
     if (Status s = second.run(again, other); !s) return s.prefixed("the second run: ");
-    report.check = compareBitwise(results->values, other.results);
+    out.check = compareBitwise(results->values, other.results);
   }
-  report.summary = summaryYaml(session, cfg.steps, *results);
-  report.results = std::move(results->values);
+  out.summary = summaryYaml(session, cfg.steps, *results);
+  out.results = std::move(results->values);
   if (cfg.trace)
     for (RankSession& r : session.ranks) {
       r.track.rank = r.rank;
-      report.tracks.push_back(std::move(r.track));
+      out.tracks.push_back(std::move(r.track));
     }
   return Status::ok();
+}
+
+Status Runner::run(const RunConfig& cfg, RunReport& report) {
+  State& st = *state_;
+  if (!cfg.programsDir.empty()) {
+    if (cfg.checkDeterminism) return Status::error("--check-determinism runs a dense PROGRAM, not --programs");
+    if (Status s = loadFolder(cfg, st.loaded, st.session); !s) return s;
+  } else if (Status s = st.fromProgram(cfg); !s) {
+    return s;
+  }
+  if (Status s = st.sizeWorld(cfg); !s) return s;
+  TensorMap global;
+  if (Status s = loadSessionInputs(st.session, cfg.inputs, global); !s) return s;
+  TensorMap original;  // the run changes parameters in place
+  if (st.serial) original = cloneAll(global);
+  if (Status s = st.openWorld(cfg); !s) return s;
+  SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
+  if (Status s = runSession(st.session, *st.world, so); !s) return s;
+  report.root = st.world->isRoot();
+  if (!report.root) return Status::ok();
+  return st.report(cfg, original, report);
 }
 
 }  // namespace pir::runtime::runner

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "passes/schedule/costs.h"
+#include "passes/schedule/simulator.h"
 
 namespace pir::runtime::runner {
 
@@ -98,7 +99,8 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
     busy += r.busySeconds;
   }
   double makespan = last > first ? double(last - first) / 1e3 : 0;
-  double bubble = makespan > 0 ? 1 - busy * 1e6 / (double(set.ranks.size()) * makespan) : 0;
+  const int64_t lanes = int64_t(set.ranks.size());
+  double bubble = sched::bubbleRatio(double(lanes) * makespan - busy * 1e6, lanes, makespan);
   y += "measured:  # first job's start to last job's end, and the idle share of the ranks' time\n  makespan_us: " +
        us(makespan) + "\n  bubble_ratio: " + number(bubble) + "\n";
   auto rounded = [](double v) { return int64_t(v + 0.5); };
