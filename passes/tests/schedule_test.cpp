@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include "passes/schedule/chrome_trace.h"
 #include "passes/schedule/dry_run.h"
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
@@ -261,4 +262,20 @@ TEST_CASE("the costs writer writes what the reader reads (pir-run's summary.yaml
   CHECK(back->backwardW == 95);
   CHECK(back->optimizer == 7);
   CHECK(back->communication == 3);
+}
+
+TEST_CASE("the Chrome-trace writer escapes every name", "[schedule]") {
+  CHECK(jsonEscaped("a\"b\\c\n\x01") == "a\\\"b\\\\c\\u000a\\u0001");
+  ChromeTraceWriter w;
+  w.threadName(3, "rank \"3\"");
+  w.complete("op\tx", "", 3, "1.000", "2.500", "\"ring\": 12");
+  w.complete("job:0", "forward", 3, "4", "5");
+  CHECK(
+      w.take() ==
+      "{\"traceEvents\": [\n"
+      "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": 3, \"args\": {\"name\": \"rank \\\"3\\\"\"}},\n"
+      "{\"name\": \"op\\u0009x\", \"ph\": \"X\", \"pid\": 0, \"tid\": 3, \"ts\": 1.000, \"dur\": 2.500, \"args\": "
+      "{\"ring\": 12}},\n"
+      "{\"name\": \"job:0\", \"cat\": \"forward\", \"ph\": \"X\", \"pid\": 0, \"tid\": 3, \"ts\": 4, \"dur\": 5}\n"
+      "]}\n");
 }
