@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "app/opt_driver.h"
+#include "app/timing_text.h"
 
 #include <re2/re2.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -633,11 +634,11 @@ int process(const OptOptions& opts) {
   for (const Unit& u : units) anyOk = anyOk || u.ok;
   if (opts.passStatistics && anyOk) printStatistics(session, units);
   if (opts.timing && allOk) {
-    std::fprintf(stderr, "timing: parse %.3f ms\n", parseMs);
-    if (!opts.noVerify) std::fprintf(stderr, "timing: verify %.3f ms\n", session.verifyMs);
-    for (const auto& [label, seconds] : timings)
-      std::fprintf(stderr, "timing: %s %.3f ms\n", label.c_str(), seconds * 1e3);
-    std::fprintf(stderr, "timing: print %.3f ms\n", printMs);
+    std::string text = timingLine("parse", parseMs / 1e3);
+    if (!opts.noVerify) text += timingLine("verify", session.verifyMs / 1e3);
+    for (const auto& [label, seconds] : timings) text += timingLine(label, seconds);
+    text += timingLine("print", printMs / 1e3);
+    std::fputs(text.c_str(), stderr);
   }
   return diagnosticsOk ? 0 : 1;
 }

@@ -10,12 +10,13 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 #include "app/cli_checks.h"
 #include "app/run_outputs.h"
 #include "app/run_process.h"
 #include "app/run_progress.h"
-#include "app/run_timing.h"
+#include "app/timing_text.h"
 #include "passes/pass_registry.h"
 #include "runtime/kernels/matmul.h"
 #include "runtime/runner/runner.h"
@@ -46,6 +47,10 @@ int fail(const Status& s, runner::Runner* r) {
   if (world && world->isMpi()) {
     speak(text);
     std::fflush(stdout);
+    // A deadlock times out on every waiting rank at about the same moment:
+    // give the others a moment to print their waits before the abort ends
+    // them (the first abort kills every process).
+    if (s.isTimeout()) std::this_thread::sleep_for(std::chrono::milliseconds(300));
     world->abort(exitCodeOf(s));
   }
   std::fputs(text.c_str(), stderr);
