@@ -26,6 +26,7 @@
 #include "core/attr_list_builder.h"
 #include "core/context.h"
 #include "core/mesh_math.h"
+#include "core/op_table.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_pass.h"
 
@@ -107,6 +108,11 @@ class DistToDensePass : public RankProgramPass {
     }
   }
 
+  static bool readsData(const Operation& op) {
+    const OpInfo* info = lookupOp(op);
+    return info && info->scope == ScopeAccess::ReadsData;
+  }
+
   void convertOp(Operation& op) {
     if (op.name() == "dist_op.reshard") {
       report(op, "dist_op.reshard on rank " + std::to_string(rank()) +
@@ -115,7 +121,7 @@ class DistToDensePass : public RankProgramPass {
     }
     bool wasDist = op.numResults() > 0 && op.result(0)->type() && op.result(0)->type()->isa<DistTensorType>();
     for (uint32_t i = 0; i < op.numResults(); ++i) op.result(i)->setType(local(op.result(i)->type()));
-    if (wasDist && op.name() == "pd_op.data") {
+    if (wasDist && op.numOperands() == 0 && readsData(op)) {
       if (auto shape = tensorShape(op.result(0)->type()))
         op.setAttr(ctx(), dataShape_, spellerLike(op.attr(dataShape_)).intArray(shape->dims));
     } else if (wasDist && op.name() == "pd_op.reshape" && op.numOperands() >= 2) {

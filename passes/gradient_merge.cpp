@@ -116,8 +116,7 @@ class GradientMergePass : public ProgramPass {
                    "the gradient of optimizer op '" + std::string(op.name()) + "' is no tensor: it cannot be merged");
         return Status::error("no tensor gradient");
       }
-      const OpInfo* info = lookupOp(op);
-      std::string param = scopeName(op.operandValue(info->operandIndex("param", op.numOperands())));
+      std::string param = scopeName(op.operandValue(uint32_t(optimizerOperands(op).param)));
       if (param.empty()) {
         diag.error(reportLocation(&op), "the parameter of optimizer op '" + std::string(op.name()) +
                                             "' has no name (no builtin.parameter, pd_op.data or kwarg): its merge "
@@ -155,12 +154,11 @@ class GradientMergePass : public ProgramPass {
   /// merge (Paddle's params_grads leaves them out): counted, not refused.
   void countUnoptimized(const Block& body, const std::vector<Merge>& merges) {
     std::unordered_set<const Value*> updated;
-    for (const Merge& m : merges) {
-      const OpInfo* info = lookupOp(*m.optimizer);
-      updated.insert(m.optimizer->operandValue(info->operandIndex("param", m.optimizer->numOperands())));
-    }
+    for (const Merge& m : merges) updated.insert(m.optimizer->operandValue(optimizerOperands(*m.optimizer).param));
     for (const Operation& op : body) {
-      if (op.name() != "builtin.parameter" || op.numResults() != 1 || updated.count(op.result(0))) continue;
+      if (op.numOperands() != 0 || op.numResults() != 1 || updated.count(op.result(0))) continue;
+      const OpInfo* info = lookupOp(op);
+      if (!info || info->scope != ScopeAccess::ReadsParameter) continue;
       auto* trainable = op.attrOf<ArrayAttr>("trainable");
       if (trainable && trainable->size() > 0 && getBool(trainable->elements()[0]).value_or(false))
         stats_.add("trainable parameter(s) without an optimizer op, not merged");

@@ -13,6 +13,7 @@
 
 #include "core/attributes.h"
 #include "core/diagnostics.h"
+#include "core/op_table.h"
 #include "passes/schedule/yaml_strict.h"
 
 namespace pir::passes {
@@ -190,9 +191,12 @@ ManifestProgram describeProgram(const core::NamedProgram& program, std::string n
   m.stage = program.stage;
   m.job = program.job;
   for (const core::BlockArgument* kw : program.program->body().kwargs()) m.imports.emplace_back(kw->name());
-  for (const core::Operation& op : program.program->body())
-    if (auto* n = op.name() == "builtin.shadow_output" ? op.attrOf<core::StringAttr>("output_name") : nullptr)
+  for (const core::Operation& op : program.program->body()) {
+    const core::OpInfo* info = op.numResults() == 0 ? core::lookupOp(op) : nullptr;  // outputs make no value
+    if (auto* n = info && info->scope == core::ScopeAccess::WritesOutput ? op.attrOf<core::StringAttr>(info->scopeKey)
+                                                                         : nullptr)
       m.exports.emplace_back(n->value());
+  }
   return m;
 }
 

@@ -396,17 +396,18 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
     if (!failed) return;
     LayoutValueKind kind;
     const core::Type* type = nullptr;
-    if (op.name() == "pd_op.data" && op.numResults() == 1) {
+    const core::OpInfo* info = core::lookupOp(op);
+    const core::ScopeAccess scope = info ? info->scope : core::ScopeAccess::None;
+    if (scope == core::ScopeAccess::ReadsData && op.numResults() == 1) {
       kind = LayoutValueKind::Data, type = op.result(0)->type();
-    } else if (op.name() == "builtin.parameter" && op.numResults() == 1) {
+    } else if (scope == core::ScopeAccess::ReadsParameter && op.numResults() == 1) {
       kind = LayoutValueKind::Parameter, type = op.result(0)->type();
-    } else if (op.name() == "builtin.shadow_output" && op.numOperands() == 1 && op.operandValue(0)) {
+    } else if (scope == core::ScopeAccess::WritesOutput && op.numOperands() == 1 && op.operandValue(0)) {
       kind = LayoutValueKind::ShadowOutput, type = op.operandValue(0)->type();
     } else {
       return;
     }
-    const core::OpInfo* info = core::lookupOp(op);
-    auto* name = info ? op.attrOf<core::StringAttr>(info->nameAttr) : nullptr;
+    auto* name = op.attrOf<core::StringAttr>(info->scopeKey);
     if (!name || !core::tensorShape(type)) return;  // nothing the runner could feed or fetch
     std::string n = name->value();
     if (!seen.insert({kind, n}).second) {
