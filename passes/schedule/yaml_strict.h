@@ -24,8 +24,8 @@ namespace pir::passes::schedule {
 /// A map that repeats a key: what loadYamlStrict throws at the repeat.
 class DuplicateKey : public YAML::ParserException {
  public:
-  DuplicateKey(const YAML::Mark& mark, const std::string& key)
-      : YAML::ParserException(mark, "duplicate key '" + key + "'") {}
+  DuplicateKey(const YAML::Mark& at, const std::string& key)
+      : YAML::ParserException(at, "duplicate key '" + key + "'") {}
 };
 
 /// YAML::Load, throwing DuplicateKey at the second occurrence of a key in
