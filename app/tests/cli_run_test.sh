@@ -84,6 +84,22 @@ assert (np.load('d/t.npy') == np.arange(6, dtype=np.float32).reshape(2, 3).T).al
   fi
 }
 
+# --blas-threads N sets OpenBLAS's threads for every matmul: the same
+# losses and outputs on the seed (its matmuls are small: one block either
+# way), and a count out of range is an option error.
+test_run_blas_threads() {
+  prun "$SEED_AFTER" --steps 2 --output-dir one
+  expect_rc 0
+  cp out one.out
+  prun "$SEED_AFTER" --steps 2 --output-dir two --blas-threads 2
+  expect_rc 0
+  same one.out out "stdout with --blas-threads 2"
+  for f in one/*.npy; do same "$f" "two/$(basename "$f")" "$(basename "$f")"; done
+  prun "$SEED_AFTER" --blas-threads 0
+  expect_rc 1
+  stderr_has 'blas-threads'
+}
+
 # A dense program is its own serial meaning: --check refuses it and names
 # --check-determinism, which runs it twice and compares the bits.
 test_run_check_dense() {
