@@ -55,66 +55,79 @@ class [[nodiscard]] Status {
   /// diagnostics, e.g. a pass's): renderStatus prints its text as it is.
   static Status rendered(ErrorKind kind, std::string text) {
     Status s = failure(kind, std::move(text));
-    s.rendered_ = true;
+    s.edit().rendered = true;
     return s;
   }
   static Status failure(ErrorKind kind, std::string message, int64_t offset = -1) {
     Status s;
-    s.failed_ = true;
-    s.kind_ = kind;
-    s.message_ = std::move(message);
-    s.offset_ = offset;
+    s.f_ = std::make_shared<Failure>();
+    s.f_->kind = kind;
+    s.f_->message = std::move(message);
+    s.f_->offset = offset;
     return s;
   }
 
-  bool isOk() const { return !failed_; }
-  explicit operator bool() const { return !failed_; }
-  const std::string& message() const { return message_; }
+  bool isOk() const { return !f_; }
+  explicit operator bool() const { return !f_; }
+  const std::string& message() const { return f_ ? f_->message : empty(); }
   /// Byte offset in the source this error is about, or -1.
-  int64_t offset() const { return offset_; }
+  int64_t offset() const { return f_ ? f_->offset : -1; }
   /// Whose fault a failure is (User for an ok Status).
-  ErrorKind kind() const { return kind_; }
-  bool isInternal() const { return failed_ && kind_ == ErrorKind::Internal; }
-  bool isCancelled() const { return failed_ && kind_ == ErrorKind::Cancelled; }
-  bool isTimeout() const { return failed_ && kind_ == ErrorKind::Timeout; }
+  ErrorKind kind() const { return f_ ? f_->kind : ErrorKind::User; }
+  bool isInternal() const { return f_ && f_->kind == ErrorKind::Internal; }
+  bool isCancelled() const { return f_ && f_->kind == ErrorKind::Cancelled; }
+  bool isTimeout() const { return f_ && f_->kind == ErrorKind::Timeout; }
   /// Whether message() is diagnostics rendered already (Status::rendered).
-  bool isRendered() const { return rendered_; }
+  bool isRendered() const { return f_ && f_->rendered; }
   /// The same failure (kind, offset, source, notes) with another message,
   /// e.g. one that says where it happened.
   Status withMessage(std::string message) const {
     Status s = *this;
-    s.message_ = std::move(message);
+    if (f_) s.edit().message = std::move(message);
     return s;
   }
   /// The same failure, its message after `prefix` ("rank 1: ...").
-  Status prefixed(const std::string& prefix) const { return withMessage(prefix + message_); }
+  Status prefixed(const std::string& prefix) const { return withMessage(prefix + message()); }
   /// The source file the offset is in (null: the caller's, or none).
-  const SourceFile* source() const { return source_; }
+  const SourceFile* source() const { return f_ ? f_->source : nullptr; }
   /// The same failure located in `source` (kept when it has one already).
   Status in(const SourceFile* source) const {
     Status s = *this;
-    if (!s.source_) s.source_ = source;
+    if (f_ && !f_->source) s.edit().source = source;
     return s;
   }
   /// Further failures rendered after this one (each rank's wait of a deadlock).
   const std::vector<Status>& notes() const {
     static const std::vector<Status> kNone;
-    return notes_ ? *notes_ : kNone;
+    return f_ ? f_->notes : kNone;
   }
   Status withNotes(std::vector<Status> notes) const {
     Status s = *this;
-    s.notes_ = std::make_shared<const std::vector<Status>>(std::move(notes));
+    if (f_) s.edit().notes = std::move(notes);
     return s;
   }
 
  private:
-  bool failed_ = false;
-  ErrorKind kind_ = ErrorKind::User;
-  std::string message_;
-  int64_t offset_ = -1;
-  bool rendered_ = false;
-  const SourceFile* source_ = nullptr;
-  std::shared_ptr<const std::vector<Status>> notes_;
+  // A failure's facts, shared by copies and copied on edit: an ok Status is
+  // one null pointer (statuses are returned on every hot path: parse, run).
+  struct Failure {
+    ErrorKind kind = ErrorKind::User;
+    std::string message;
+    int64_t offset = -1;
+    bool rendered = false;
+    const SourceFile* source = nullptr;
+    std::vector<Status> notes;
+  };
+  static const std::string& empty() {
+    static const std::string kEmpty;
+    return kEmpty;
+  }
+  /// This status's own copy of its failure, to change.
+  Failure& edit() {
+    if (f_.use_count() > 1) f_ = std::make_shared<Failure>(*f_);
+    return *f_;
+  }
+  std::shared_ptr<Failure> f_;
 };
 
 template <class T>
