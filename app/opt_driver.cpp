@@ -47,10 +47,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "pir-opt: error: %s\n", message.c_str());
-  return 1;
-}
+int fail(const std::string& message) { return cliError("pir-opt", message); }
 
 int failWith(const core::DiagnosticEngine& diag) {
   std::fputs(diag.render().c_str(), stderr);
@@ -750,13 +747,13 @@ int runOpt(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return exitAfterParse(app, e);
+    return exitAfterParse("pir-opt", app, e);
   }
   try {
     setUpLogging(opts.logLevel);
     if (opts.listPasses) {
       listPasses();
-      return stdoutWritten() ? 0 : 1;
+      return stdoutWritten("pir-opt") ? 0 : 1;
     }
     return process(opts);
   } catch (const std::bad_alloc&) {

@@ -130,11 +130,10 @@ int runRun(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return processExitCode(exitAfterParse(app, e));
+    return processExitCode(exitAfterParse("pir-run", app, e));
   }
   if (cfg.program.empty() == cfg.programsDir.empty()) {
-    std::fprintf(stderr, "error: give a PROGRAM or --programs DIR (one of them)\n");
-    return processExitCode(1);
+    return processExitCode(cliError("pir-run", "give a PROGRAM or --programs DIR (one of them)"));
   }
   int rc = execute(opts);
   if (rc == 0 && opts.timing) std::fputs(phaseTimesText(start).c_str(), stderr);

@@ -36,10 +36,7 @@ struct ScheduleArgs {
   bool stagesGiven = false, microBatchesGiven = false;
 };
 
-int fail(const std::string& message, int code = 1) {
-  std::fprintf(stderr, "pir-opt schedule: error: %s\n", message.c_str());
-  return code;
-}
+int fail(const std::string& message, int code = 1) { return cliError("pir-opt schedule", message, code); }
 
 int failAll(const std::string& what, const std::vector<std::string>& errors) {
   for (const std::string& e : errors) fail(what + e);
@@ -196,7 +193,7 @@ int runSchedule(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return exitAfterParse(app, e);
+    return exitAfterParse("pir-opt schedule", app, e);
   }
   if (std::string problem = checkArgs(args); !problem.empty()) return fail(problem);
   if (!args.costsFile.empty()) {

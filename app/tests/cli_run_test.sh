@@ -192,7 +192,7 @@ test_run_bad_options() {
   write_dense
   prun
   expect_rc 1
-  stderr_has 'give a PROGRAM or --programs DIR'
+  stderr_has '^pir-run: error: give a PROGRAM or --programs DIR'
   prun p.pir --steps 0
   expect_rc 1
   prun p.pir --ranks 2
