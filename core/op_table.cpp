@@ -111,7 +111,9 @@ Result<std::vector<ValueSpec>> inferResultTypes(const Operation& op) {
 OptimizerOperands optimizerOperands(const Operation& op) {
   const OpInfo* info = lookupOp(op);
   if (!info) return {};
-  OptimizerOperands o{info->operandIndex("param", op.numOperands()), info->operandIndex("grad", op.numOperands())};
+  int param = info->operandIndex("param", op.numOperands());
+  if (param < 0) return {};  // most ops: one search, not two
+  OptimizerOperands o{param, info->operandIndex("grad", op.numOperands())};
   return o ? o : OptimizerOperands{};
 }
 

@@ -156,12 +156,13 @@ class GradientMergePass : public ProgramPass {
     std::unordered_set<const Value*> updated;
     for (const Merge& m : merges) updated.insert(m.optimizer->operandValue(optimizerOperands(*m.optimizer).param));
     for (const Operation& op : body) {
-      if (op.numOperands() != 0 || op.numResults() != 1 || updated.count(op.result(0))) continue;
-      const OpInfo* info = lookupOp(op);
-      if (!info || info->scope != ScopeAccess::ReadsParameter) continue;
+      // Cheapest tests first: this walks every op of the program.
+      if (op.numOperands() != 0 || op.numResults() != 1) continue;
       auto* trainable = op.attrOf<ArrayAttr>("trainable");
-      if (trainable && trainable->size() > 0 && getBool(trainable->elements()[0]).value_or(false))
-        stats_.add("trainable parameter(s) without an optimizer op, not merged");
+      if (!trainable || trainable->size() == 0 || !getBool(trainable->elements()[0]).value_or(false)) continue;
+      const OpInfo* info = lookupOp(op);
+      if (!info || info->scope != ScopeAccess::ReadsParameter || updated.count(op.result(0))) continue;
+      stats_.add("trainable parameter(s) without an optimizer op, not merged");
     }
   }
 
