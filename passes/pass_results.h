@@ -46,12 +46,6 @@ class PassResults {
     auto it = byType_.find(std::type_index(typeid(T)));
     return it == byType_.end() ? nullptr : static_cast<const T*>(it->second.get());
   }
-  template <class T>
-  std::shared_ptr<const T> shared() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = byType_.find(std::type_index(typeid(T)));
-    return it == byType_.end() ? nullptr : std::static_pointer_cast<const T>(it->second);
-  }
 
  private:
   std::map<std::type_index, std::shared_ptr<const void>> snapshot() const {
