@@ -70,6 +70,12 @@ enum OpTraits : uint8_t {
   /// (reshaped, cast, accumulated, reduced across ranks): the ops
   /// classifyBackward's data-flow rule follows on the way to an optimizer.
   kPassesGradient = 1 << 1,
+  /// Computes nothing new: moves, cuts, joins, reshapes or reduces data
+  /// across ranks, as the steps of a lowered reshard do (and the constants
+  /// they use). pipeline-split runs such a step where its data is needed
+  /// when it follows a recv_v2, where its data is made when it feeds a
+  /// send_v2 (passes/comm_placement.h).
+  kReshardStep = 1 << 2,
 };
 
 /// How an op meets the scope a program runs in (an executor's feeds and

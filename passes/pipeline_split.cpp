@@ -28,6 +28,7 @@
 #include "core/op_table.h"
 #include "core/verifier.h"
 #include "passes/backward_kind.h"
+#include "passes/comm_placement.h"
 #include "passes/manifest.h"
 #include "passes/op_roles.h"
 #include "passes/pass_registry.h"
@@ -101,8 +102,12 @@ class PipelineSplitPass : public SplittingPass {
                                                ", not forward (0), backward (1) or optimize (2)");
         return Status::error("unknown op role");
       }
+    if (size_t n = writeMessageIndices(program, ops)) stats_.add("message indices written", static_cast<int64_t>(n));
     SplitPlan plan;
-    if (Status s = makePlan(ops, roles, p2p, named.stage, plan, diag); !s) return s;
+    StepJobs stepJobs;
+    if (Status s = makePlan(ops, roles, p2p, named.stage, plan, stepJobs, diag); !s) return s;
+    if (size_t n = placeReshardSteps(ops, stepJobs, plan))
+      stats_.add("reshard steps placed by their data", static_cast<int64_t>(n));
     if (Status s = checkInplaceOrder(program, ops, plan, diag); !s) return s;
     if (Status s = splitProgram(program, ops, plan, out, diag, stats_); !s) return s;
     for (NamedProgram& job : out.programs) job.job = job.name;  // each piece is the job it is named after
@@ -250,8 +255,15 @@ class PipelineSplitPass : public SplittingPass {
     return Status::ok();
   }
 
+  /// The jobs and each op's home by its marks; `steps` where a job's
+  /// sends and receives go (comm_placement.h).
   Status makePlan(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, const std::vector<P2P>& p2p,
-                  int stage, SplitPlan& plan, DiagnosticEngine& diag) {
+                  int stage, SplitPlan& plan, StepJobs& steps, DiagnosticEngine& diag) {
+    auto identity = [&] {
+      steps.sendJob.resize(plan.jobs.size());
+      for (size_t j = 0; j < plan.jobs.size(); ++j) steps.sendJob[j] = static_cast<int>(j);
+      steps.recvJob = steps.sendJob;
+    };
     std::vector<BackwardKind> kinds;
     if (splitBackward() || mode_ == Mode::ZBH1 || mode_ == Mode::ZB1P) kinds = classifyBackward(ops, roles);
     auto isRecv = [&](size_t i) { return p2p[i] == P2P::Recv && roles[i] == kRoleForward; };
@@ -261,6 +273,7 @@ class PipelineSplitPass : public SplittingPass {
       case Mode::FThenB:
         plan.jobs = {"forward", "backward", "optimizer"};
         for (size_t i = 0; i < ops.size(); ++i) plan.home[i] = static_cast<int>(roles[i]);
+        identity();
         return Status::ok();
       case Mode::OneFOneB:
         plan.jobs = {"recv_forward", "forward", "backward", "send_backward", "optimizer"};
@@ -270,6 +283,9 @@ class PipelineSplitPass : public SplittingPass {
                          : roles[i] == kRoleForward  ? 1
                          : roles[i] == kRoleBackward ? 2
                                                      : 4;
+        identity();
+        steps.recvJob[1] = 0;  // forward's receives in recv_forward
+        steps.sendJob[2] = 3;  // backward's sends in send_backward
         return Status::ok();
       case Mode::ZBH1:
       case Mode::ZB1P:  // ZBH1's programs; only the schedule differs
@@ -285,6 +301,7 @@ class PipelineSplitPass : public SplittingPass {
             plan.home[i] = roles[i] == kRoleForward ? 0 : 4;
           }
         }
+        identity();
         return Status::ok();
       case Mode::VPP:
       case Mode::ZBVPP:
@@ -313,6 +330,12 @@ class PipelineSplitPass : public SplittingPass {
       for (size_t k = v; k-- > 0;) backwardW[k] = add("backward_w" + std::to_string(k));
     }
     int optimizer = add("optimizer");
+    identity();
+    if (!splitBw)
+      for (size_t k = 0; k < v; ++k) {
+        steps.recvJob[static_cast<size_t>(forward[k])] = recvForward[k];
+        steps.sendJob[static_cast<size_t>(backward[k])] = sendBackward[k];
+      }
     for (size_t i = 0; i < ops.size(); ++i) {
       size_t k = static_cast<size_t>(chunk[i]);
       plan.home[i] = roles[i] == kRoleOptimize  ? optimizer

@@ -104,4 +104,29 @@ inline core::Status recvTypeDiffers(int64_t ring, const Tensor& out, int64_t src
                              std::to_string(src) + " sent " + sent);
 }
 
+/// What a message is called in errors: "message_index K of micro-batch M",
+/// or "micro-batch M" for an ordered one.
+inline std::string messageText(core::MessageKey key) {
+  std::string mb = "micro-batch " + std::to_string(key.microBatch);
+  return key.ordered() ? mb : "message_index " + std::to_string(key.index) + " of " + mb;
+}
+
+/// " (messageText)" for a wait's report; nothing for an ordered message of
+/// micro-batch 0 (a plain run's).
+inline std::string messageSuffix(core::MessageKey key) {
+  return key.ordered() && key.microBatch == 0 ? std::string() : " (" + messageText(key) + ")";
+}
+
+/// An ordered receive took a message another micro-batch sent (see
+/// core/message_key.h): the two ends ran their micro-batches in different
+/// orders, and taking it would pair values wrongly.
+inline core::Status orderedPairingBroken(int64_t ring, int64_t src, core::MessageKey mine, core::MessageKey sent) {
+  return core::Status::error("recv_v2 from rank " + std::to_string(src) + " on ring " + std::to_string(ring) + " in " +
+                             messageText(mine) + " would take the message rank " + std::to_string(src) + " sent in " +
+                             messageText(sent) +
+                             ": send_v2/recv_v2 without message_index pair in order, and the two ranks ran their "
+                             "micro-batches in different orders (pipeline-split writes message_index, which pairs "
+                             "them by key)");
+}
+
 }  // namespace pir::runtime::comm_detail

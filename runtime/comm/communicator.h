@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/attributes.h"
+#include "core/message_key.h"
 #include "core/process_group.h"
 #include "core/status.h"
 #include "runtime/tensor.h"
@@ -65,11 +66,19 @@ class Communicator {
   /// comes from position i.
   virtual core::Status allToAll(int64_t ring, const Tensor& x, Tensor& out) = 0;
   /// Never blocks: the tensor is kept (or copied) until the peer takes it.
-  virtual core::Status send(int64_t ring, int64_t peer, const Tensor& x) = 0;
-  /// Waits for the peer's next send on this ring. `out` arrives allocated
-  /// with the dtype and shape the program expects; a different one is an
-  /// error naming both.
-  virtual core::Status recv(int64_t ring, int64_t peer, Tensor& out) = 0;
+  /// `key` says which receive takes it (core/message_key.h).
+  virtual core::Status send(int64_t ring, int64_t peer, const Tensor& x, core::MessageKey key) = 0;
+  /// Waits for the peer's send with `key` on this ring (an ordered key: its
+  /// next one, which must be of the key's micro-batch). `out` arrives
+  /// allocated with the dtype and shape the program expects; a different
+  /// one is an error naming both.
+  virtual core::Status recv(int64_t ring, int64_t peer, Tensor& out, core::MessageKey key) = 0;
+
+  /// The micro-batch the rank's running job is for: what its messages carry.
+  void setMicroBatch(int64_t microBatch) { microBatch_ = microBatch; }
+  /// The key of a send_v2/recv_v2 with message index `index` (-1: none) in
+  /// the running job.
+  core::MessageKey messageKey(int64_t index) const { return {index, microBatch_}; }
 
   /// Whether the run is being stopped; the executor asks between ops.
   virtual bool stopping() const = 0;
@@ -89,6 +98,7 @@ class Communicator {
 
   CommStats stats_;
   TraceSink* trace_ = nullptr;
+  int64_t microBatch_ = 0;
 };
 
 /// The elementwise reduction of `parts` (in order) into `out` (same dtype):

@@ -142,7 +142,7 @@ class InProcessComm final : public Communicator {
     return place(std::move(result), out);
   }
 
-  Status send(int64_t ring, int64_t peer, const Tensor& x) override {
+  Status send(int64_t ring, int64_t peer, const Tensor& x, core::MessageKey key) override {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "send_v2", g); !s) return s;
@@ -150,20 +150,22 @@ class InProcessComm final : public Communicator {
     auto dst = peerRank(g, peer, "send_v2");
     if (!dst) return dst.takeStatus();
     // A copy: the program may write x in place before the peer takes it.
-    world_.post(ring, rank_, *dst, {x.clone(), false, Tensor()});
+    world_.post(ring, rank_, *dst, {x.clone(), false, Tensor(), key}, key);
     stats_.bytesByRing[ring] += x.bytes();
     return Status::ok();
   }
 
-  Status recv(int64_t ring, int64_t peer, Tensor& out) override {
+  Status recv(int64_t ring, int64_t peer, Tensor& out, core::MessageKey key) override {
     CommTimer t{stats_.seconds};
     Group g;
     if (Status s = group(ring, "recv_v2", g); !s) return s;
     auto src = peerRank(g, peer, "recv_v2");
     if (!src) return src.takeStatus();
-    auto m = world_.take(ring, *src, rank_,
-                         "recv_v2 from rank " + std::to_string(*src) + " on ring " + std::to_string(ring));
+    auto m = world_.take(
+        ring, *src, rank_,
+        "recv_v2 from rank " + std::to_string(*src) + " on ring " + std::to_string(ring) + messageSuffix(key), key);
     if (!m) return m.takeStatus();
+    if (!m->ack && m->key != key) return orderedPairingBroken(ring, *src, key, m->key);
     if (m->ack || (out.defined() && !sameType(m->tensor, out)))
       return recvTypeDiffers(ring, out, *src, m->ack ? "a collective's acknowledgement" : m->tensor.typeText());
     out = std::move(m->tensor);
@@ -270,21 +272,22 @@ InProcessWorld::~InProcessWorld() = default;
 
 Communicator& InProcessWorld::comm(int64_t rank) { return *comms_[rank]; }
 
-void InProcessWorld::post(int64_t ring, int64_t src, int64_t dst, Message m) {
+void InProcessWorld::post(int64_t ring, int64_t src, int64_t dst, Message m, core::MessageKey key) {
   Inbox& in = *inboxes_[dst];
   {
     std::lock_guard<std::mutex> lock(in.mutex);
-    in.queues[{ring, src}].push_back(std::move(m));
+    in.queues[lane(ring, src, key)].push_back(std::move(m));
     in.posts.fetch_add(1, std::memory_order_release);
   }
   in.cv.notify_all();
 }
 
-Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, int64_t dst, const std::string& what) {
+Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, int64_t dst, const std::string& what,
+                                                     core::MessageKey key) {
   Inbox& in = *inboxes_[dst];
   auto deadline = std::chrono::steady_clock::now() + timeout_;
   std::unique_lock<std::mutex> lock(in.mutex);
-  auto& q = in.queues[{ring, src}];
+  auto& q = in.queues[lane(ring, src, key)];
   TraceSink* trace = q.empty() ? comms_[dst]->traceSink() : nullptr;
   struct WaitEnd {  // the wait's duration, however the loop ends
     TraceSink* trace;
@@ -323,6 +326,19 @@ Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, 
   return m;
 }
 
+Status InProcessWorld::leftOverMessages(int64_t& sender) const {
+  for (int64_t dst = 0; dst < size_; ++dst)
+    for (const auto& [l, q] : inboxes_[size_t(dst)]->queues)
+      for (const Message& m : q) {
+        if (m.ack || m.result.defined()) continue;  // a collective's, which every member takes
+        auto [ring, src, index, mb] = l;
+        sender = src;
+        return Status::error("rank " + std::to_string(src) + "'s send_v2 to rank " + std::to_string(dst) + " on ring " +
+                             std::to_string(ring) + " (" + messageText(m.key) + ") was never received");
+      }
+  return Status::ok();
+}
+
 void InProcessWorld::stopAll(bool deadlock) {
   if (deadlock) deadlock_.store(true);
   stop_.store(true);
@@ -351,11 +367,18 @@ WorldOutcome InProcessWorld::run(const std::function<Status(int64_t, Communicato
       out.perRank[r] = std::move(s);
     });
   for (auto& t : threads) t.join();
-  if (deadlocked())
+  if (deadlocked()) {
     out.kind = WorldOutcome::Kind::Deadlock;
-  else if (firstFailed_ >= 0) {
+  } else if (firstFailed_ >= 0) {
     out.kind = WorldOutcome::Kind::Failed;
     out.failedRank = firstFailed_;
+  } else {
+    int64_t sender = -1;
+    if (Status s = leftOverMessages(sender); !s) {
+      out.kind = WorldOutcome::Kind::Failed;
+      out.failedRank = sender;
+      out.perRank[size_t(sender)] = std::move(s);
+    }
   }
   return out;
 }

@@ -1,12 +1,13 @@
 //===- in_process.h - every rank a thread of this process --------*- C++ -*-===//
 //
-// One thread per rank; a FIFO mailbox per (ring, src, dst). A send posts its
-// tensor and returns; a receive waits for the next message from that peer on
-// that ring. Collectives post a reference to the input to each member (no
-// copy), combine what the others posted, then exchange acknowledgements, so
-// no rank writes its input (an in-place all_reduce_) while another reads it.
-// all_reduce also posts its result buffer: each member stores the chunk it
-// reduced into every member's result, and the acknowledgements say all are in.
+// One thread per rank; a FIFO mailbox per (ring, src, dst) for collectives
+// and ordered messages, and one per message key for keyed ones
+// (core/message_key.h). A send posts its tensor and returns; a receive waits
+// for the message with its key (an ordered one: the next from that peer on
+// that ring). A keyed message still in a mailbox when the run ends is an error. Collectives post a reference to the
+// input to each member (no copy), combine what the others posted, then exchange acknowledgements, so no rank writes its
+// input (an in-place all_reduce_) while another reads it. all_reduce also posts its result buffer: each member stores
+// the chunk it reduced into every member's result, and the acknowledgements say all are in.
 //
 // A taker whose message is not there spins for up to 50 us (when every rank
 // has a core of its own) before it sleeps on the inbox's condition variable:
@@ -27,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 #include "runtime/comm/communicator.h"
 
@@ -64,18 +66,30 @@ class InProcessWorld {
   struct Message {
     Tensor tensor;
     bool ack = false;
-    Tensor result;  // all_reduce: the sender's result, which members write their chunk into
+    Tensor result;           // all_reduce: the sender's result, which members write their chunk into
+    core::MessageKey key{};  // a send_v2's; collectives' are ordered
   };
+  /// (ring, src, message index, micro-batch); ordered messages and
+  /// collectives share (ring, src, -1, -1).
+  using Lane = std::tuple<int64_t, int64_t, int64_t, int64_t>;
   struct Inbox {
     std::mutex mutex;
     std::condition_variable cv;
-    std::atomic<uint64_t> posts{0};  // messages posted so far, read without the mutex by a spinning taker
-    std::map<std::pair<int64_t, int64_t>, std::deque<Message>> queues;  // (ring, src) -> FIFO
+    std::atomic<uint64_t> posts{0};              // messages posted so far, read without the mutex by a spinning taker
+    std::map<Lane, std::deque<Message>> queues;  // FIFO per lane
   };
-  void post(int64_t ring, int64_t src, int64_t dst, Message m);
-  /// The next message from `src` on `ring` to `dst`; `what` describes the
-  /// wait for a deadlock report.
-  core::Result<Message> take(int64_t ring, int64_t src, int64_t dst, const std::string& what);
+  /// Posts `m` from `src` to `dst` on `ring`, in the lane of `key` (ordered
+  /// by default).
+  void post(int64_t ring, int64_t src, int64_t dst, Message m, core::MessageKey key = {});
+  /// The next message from `src` on `ring` to `dst` in the lane of `key`;
+  /// `what` describes the wait for a deadlock report.
+  core::Result<Message> take(int64_t ring, int64_t src, int64_t dst, const std::string& what,
+                             core::MessageKey key = {});
+  static Lane lane(int64_t ring, int64_t src, core::MessageKey key) {
+    return key.ordered() ? Lane{ring, src, -1, -1} : Lane{ring, src, key.index, key.microBatch};
+  }
+  /// The first keyed message nobody took, as the sender's error.
+  core::Status leftOverMessages(int64_t& sender) const;
   void stopAll(bool deadlock);
 
   int64_t size_;

@@ -19,8 +19,12 @@ using namespace comm_detail;
 
 namespace {
 
-constexpr int kTag = 7;        // every rank message: a header, then its payload
+constexpr int kTag = 7;        // collectives and ordered messages: a header, then its payload
 constexpr int kGatherTag = 8;  // gather(): the size, then the bytes
+// A keyed message (core/message_key.h) travels under its own tag, so MPI's
+// matching on (communicator, source, tag) takes it by key.
+constexpr int64_t kKeyedTagBase = 16;
+constexpr int64_t kTagMicroBatches = 4096;  // micro-batches a message index's tags cover
 constexpr size_t kMaxDims = 16;
 constexpr size_t kMaxMessage = size_t(1) << 30;  // one MPI_BYTE message (counts are ints)
 
@@ -29,7 +33,27 @@ struct Header {
   int64_t dtype = 0;
   int64_t rank = 0;
   int64_t dims[kMaxDims] = {};
+  core::MessageKey key{};  // checked by an ordered receive
 };
+
+/// The largest tag this MPI allows (at least 32767 by the standard).
+int64_t tagBound() {
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
+  return found && value ? int64_t(*static_cast<int*>(value)) : 32767;
+}
+
+/// The tag of a message with `key`: kTag for an ordered one.
+Result<int> tagOf(core::MessageKey key) {
+  if (key.ordered()) return kTag;
+  int64_t tag = kKeyedTagBase + key.index * kTagMicroBatches + key.microBatch;
+  if (key.microBatch >= kTagMicroBatches || key.index > (tagBound() - kKeyedTagBase) / kTagMicroBatches)
+    return Status::error("message_index " + std::to_string(key.index) + " of micro-batch " +
+                         std::to_string(key.microBatch) + " is past the " + std::to_string(tagBound()) +
+                         " tags this MPI allows");
+  return int(tag);
+}
 
 bool gJoined = false;
 
@@ -247,7 +271,7 @@ class MpiComm final : public Communicator {
     return place(std::move(result), out);
   }
 
-  Status send(int64_t ring, int64_t peer, const Tensor& x) override {
+  Status send(int64_t ring, int64_t peer, const Tensor& x, core::MessageKey key) override {
     CommTimer t{stats_.seconds};
     Ring* g = nullptr;
     if (Status s = group(ring, "send_v2", g); !s) return s;
@@ -257,29 +281,36 @@ class MpiComm final : public Communicator {
     // A copy: the program may write x in place before the peer takes it.
     auto p = std::make_unique<PendingSend>();
     p->tensor = x.clone();
-    p->what =
-        "send_v2 to rank " + std::to_string(g->ranks[peer]) + " on ring " + std::to_string(ring) + " (not received)";
-    if (Status s = post(*g, peer, p->tensor, p->header, p->requests); !s) return s;
+    p->what = "send_v2 to rank " + std::to_string(g->ranks[peer]) + " on ring " + std::to_string(ring) +
+              messageSuffix(key) + " (not received)";
+    auto tag = tagOf(key);
+    if (!tag) return tag.takeStatus();
+    p->header.key = key;
+    if (Status s = post(*g, peer, p->tensor, p->header, p->requests, *tag); !s) return s;
     pending_.push_back(std::move(p));
     stats_.bytesByRing[ring] += x.bytes();
     return Status::ok();
   }
 
-  Status recv(int64_t ring, int64_t peer, Tensor& out) override {
+  Status recv(int64_t ring, int64_t peer, Tensor& out, core::MessageKey key) override {
     CommTimer t{stats_.seconds};
     Ring* g = nullptr;
     if (Status s = group(ring, "recv_v2", g); !s) return s;
     if (Status s = checkPeer(*g, peer, "recv_v2"); !s) return s;
-    std::string what = "recv_v2 from rank " + std::to_string(g->ranks[peer]) + " on ring " + std::to_string(ring);
+    std::string what =
+        "recv_v2 from rank " + std::to_string(g->ranks[peer]) + " on ring " + std::to_string(ring) + messageSuffix(key);
+    auto tag = tagOf(key);
+    if (!tag) return tag.takeStatus();
     Header h;
     std::vector<Wait> waits(1);
-    MPI_Irecv(&h, sizeof h, MPI_BYTE, int(peer), kTag, g->comm, &waits[0].request);
+    MPI_Irecv(&h, sizeof h, MPI_BYTE, int(peer), *tag, g->comm, &waits[0].request);
     waits[0].what = what;
     if (Status s = waitAll(waits); !s) return s;
+    if (h.key != key) return orderedPairingBroken(ring, g->ranks[peer], key, h.key);
     Tensor got;
     if (Status s = allocateFor(h, got, g->ranks[peer]); !s) return s;
     waits[0].request = MPI_REQUEST_NULL;
-    MPI_Irecv(got.raw(), int(got.bytes()), MPI_BYTE, int(peer), kTag, g->comm, &waits[0].request);
+    MPI_Irecv(got.raw(), int(got.bytes()), MPI_BYTE, int(peer), *tag, g->comm, &waits[0].request);
     if (Status s = waitAll(waits); !s) return s;
     if (out.defined() && !sameType(got, out)) return recvTypeDiffers(ring, out, g->ranks[peer], got.typeText());
     out = std::move(got);
@@ -380,12 +411,13 @@ class MpiComm final : public Communicator {
 
   /// Starts sending x's header and payload to ring position `peer`; x and
   /// `h` must live until `requests` complete.
-  static Status post(const Ring& g, int64_t peer, const Tensor& x, Header& h, std::vector<MPI_Request>& requests) {
+  static Status post(const Ring& g, int64_t peer, const Tensor& x, Header& h, std::vector<MPI_Request>& requests,
+                     int tag) {
     if (Status s = describe(x, h); !s) return s;
     requests.resize(requests.size() + 2);
     MPI_Request* r = &requests[requests.size() - 2];
-    MPI_Isend(&h, sizeof h, MPI_BYTE, int(peer), kTag, g.comm, &r[0]);
-    MPI_Isend(x.raw(), int(x.bytes()), MPI_BYTE, int(peer), kTag, g.comm, &r[1]);
+    MPI_Isend(&h, sizeof h, MPI_BYTE, int(peer), tag, g.comm, &r[0]);
+    MPI_Isend(x.raw(), int(x.bytes()), MPI_BYTE, int(peer), tag, g.comm, &r[1]);
     return Status::ok();
   }
 

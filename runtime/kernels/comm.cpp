@@ -63,7 +63,7 @@ Status send(KernelContext& ctx) {
   if (!ring) return ring.takeStatus();
   auto peer = core::getInt64(ctx.op, "peer");
   if (!peer) return Status::error("no peer attribute");
-  return ctx.comm->send(*ring, *peer, ctx.in(0));
+  return ctx.comm->send(*ring, *peer, ctx.in(0), ctx.comm->messageKey(core::messageIndex(ctx.op)));
 }
 
 Status recv(KernelContext& ctx) {
@@ -78,7 +78,7 @@ Status recv(KernelContext& ctx) {
     auto shape = core::tensorShape(ctx.op.result(0)->type());
     out = Tensor::allocate(shape->dtype, *dims);
   }
-  if (Status s = ctx.comm->recv(*ring, *peer, out); !s) return s;
+  if (Status s = ctx.comm->recv(*ring, *peer, out, ctx.comm->messageKey(core::messageIndex(ctx.op))); !s) return s;
   ctx.setOut(0, std::move(out));
   return Status::ok();
 }

@@ -214,6 +214,7 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   EventRecorder recorder(rank.track.events);
   if (opts.trace) stats.trace = &recorder;
   double commBefore = comm.stats().seconds;
+  comm.setMicroBatch(job.microBatch);  // what its messages are keyed by (core/message_key.h)
   auto start = std::chrono::steady_clock::now();
   Status s = jp->executor->run(in, out, &comm, &stats);
   auto end = std::chrono::steady_clock::now();

@@ -154,32 +154,86 @@ TEST_CASE("sends do not block and arrive in order, copied", "[comm]") {
   auto outcome = world.run([&](int64_t r, Communicator& c) {
     if (r == 0) {
       Tensor x = floats({1}, {1});
-      if (Status s = c.send(14, 1, x); !s) return s;
+      if (Status s = c.send(14, 1, x, {}); !s) return s;
       x.data<float>()[0] = 2;  // written after the send: the peer still gets 1
-      if (Status s = c.send(14, 1, x); !s) return s;
-      Tensor back = Tensor::allocate(DataType::F32, {1});
-      if (Status s = c.recv(15, 0, back); !s) return s;  // ring [1,0]: position 0 is rank 1
-      got.push_back(back.data<float>()[0]);
+      if (Status s = c.send(14, 1, x, {}); !s) return s;
+      for (int i = 0; i < 2; ++i) {
+        Tensor back = Tensor::allocate(DataType::F32, {1});
+        if (Status s = c.recv(15, 0, back, {}); !s) return s;  // ring [1,0]: position 0 is rank 1
+        got.push_back(back.data<float>()[0]);
+      }
       return Status::ok();
     }
     for (int i = 0; i < 2; ++i) {
       Tensor y = Tensor::allocate(DataType::F32, {1});
-      if (Status s = c.recv(14, 0, y); !s) return s;
-      if (Status s = c.send(15, 1, y); !s) return s;
+      if (Status s = c.recv(14, 0, y, {}); !s) return s;
+      if (Status s = c.send(15, 1, y, {}); !s) return s;
     }
     return Status::ok();
   });
   REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
-  CHECK(got == std::vector<float>{1});
+  CHECK(got == std::vector<float>{1, 2});
   CHECK(world.comm(0).stats().bytesByRing[14] == 8);
+}
+
+// core/message_key.h: a keyed message is taken by its key, whatever order
+// the two sides run in; an ordered one must be of the receiver's
+// micro-batch; one nobody takes fails the run.
+TEST_CASE("keyed messages pair by index and micro-batch, in any order", "[comm]") {
+  InProcessWorld world(2, {{14, {0, 1}}}, kTimeout);
+  std::vector<float> got;
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    if (r == 0) {
+      for (float v : {1.f, 2.f, 3.f, 4.f}) {  // (index, micro-batch): (0,0) (1,0) (0,1) (1,1)
+        int64_t k = int64_t(v) - 1;
+        c.setMicroBatch(k / 2);
+        if (Status s = c.send(14, 1, floats({1}, {v}), c.messageKey(k % 2)); !s) return s;
+      }
+      return Status::ok();
+    }
+    for (int64_t k : {3, 0, 2, 1}) {  // taken in another order
+      c.setMicroBatch(k / 2);
+      Tensor y = Tensor::allocate(DataType::F32, {1});
+      if (Status s = c.recv(14, 0, y, c.messageKey(k % 2)); !s) return s;
+      got.push_back(y.data<float>()[0]);
+    }
+    return Status::ok();
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+  CHECK(got == std::vector<float>{4, 1, 3, 2});
+}
+
+TEST_CASE("an ordered receive of another micro-batch's message is an error", "[comm]") {
+  InProcessWorld world(2, {{14, {0, 1}}}, kTimeout);
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    c.setMicroBatch(r == 0 ? 1 : 0);  // rank 0 sends micro-batch 1 first, rank 1 expects 0
+    if (r == 0) return c.send(14, 1, floats({1}, {1}), c.messageKey(-1));
+    Tensor y = Tensor::allocate(DataType::F32, {1});
+    return c.recv(14, 0, y, c.messageKey(-1));
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Failed);
+  CHECK_THAT(outcome.perRank[1].message(),
+             Catch::Matchers::Contains("in micro-batch 0 would take the message rank 0 sent in micro-batch 1"));
+}
+
+TEST_CASE("a message nobody receives fails the run", "[comm]") {
+  InProcessWorld world(2, {{14, {0, 1}}}, kTimeout);
+  auto outcome = world.run([&](int64_t r, Communicator& c) {
+    c.setMicroBatch(2);
+    return r == 0 ? c.send(14, 1, floats({1}, {1}), c.messageKey(5)) : Status::ok();
+  });
+  REQUIRE(outcome.kind == WorldOutcome::Kind::Failed);
+  CHECK(outcome.failedRank == 0);
+  CHECK(outcome.perRank[0].message() ==
+        "rank 0's send_v2 to rank 1 on ring 14 (message_index 5 of micro-batch 2) was never received");
 }
 
 TEST_CASE("a receive of the wrong shape names both", "[comm]") {
   InProcessWorld world(2, {{12, {0, 1}}}, kTimeout);
   auto outcome = world.run([&](int64_t r, Communicator& c) {
-    if (r == 0) return c.send(12, 1, floats({2}, {1, 2}));
+    if (r == 0) return c.send(12, 1, floats({2}, {1, 2}), {});
     Tensor y = Tensor::allocate(DataType::F32, {3});
-    return c.recv(12, 0, y);
+    return c.recv(12, 0, y, {});
   });
   REQUIRE(outcome.kind == WorldOutcome::Kind::Failed);
   CHECK(outcome.failedRank == 1);
@@ -206,7 +260,7 @@ TEST_CASE("a deadlock makes every waiting rank say what it waits on", "[comm]") 
   auto outcome = world.run([&](int64_t r, Communicator& c) {
     if (r == 2) return Status::ok();
     Tensor y = Tensor::allocate(DataType::F32, {1});
-    return r == 0 ? c.recv(13, 0, y) : c.recv(12, 0, y);  // each waits on the other
+    return r == 0 ? c.recv(13, 0, y, {}) : c.recv(12, 0, y, {});  // each waits on the other
   });
   REQUIRE(outcome.kind == WorldOutcome::Kind::Deadlock);
   CHECK(outcome.perRank[0].message() == "rank 0 waits on recv_v2 from rank 1 on ring 13");

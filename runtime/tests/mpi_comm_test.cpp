@@ -166,14 +166,14 @@ TEST_CASE("mpi send never blocks and keeps the order per peer", "[mpi]") {
       Tensor x = Tensor::allocate(DataType::F32, {1 << 20});
       std::fill(x.data<float>(), x.data<float>() + x.numel(), float(k));
       auto start = std::chrono::steady_clock::now();
-      REQUIRE(world().comm().send(13, 1, x).isOk());
+      REQUIRE(world().comm().send(13, 1, x, {}).isOk());
       x.data<float>()[0] = -1;  // the peer still gets what was sent
       CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
     }
   if (me == 2)
     for (int k = 0; k < 3; ++k) {
       Tensor got = Tensor::allocate(DataType::F32, {1 << 20});
-      REQUIRE(world().comm().recv(13, 0, got).isOk());
+      REQUIRE(world().comm().recv(13, 0, got, {}).isOk());
       CHECK(got.data<float>()[0] == float(k));
       CHECK(got.data<float>()[(1 << 20) - 1] == float(k));
     }
@@ -183,15 +183,15 @@ TEST_CASE("mpi send never blocks and keeps the order per peer", "[mpi]") {
 
 TEST_CASE("mpi recv of another shape names both", "[mpi]") {
   int64_t me = world().rank();
-  if (me == 1) REQUIRE(world().comm().send(13, 1, input(1, 3)).isOk());
+  if (me == 1) REQUIRE(world().comm().send(13, 1, input(1, 3), {}).isOk());
   if (me == 2) {
     Tensor want = Tensor::allocate(DataType::F32, {4});
-    Status s = world().comm().recv(13, 0, want);
+    Status s = world().comm().recv(13, 0, want, {});
     REQUIRE(!s.isOk());
     CHECK(s.message() == "recv_v2 on ring 13 expects tensor<4xf32>, rank 1 sent tensor<3xf32>");
   }
   if (me == 0) {
-    Status s = world().comm().send(13, 0, input(0, 1));
+    Status s = world().comm().send(13, 0, input(0, 1), {});
     CHECK(s.message() == "send_v2: rank 0 is not in ring 13");
   }
   Tensor sync;
