@@ -103,7 +103,8 @@ int runRun(int argc, char** argv) {
   app.add_option("--loss", cfg.loss, "The shadow_output printed per step (default: the only 0-D one)");
   app.add_flag("--check", cfg.check,
                "Also run the distributed program's serial meaning on the same inputs and compare every output, "
-               "parameter and state (1e-6 + 1e-5|b| for f32)");
+               "parameter and state (1e-6 + 1e-5|b| for f32); with --programs DIR, PROGRAM is the program DIR was "
+               "made from");
   app.add_flag("--check-determinism", cfg.checkDeterminism,
                "Run a dense program a second time from the same inputs and compare every output, parameter and "
                "state bit for bit");
@@ -132,8 +133,10 @@ int runRun(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return processExitCode(exitAfterParse("pir-run", app, e));
   }
-  if (cfg.program.empty() == cfg.programsDir.empty()) {
-    return processExitCode(cliError("pir-run", "give a PROGRAM or --programs DIR (one of them)"));
+  // --programs DIR --check PROGRAM: PROGRAM is what DIR's programs are checked against.
+  bool both = !cfg.program.empty() && !cfg.programsDir.empty();
+  if ((cfg.program.empty() && cfg.programsDir.empty()) || (both && !cfg.check)) {
+    return processExitCode(cliError("pir-run", "give a PROGRAM or --programs DIR (one of them; both with --check)"));
   }
   int rc = execute(opts);
   if (rc == 0 && opts.timing) std::fputs(phaseTimesText(start).c_str(), stderr);

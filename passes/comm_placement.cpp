@@ -136,8 +136,8 @@ size_t placeReshardSteps(const std::vector<Operation*>& ops, const StepJobs& job
   }
   if (plan.copyJob >= 0)
     for (size_t i = 0; i < n; ++i)
-      plan.copied[i] = std::find(plan.copyReaders.begin(), plan.copyReaders.end(), plan.home[i]) !=
-                       plan.copyReaders.end();
+      plan.copied[i] =
+          std::find(plan.copyReaders.begin(), plan.copyReaders.end(), plan.home[i]) != plan.copyReaders.end();
   return moved;
 }
 

@@ -28,8 +28,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/program.h"
 #include "core/operation.h"
+#include "core/program.h"
 #include "passes/program_splitter.h"
 
 namespace pir::passes {

@@ -13,6 +13,7 @@
 #include "passes/rank_layout.h"
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
+#include "runtime/runner/made_from.h"
 #include "runtime/runner/phase_timer.h"
 #include "runtime/runner/run_passes.h"
 #include "runtime/runner/serial_check.h"
@@ -96,6 +97,9 @@ struct Runner::State {
 
   /// PROGRAM: a dense one as it is, a distributed one through the passes.
   Status fromProgram(const RunConfig& cfg);
+  /// --programs DIR --check PROGRAM: PROGRAM's serial meaning, once it is
+  /// known to be the program DIR was made from.
+  Status checkAgainst(const RunConfig& cfg);
   /// The loss and the world size, from the layout.
   Status sizeWorld(const RunConfig& cfg);
   /// The world the ranks run on: under MPI it is joined only now, after
@@ -138,7 +142,8 @@ namespace {
 
 /// --programs DIR: the rank (or job) programs of programs.yaml with ranks.yaml.
 Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& loaded, Session& session) {
-  if (cfg.check) return Status::error("--check needs the distributed PROGRAM (its serial meaning), not --programs");
+  if (cfg.check && cfg.program.empty())
+    return Status::error("--check with --programs DIR needs the distributed PROGRAM DIR was made from");
   auto manifest = passes::loadManifest(cfg.programsDir + "/" + std::string(passes::kManifestName));
   if (!manifest) return manifest.status();
   {
@@ -250,6 +255,17 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
   return planPipeline(cfg, session, mode, int(cfg.vpp), cfg.splitBw);
 }
 
+Status Runner::State::checkAgainst(const RunConfig& cfg) {
+  auto& l = *loaded.emplace_back(std::make_unique<Loaded>());
+  if (Status s = loadProgram(cfg.program, l); !s) return s;
+  if (!core::hasDistTypes(*l.program))
+    return Status::error("--check compares with a distributed program's serial meaning; " + cfg.program + " is dense");
+  if (Status s = checkMadeFrom(*l.program, *l.source, *session.layout, cfg.programsDir); !s) return s;
+  serial = core::cloneProgram(*l.program, serialCtx);
+  serialSource = l.source.get();
+  return Status::ok();
+}
+
 Status Runner::State::sizeWorld(const RunConfig& cfg) {
   if (!session.layout) return Status::ok();
   lossName = pickLoss(*session.layout, cfg.loss);
@@ -312,6 +328,8 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   if (!cfg.programsDir.empty()) {
     if (cfg.checkDeterminism) return Status::error("--check-determinism runs a dense PROGRAM, not --programs");
     if (Status s = loadFolder(cfg, st.loaded, st.session); !s) return s;
+    if (cfg.check)
+      if (Status s = st.checkAgainst(cfg); !s) return s;
   } else if (Status s = st.fromProgram(cfg); !s) {
     return s;
   }

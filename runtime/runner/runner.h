@@ -31,7 +31,7 @@ namespace pir::runtime::runner {
 
 /// What to run and how.
 struct RunConfig {
-  std::string program;      // a .pir file, "-" for stdin; or empty with programsDir
+  std::string program;      // a .pir file, "-" for stdin; with programsDir and check, what DIR was made from
   std::string programsDir;  // a folder pir-opt wrote (programs.yaml, ranks.yaml)
   InputOptions inputs;      // --inputs DIR and --seed
   std::string loss;         // the output printed per step; empty: the only 0-D one
