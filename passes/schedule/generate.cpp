@@ -45,16 +45,6 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
   if (o.vpp < 0) return error("--vpp must be at least 1");
   if (mode == "ZBVPP" && o.vpp != 0 && o.vpp != 2)
     return error("ZBVPP places exactly 2 chunks on each stage, in a V: --vpp must be 2");
-  // PipelineZeroBubbleVirtualPipelinePass._create_job_list asserts both
-  // before it makes its VScheduleCreator (pipeline_zero_bubble.py at
-  // 0ab6998c, Paddle 3.x): together they leave N == P only.
-  if (mode == "ZBVPP" && o.microBatches % o.stages != 0)
-    return error("ZBVPP needs micro-batches to be a multiple of stages (N=" + std::to_string(o.microBatches) +
-                 ", P=" + std::to_string(o.stages) + "), as Paddle asserts");
-  if (mode == "ZBVPP" && o.microBatches > o.stages)
-    return error("ZBVPP takes at most as many micro-batches as stages (N=" + std::to_string(o.microBatches) +
-                 " > P=" + std::to_string(o.stages) +
-                 "), as Paddle asserts: more accumulate steps than pp degree explode its gradients");
   if (o.splitBw && mode != "VPP") return error("--split-bw is only for VPP");
   if (o.splitBw && o.microBatches != o.stages)
     return error("--split-bw needs micro-batches == stages (N=" + std::to_string(o.microBatches) +

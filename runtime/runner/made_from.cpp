@@ -34,7 +34,8 @@ std::string difference(const passes::LayoutValue& mine, const passes::LayoutValu
   if (mine.processIds != theirs.processIds || mine.meshShape != theirs.meshShape)
     return say("mesh process_ids", list(mine.processIds) + " shape " + list(mine.meshShape),
                list(theirs.processIds) + " shape " + list(theirs.meshShape));
-  if (mine.dimsMapping != theirs.dimsMapping) return say("dims_mapping", list(mine.dimsMapping), list(theirs.dimsMapping));
+  if (mine.dimsMapping != theirs.dimsMapping)
+    return say("dims_mapping", list(mine.dimsMapping), list(theirs.dimsMapping));
   if (mine.partial != theirs.partial) return "partial dims differ";
   if (mine.persistable != theirs.persistable)
     return say("persistable", mine.persistable ? "true" : "false", theirs.persistable ? "true" : "false");
@@ -51,8 +52,7 @@ int64_t whereNamed(const core::Program& program, const passes::LayoutValue& v) {
   for (const core::Operation& op : program.body()) {
     const core::OpInfo* info = core::lookupOp(op);
     if (!info || info->scope != want) continue;
-    if (auto* name = op.attrOf<core::StringAttr>(info->scopeKey); name && name->value() == v.name)
-      return op.location();
+    if (auto* name = op.attrOf<core::StringAttr>(info->scopeKey); name && name->value() == v.name) return op.location();
   }
   return -1;
 }
