@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # CTest cases for scripts/gen-program (registered from app/tests/CMakeLists.txt):
-#   gen-program-test.sh PIR_OPT CASE
+#   gen-program-test.sh PIR_OPT CASE [PIR_RUN]
 # Exit 0 pass, 1 fail, 77 skip (mlir-opt-14 not installed).
 set -uo pipefail
 pir_opt=$1
 case=$2
+pir_run=${3:-$(dirname "$pir_opt")/pir-run}
 root=$(cd "$(dirname "$0")/.." && pwd)
 gen=$root/scripts/gen-program
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gen-program-test.XXXXXX")
@@ -124,6 +125,38 @@ case $case in
       awk -v p="$pb" -v m="$mb" 'BEGIN { exit !(m >= 0.8 * p && m <= 1.2 * p) }' ||
         fail "$v: MLIR is $mb bytes, PIR $pb (not within 20%)"
     done ;;
+  pipeline_shapes)
+    # --pipeline-shapes SEED (scripts/pipeline_shapes.py, issue 27): 20 seeds parse, round trip but for the
+    # `// SHAPE:` line, depend only on the seed, and pass FThenB (the reference path) under pir-run --check.
+    [ -x "$pir_run" ] || fail "no pir-run at $pir_run"
+    for s in $(seq 0 19); do
+      "$gen" --pipeline-shapes "$s" -o "$tmp/p.pir" || fail "gen-program --pipeline-shapes $s"
+      head -n 1 "$tmp/p.pir" | grep -q '^// SHAPE: [0-9] stages' || fail "seed $s: no // SHAPE: line"
+      "$gen" --pipeline-shapes "$s" | cmp -s - "$tmp/p.pir" || fail "seed $s: two runs differ"
+      "$pir_opt" "$tmp/p.pir" -o "$tmp/rt.pir" || fail "seed $s does not verify: $(head -n 1 "$tmp/p.pir")"
+      tail -n +2 "$tmp/p.pir" | cmp -s - "$tmp/rt.pir" || fail "seed $s does not round-trip"
+      "$gen" --pipeline-shapes "$s" --describe > "$tmp/modes" || fail "seed $s --describe"
+      head -n 1 "$tmp/modes" | grep -qx -- '--mode FThenB --micro-batches 4' || fail "seed $s: modes $(cat "$tmp/modes")"
+      if grep -q '2 chunks a stage (V placement)' "$tmp/p.pir"; then want=ZBVPP
+      elif grep -q '2 chunks a stage (VPP placement)' "$tmp/p.pir"; then want=VPP
+      else want=1F1B; fi
+      grep -q -- "--mode $want " "$tmp/modes" || fail "seed $s: no $want among $(cat "$tmp/modes")"
+      "$pir_run" "$tmp/p.pir" --mode FThenB --micro-batches 2 --check --timeout 30 > "$tmp/out" 2>&1 ||
+        fail "seed $s: FThenB --check: $(head -n 1 "$tmp/p.pir"): $(head -c 600 "$tmp/out")"
+      grep -q '^check: [0-9]* tensors match' "$tmp/out" || fail "seed $s: no check line: $(cat "$tmp/out")"
+      cp "$tmp/p.pir" "$tmp/seed$s.pir"
+    done
+    [ "$(cat "$tmp"/seed*.pir | sort -u | wc -l)" -gt 100 ] || fail "the seeds give the same programs"
+    # The cases of testdata/pipeline_shapes are the module's CASES, as committed.
+    python3 - "$root" << 'PY' || fail "testdata/pipeline_shapes differs from scripts/pipeline_shapes.py's CASES"
+import sys
+sys.path.insert(0, sys.argv[1] + "/scripts")
+import pipeline_shapes as ps
+bad = [n for n, c in ps.CASES.items()
+       if open("%s/testdata/pipeline_shapes/%s.pir" % (sys.argv[1], n)).read() != ps.program(c)]
+sys.exit("differ: %s" % bad if bad else 0)
+PY
+    ! "$gen" --describe --ops 100 2>/dev/null || fail "--describe without --pipeline-shapes" ;;
   *) fail "unknown case '$case'" ;;
 esac
 echo "ok: $case"

@@ -1,0 +1,7 @@
+{
+    ^kw:
+        %kwarg_var_20_pd_op.add_grad_0 {}
+        %kwarg_var_20_pd_op.add_grad_1 {}
+    () = "pd_op.send_v2" (%kwarg_var_20_pd_op.add_grad_0) {chunk_id:(Int64)1,dynamic_shape:false,op_role:(Int32)1,peer:(Int32)1,ring_id:(Int32)15,use_calc_stream:true} : (builtin.tensor<4x8xf32>) -> 
+    () = "pd_op.send_v2" (%kwarg_var_20_pd_op.add_grad_1) {chunk_id:(Int64)0,dynamic_shape:false,op_role:(Int32)1,peer:(Int32)1,ring_id:(Int32)16,use_calc_stream:true} : (builtin.tensor<4x8xf32>) -> 
+}
