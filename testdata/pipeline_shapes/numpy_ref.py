@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """An independent check of a pipeline_shapes case's forward loss, in numpy.
 
-    numpy_ref.py SHAPE [--pir-run PATH] [--micro-batches N] [--seed S] [--keep DIR]
+    numpy_ref.py SHAPE [--pir-run PATH] [--micro-batches N] [--seed S] [--keep DIR] [--mode M [--vpp V]]
 
 SHAPE is a case of this folder (`02_three_stage_residual_vpp`, with or without `.pir`) or a path to a program of
 the same ops. The script draws every input itself (numpy's generator, SEED): the feed `input0` at N micro-batches on
 dim 0, parameters normal x 0.25, `learning_rate_*` 0.1; writes them as `DIR/NAME.npy`, runs
-`pir-run PROGRAM --inputs DIR --mode FThenB --micro-batches N --output-dir OUT`, and recomputes the loss of every
+`pir-run PROGRAM --inputs DIR --mode M --micro-batches N --output-dir OUT` (M: FThenB unless given), and recomputes the loss of every
 micro-batch from the program's forward ops (op_role 0: matmul with its transposes, relu, tanh, add, mean,
 shadow_output) with numpy, from its own reading of the text. It compares `OUT/loss_0.npy` (stacked [N]) with
 pir-run's `--check` tolerance, |a-b| <= 1e-6 + 1e-5|b|, prints one line per micro-batch and exits 1 on a mismatch.
@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--pir-run", default=os.environ.get("PIR_RUN", os.path.join(ROOT, "build/app/pir-run")))
     ap.add_argument("--micro-batches", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--mode", default="FThenB", help="the schedule pir-run runs (any: the loss is the same)")
+    ap.add_argument("--vpp", type=int, default=0)
     ap.add_argument("--keep", help="write the inputs and outputs here instead of a temporary folder")
     a = ap.parse_args()
     path = a.shape
@@ -92,7 +94,9 @@ def main():
             v = rng.standard_normal((shape[0] * N,) + shape[1:]).astype(np.float32)
         feeds[name] = v
         np.save(os.path.join(inp, name + ".npy"), v)
-    cmd = [a.pir_run, path, "--inputs", inp, "--mode", "FThenB", "--micro-batches", str(N), "--output-dir", out]
+    cmd = [a.pir_run, path, "--inputs", inp, "--mode", a.mode, "--micro-batches", str(N), "--output-dir", out]
+    if a.vpp:
+        cmd += ["--vpp", str(a.vpp)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("numpy_ref: %s failed (exit %d):\n%s%s" % (" ".join(cmd), r.returncode, r.stdout, r.stderr))
