@@ -148,4 +148,28 @@ test_run_mpi_deadlock_two_ranks() {
   [ $((end - start)) -lt 10000 ] || fail "the deadlock took $((end - start)) ms to report"
 }
 
+# Pipelines for any program under mpirun (issue 27): messages pair by message_index and micro-batch over
+# MPI tags, so the backward reading a forward value across stages (ZBH1), tensor parallelism inside VPP
+# chunks, and a schedule running micro-batches out of order equal the serial step; a folder written
+# before the fix fails loudly at the receive.
+test_run_mpi_pipeline_shapes() {
+  need_mpirun
+  local s=$PIR_TESTDATA/pipeline_shapes fx=$PIR_TESTDATA/comm_check
+  mpi 2 "$s/01_backward_reads_forward.pir" --mode ZBH1 --micro-batches 4 --check
+  expect_rc 0 "01 ZBH1"
+  grep -q "tensors match" out || fail "01 ZBH1: $(cat out err)"
+  mpi 4 "$s/04_tp_in_vpp.pir" --mode VPP --vpp 2 --micro-batches 4 --check
+  expect_rc 0 "04 VPP"
+  grep -q "tensors match" out || fail "04 VPP: $(cat out err)"
+  "$PIR_OPT" "$s/05_three_stage_1f1b.pir" --output-dir d \
+    '--pass-pipeline=apply-partition,split-ranks,gradient-merge{k=3 avg=true},pipeline-split{mode=1F1B}' ||
+    fail "pir-opt 05"
+  mpi 3 --programs d --schedule "$fx/case5_1f1b_reordered/schedule.yaml" --check "$s/05_three_stage_1f1b.pir"
+  expect_rc 0 "05 reordered"
+  grep -q "tensors match" out || fail "05 reordered: $(cat out err)"
+  mpi 2 --programs "$fx/case1_zbh1" --schedule "$fx/case1_zbh1/schedule.yaml" --timeout 10
+  expect_rc 1 "the old case1_zbh1 folder"
+  stderr_has "rank1/backward_b.pir:[0-9]+:[0-9]+: error: rank 1: job backward_b:0: pd_op.recv_v2: .* would take the message rank 0 sent in micro-batch 1"
+}
+
 cli_main
