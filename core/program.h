@@ -36,12 +36,17 @@ class Program {
   Block& body() const { return *body_; }
   PrintStyle& style() { return style_; }
   const PrintStyle& style() const { return style_; }
+  /// Where the program starts in its source (its `{`, or its first op for
+  /// a fragment), for errors about the program as a whole; -1: unknown.
+  int64_t location() const { return loc_; }
+  void setLocation(int64_t offset) { loc_ = offset; }
 
  private:
   Context* ctx_;
   Region* region_;
   Block* body_;
   PrintStyle style_;
+  int64_t loc_ = -1;
 };
 
 /// A program of a set, with what it is for: made by a splitting pass from

@@ -83,6 +83,7 @@ bool Parser::parseFile(std::vector<ParsedProgram>& out) {
     parsed.marker = std::move(marker);
     parsed.offset = offsetOf(tok_);
     parsed.program = std::make_unique<Program>(ctx_);
+    parsed.program->setLocation(parsed.offset);
     bool braced = tok_.is(TokenKind::LBrace);
     if (!braced && !tok_.is(TokenKind::LParen)) return unexpected("'{' or an operation to start a program");
     if (!parseProgramBody(*parsed.program, braced)) return false;

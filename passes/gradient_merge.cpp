@@ -83,7 +83,7 @@ class GradientMergePass : public ProgramPass {
     program_ = &program;
     factory_ = std::make_unique<DistOpFactory>(program);
     std::vector<Merge> merges;
-    if (Status s = collect(program, merges, diag); !s) return s;
+    if (Status s = collect(program, merges, diag, named.rank >= 0); !s) return s;
     for (Merge& m : merges) merge(program, m);
     stats_.add("merge buffer(s) added", static_cast<int64_t>(merges.size()));
     return Status::ok();
@@ -92,7 +92,10 @@ class GradientMergePass : public ProgramPass {
  private:
   Context& ctx() { return program_->context(); }
 
-  Status collect(Program& program, std::vector<Merge>& merges, DiagnosticEngine& diag) {
+  /// `rankProgram`: one rank's program (split-ranks'), which may hold no
+  /// optimizer when its stage owns no parameter (tied weights kept on
+  /// another stage): left unchanged.
+  Status collect(Program& program, std::vector<Merge>& merges, DiagnosticEngine& diag, bool rankProgram) {
     Block& body = program.body();
     std::unordered_set<std::string> names;
     for (const BlockArgument* k : body.kwargs()) names.insert(std::string(k->name()));
@@ -140,9 +143,14 @@ class GradientMergePass : public ProgramPass {
       }
       merges.push_back(std::move(m));
     }
-    countUnoptimized(body, merges);
+    size_t unoptimized = countUnoptimized(body, merges);
+    if (merges.empty() && rankProgram && unoptimized == 0) {
+      stats_.add("rank program(s) without an optimizer or parameter, left unchanged");
+      return Status::ok();
+    }
     if (merges.empty()) {
-      diag.error(body.empty() ? -1 : reportLocation(body.front()),
+      // About the whole program: no op is at fault.
+      diag.error(program.location(),
                  "gradient-merge: the program has no optimizer op (sgd_, adam_, adamw_, lamb_, momentum_), so no "
                  "parameter gradient to merge");
       return Status::error("no optimizer op");
@@ -152,7 +160,9 @@ class GradientMergePass : public ProgramPass {
 
   /// Trainable parameters no optimizer op updates have no gradient to
   /// merge (Paddle's params_grads leaves them out): counted, not refused.
-  void countUnoptimized(const Block& body, const std::vector<Merge>& merges) {
+  /// Returns how many.
+  size_t countUnoptimized(const Block& body, const std::vector<Merge>& merges) {
+    size_t n = 0;
     std::unordered_set<const Value*> updated;
     for (const Merge& m : merges) updated.insert(m.optimizer->operandValue(optimizerOperands(*m.optimizer).param));
     for (const Operation& op : body) {
@@ -163,7 +173,9 @@ class GradientMergePass : public ProgramPass {
       const OpInfo* info = lookupOp(op);
       if (!info || info->scope != ScopeAccess::ReadsParameter || updated.count(op.result(0))) continue;
       stats_.add("trainable parameter(s) without an optimizer op, not merged");
+      ++n;
     }
+    return n;
   }
 
   void merge(Program& program, Merge& m) {

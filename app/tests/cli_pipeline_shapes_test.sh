@@ -11,7 +11,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 SHAPES=$PIR_TESTDATA/pipeline_shapes
 FIXTURES=$PIR_TESTDATA/comm_check
 ONE_CHUNK="01_backward_reads_forward 05_three_stage_1f1b 06_tied_embedding 07_several_crossings
-  08_partial_grads_cross_stage_tp"
+  08_partial_grads_cross_stage_tp 09_tied_last_stage_without_parameters"
 
 # passes NAME ARGS...: pir-run ARGS --check exits 0 with a 'check: N tensors match' line.
 passes() {
@@ -111,6 +111,15 @@ test_pipeline_shapes_check_needs_the_program_the_folder_came_from() {
   prun "$SHAPES/01_backward_reads_forward.pir" --programs d --micro-batches 2
   expect_rc 1 "both without --check"
   stderr_has "one of them; both with --check"
+}
+
+# A last stage that owns no parameter (the tied weight lives on stage 0): gradient-merge leaves its rank's
+# program unchanged, counted, instead of refusing it.
+test_pipeline_shapes_stage_without_optimizer() {
+  run "$SHAPES/09_tied_last_stage_without_parameters.pir" --pass-statistics -o /dev/null \
+    '--pass-pipeline=apply-partition,split-ranks,gradient-merge{k=2 avg=true}'
+  expect_rc 0 "09 gradient-merge"
+  stderr_has "1 rank program without an optimizer or parameter, left unchanged"
 }
 
 # Paddle asserts N <= P for ZBVPP; gradient-merge averages, so N = 2P and 3P run and equal the serial step.
