@@ -150,7 +150,8 @@ class Config:
             return ["--mode FThenB --micro-batches 4", "--mode 1F1B --micro-batches 4",
                     "--mode ZBH1 --micro-batches 4", "--mode ZB1P --micro-batches 4"]
         if self.vshape:
-            return ["--mode FThenB --micro-batches 4", "--mode ZBVPP --micro-batches %d" % P]
+            return ["--mode FThenB --micro-batches 4", "--mode ZBVPP --micro-batches %d" % P,
+                    "--mode ZBVPP --micro-batches %d" % (2 * P)]
         return ["--mode FThenB --micro-batches 4", "--mode VPP --vpp 2 --micro-batches 4",
                 "--mode VPP --vpp 2 --split-bw --micro-batches %d" % P]
 
@@ -403,7 +404,7 @@ CASES = {
     "06_tied_embedding": Config(3, tied=True, layers=2, widths=[8, 6, 6, 6, 6, 6, 8]),
     "07_several_crossings": Config(2, layers=2, multi=(0,)),
     "08_partial_grads_cross_stage_tp": Config(2, layers=2, tp=True),
-    # fails even FThenB today: the last stage has no parameter of its own, so no optimizer op
+    # the last stage has no parameter of its own, so no optimizer op (refused by gradient-merge before issue 27)
     "09_tied_last_stage_without_parameters": Config(2, tied=True, widths=[8, 6, 8]),
 }
 
@@ -417,10 +418,8 @@ def random_config(seed):
     tp_entry = tp and rng.random() < 0.5
     layers = rng.choice([1, 1, 2])
     tied = rng.random() < 0.3
-    if tied and V == 1:
-        # with one layer a group the last stage would hold only the tied layer, no parameter of its own, and
-        # gradient-merge refuses a stage without an optimizer op (testdata/pipeline_shapes/09_*)
-        layers = 2
+    # with one layer a group and V = 1 the last stage holds only the tied layer, no parameter of its own
+    # (testdata/pipeline_shapes/09_*): gradient-merge leaves such a rank's program unchanged
     G = P * V
     nl = G * layers
     if rng.random() < 0.5:
