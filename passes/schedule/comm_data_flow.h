@@ -8,7 +8,8 @@
 // micro-batch; any other kwarg, and every persistable one, is a feed,
 // parameter or state. Each break is an error at the op reading the kwarg:
 // `job X:mb reads 'NAME', which job Y:mb makes later` (or never, for that
-// micro-batch). Linear in the jobs times their kwargs and exports.
+// micro-batch). Linear in the jobs times their kwargs and exports, with a
+// bit per exported name and micro-batch.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -37,6 +37,10 @@ class CommErrors {
   void add(core::Diagnostic d);
   void addAll(std::vector<core::Diagnostic> ds);
   size_t count() const { return count_; }
+  /// Whether a further error would not be kept: a caller may count it
+  /// (addUnshown) without making its text.
+  bool full() const { return count_ >= kMaxCommErrors; }
+  void addUnshown() { ++count_; }
   /// The kept ones, then (when some were dropped) one saying how many.
   std::vector<core::Diagnostic> take();
 
