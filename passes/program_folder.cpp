@@ -20,8 +20,7 @@ core::Status loadProgramFolder(const std::string& dir, ProgramFolder& out) {
   }
   for (const ManifestProgram& mp : out.manifest.programs) {
     auto file = std::make_unique<parser::ProgramFile>();
-    if (core::Status s = parser::loadProgramFile((std::filesystem::path(dir) / mp.file).string(), *file); !s)
-      return s;
+    if (core::Status s = parser::loadProgramFile((std::filesystem::path(dir) / mp.file).string(), *file); !s) return s;
     out.files.push_back(std::move(file));
   }
   return core::Status::ok();

@@ -82,8 +82,8 @@ void checkDataFlow(const RankRun& rank, CommErrors& errors) {
         continue;
       }
       const JobKwarg& kw = site.code->kwargs[k];
-      std::string what = "reads '" + std::string(kw.name) + "', " +
-                         whyMissing(rank, jobIds, j, id, *exporter[size_t(id)]);
+      std::string what =
+          "reads '" + std::string(kw.name) + "', " + whyMissing(rank, jobIds, j, id, *exporter[size_t(id)]);
       core::Diagnostic d = diagnosticAt(core::Severity::Error, site, kw.readAt, what);
       d.message = site.name() + " " + what;  // `rank R, job X:mb reads ...`
       errors.add(std::move(d));

@@ -25,7 +25,7 @@ namespace pir::passes::schedule {
 /// A blocked rank.
 struct RankWait {
   JobSite site;
-  const CommOp* op = nullptr;   ///< the recv_v2 or collective it waits in
+  const CommOp* op = nullptr;     ///< the recv_v2 or collective it waits in
   std::vector<int64_t> waitsFor;  ///< global ranks: the peer, or the ring's members not there yet
   int64_t collectiveNumber = 0;   ///< a collective: its number on the ring for this rank, from 1
 };

@@ -7,7 +7,9 @@ namespace pir::passes::schedule {
 
 namespace {
 
-size_t mix(size_t h, uint64_t v) { return h ^ (std::hash<uint64_t>()(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
+size_t mix(size_t h, uint64_t v) {
+  return h ^ (std::hash<uint64_t>()(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
 
 }  // namespace
 

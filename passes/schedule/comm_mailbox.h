@@ -71,7 +71,7 @@ class Mailbox {
     size_t operator()(const core::MessageKey& k) const;
   };
   struct Channel {
-    std::deque<Message> ordered;                                // no message_index, in order
+    std::deque<Message> ordered;                                   // no message_index, in order
     std::unordered_map<core::MessageKey, Message, KeyHash> keyed;  // by index and micro-batch
   };
   std::unordered_map<ChannelId, Channel, ChannelHash> channels_;

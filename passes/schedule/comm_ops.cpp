@@ -92,9 +92,9 @@ std::string readOp(const core::Operation& op, const Spelling& s, int64_t rank, c
              ranksText(group->ranks);
     out.peer = group->ranks[size_t(*peer)];
     out.messageIndex = core::messageIndex(op);
-    out.type = s.kind == CommOpKind::Recv ? recvType(op)
-                                          : typeOf(op.numOperands() && op.operandValue(0) ? op.operandValue(0)->type()
-                                                                                          : nullptr);
+    out.type = s.kind == CommOpKind::Recv
+                   ? recvType(op)
+                   : typeOf(op.numOperands() && op.operandValue(0) ? op.operandValue(0)->type() : nullptr);
     return "";
   }
   out.type = typeOf(op.numOperands() && op.operandValue(0) ? op.operandValue(0)->type() : nullptr);
@@ -156,7 +156,8 @@ bool compatible(const CommType& a, const CommType& b) {
 std::string typeText(const CommType& t) {
   if (!t.known) return "?";
   std::string text;
-  if (t.anyShape) text = "*x";
+  if (t.anyShape)
+    text = "*x";
   else
     for (int64_t d : t.dims) text += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
   return text + std::string(core::dataTypeName(t.dtype));

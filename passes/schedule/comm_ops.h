@@ -68,9 +68,9 @@ struct JobKwarg {
 /// One job program, read for the check.
 struct JobCode {
   const CommProgram* program = nullptr;
-  std::vector<CommOp> ops;               ///< top-level communication, in order
-  std::vector<JobKwarg> kwargs;          ///< non-persistable kwargs
-  std::vector<std::string> exports;      ///< top-level builtin.shadow_output names
+  std::vector<CommOp> ops;           ///< top-level communication, in order
+  std::vector<JobKwarg> kwargs;      ///< non-persistable kwargs
+  std::vector<std::string> exports;  ///< top-level builtin.shadow_output names
 };
 
 /// Where a rank is in its job list: a job of the schedule, or (job null)

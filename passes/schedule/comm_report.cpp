@@ -29,8 +29,8 @@ std::string describe(const CommOp& op) {
   switch (op.kind) {
     case CommOpKind::Send:
     case CommOpKind::Recv: {
-      std::string text = name + (op.kind == CommOpKind::Send ? " to rank " : " from rank ") + std::to_string(op.peer) +
-                         ring;
+      std::string text =
+          name + (op.kind == CommOpKind::Send ? " to rank " : " from rank ") + std::to_string(op.peer) + ring;
       return op.messageIndex < 0 ? text : text + " (message_index " + std::to_string(op.messageIndex) + ")";
     }
     case CommOpKind::Collective:

@@ -68,9 +68,9 @@ class Simulator {
       return counts_;
     }
     for (const Message& m : mailbox_.inFlight())
-      errors_.add(errorAt(m.from, *m.op,
-                          describe(*m.op) + ": micro-batch " + std::to_string(m.key.microBatch) +
-                              "'s message is never received"));
+      errors_.add(errorAt(
+          m.from, *m.op,
+          describe(*m.op) + ": micro-batch " + std::to_string(m.key.microBatch) + "'s message is never received"));
     return counts_;
   }
 
@@ -115,7 +115,8 @@ class Simulator {
   }
 
   static ChannelId channelOf(const JobSite& site, const CommOp& op) {
-    return op.kind == CommOpKind::Send ? ChannelId{op.ring, site.rank, op.peer} : ChannelId{op.ring, op.peer, site.rank};
+    return op.kind == CommOpKind::Send ? ChannelId{op.ring, site.rank, op.peer}
+                                       : ChannelId{op.ring, op.peer, site.rank};
   }
 
   void send(const JobSite& site, const CommOp& op) {
@@ -145,14 +146,14 @@ class Simulator {
                       "'s message: without message_index, messages pair in order on the channel");
       d.notes.push_back(noteAt(t.message.from, *t.message.op, "micro-batch " + mb + "'s message, sent here"));
     } else if (t.pairing == Pairing::OneEndIndexed) {
-      d = errorAt(site, op,
-                  describe(op) + " pairs with " + describe(sent) +
-                      ": a message_index on one end only (core/message_key.h)");
+      d = errorAt(
+          site, op,
+          describe(op) + " pairs with " + describe(sent) + ": a message_index on one end only (core/message_key.h)");
       d.notes.push_back(noteAt(t.message.from, sent, "the send, micro-batch " + mb));
     } else if (!compatible(sent.type, op.type)) {
-      d = errorAt(site, op,
-                  describe(op) + " receives " + typeText(op.type) + ", the message it pairs with is " +
-                      typeText(sent.type));
+      d = errorAt(
+          site, op,
+          describe(op) + " receives " + typeText(op.type) + ", the message it pairs with is " + typeText(sent.type));
       d.notes.push_back(noteAt(t.message.from, sent, "sent here as " + typeText(sent.type)));
     } else {
       return;
@@ -187,8 +188,11 @@ class Simulator {
   /// The members must agree with the first in the ring's order.
   void compare(std::vector<Arrival>& arrived, int64_t ring, int64_t number) {
     const std::vector<int64_t>& order = rings_.find(ring)->ranks;
-    auto position = [&](const Arrival& a) { return std::find(order.begin(), order.end(), a.site.rank) - order.begin(); };
-    std::sort(arrived.begin(), arrived.end(), [&](const Arrival& a, const Arrival& b) { return position(a) < position(b); });
+    auto position = [&](const Arrival& a) {
+      return std::find(order.begin(), order.end(), a.site.rank) - order.begin();
+    };
+    std::sort(arrived.begin(), arrived.end(),
+              [&](const Arrival& a, const Arrival& b) { return position(a) < position(b); });
     const CommOp& ref = *arrived[0].op;
     for (size_t k = 1; k < arrived.size(); ++k) {
       const CommOp& op = *arrived[k].op;
@@ -242,6 +246,12 @@ class Simulator {
       }
       waits.push_back(std::move(w));
     }
+    if (waits.empty()) {  // a rank neither done nor waiting is a bug of this file
+      core::Diagnostic d;
+      d.message = "internal: the communication check stopped with no rank waiting";
+      errors_.add(std::move(d));
+      return;
+    }
     errors_.add(deadlockDiagnostic(waits, [&](int64_t rank) -> std::string {
       auto it = indexOf_.find(rank);
       if (it == indexOf_.end()) return "runs no program";
@@ -263,8 +273,7 @@ class Simulator {
 
 }  // namespace
 
-CommCounts simulateCommunication(const std::vector<RankRun>& ranks, const core::RingTable& rings,
-                                 CommErrors& errors) {
+CommCounts simulateCommunication(const std::vector<RankRun>& ranks, const core::RingTable& rings, CommErrors& errors) {
   return Simulator(ranks, rings, errors).run();
 }
 

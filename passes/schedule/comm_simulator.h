@@ -28,7 +28,6 @@ struct CommCounts {
 /// Runs `ranks` (ascending by rank) over `rings`; what goes wrong into
 /// `errors`: pairing and type errors as they happen, then a deadlock, or
 /// else every message never received.
-CommCounts simulateCommunication(const std::vector<RankRun>& ranks, const core::RingTable& rings,
-                                 CommErrors& errors);
+CommCounts simulateCommunication(const std::vector<RankRun>& ranks, const core::RingTable& rings, CommErrors& errors);
 
 }  // namespace pir::passes::schedule

@@ -18,25 +18,22 @@ std::string index(int k) { return k < 0 ? "" : ",message_index:(Int64)" + std::t
 
 /// `() = send_v2 (%V)`: V's value to position `peer` of ring `ring`.
 std::string send(int v, int peer, int ring, int k = -1, const std::string& type = kT) {
-  return "    () = \"pd_op.send_v2\" (%" + std::to_string(v) + ") {dynamic_shape:false" + index(k) +
-         ",peer:(Int32)" + std::to_string(peer) + ",ring_id:(Int32)" + std::to_string(ring) +
-         ",use_calc_stream:true} : (" + type + ") -> \n";
+  return "    () = \"pd_op.send_v2\" (%" + std::to_string(v) + ") {dynamic_shape:false" + index(k) + ",peer:(Int32)" +
+         std::to_string(peer) + ",ring_id:(Int32)" + std::to_string(ring) + ",use_calc_stream:true} : (" + type +
+         ") -> \n";
 }
 
 /// `(%V) = recv_v2 ()` of a 4x8xf32 (or `dims`) from position `peer` of ring `ring`.
-std::string recv(int v, int peer, int ring, int k = -1, const std::string& dims = "4,8",
-                 const std::string& type = kT) {
-  return "    (%" + std::to_string(v) +
-         ") = \"pd_op.recv_v2\" () {dtype:(pd_op.DataType)float32,dynamic_shape:false" + index(k) +
-         ",out_shape:[" + dims + "],peer:(Int32)" + std::to_string(peer) + ",ring_id:(Int32)" + std::to_string(ring) +
-         ",use_calc_stream:true} : () -> " + type + "\n";
+std::string recv(int v, int peer, int ring, int k = -1, const std::string& dims = "4,8", const std::string& type = kT) {
+  return "    (%" + std::to_string(v) + ") = \"pd_op.recv_v2\" () {dtype:(pd_op.DataType)float32,dynamic_shape:false" +
+         index(k) + ",out_shape:[" + dims + "],peer:(Int32)" + std::to_string(peer) + ",ring_id:(Int32)" +
+         std::to_string(ring) + ",use_calc_stream:true} : () -> " + type + "\n";
 }
 
 std::string data(int v, const std::string& name = "x", const std::string& type = kT, const std::string& dims = "4,8") {
-  return "    (%" + std::to_string(v) +
-         ") = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"" + name +
-         "\",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[" + dims + "],stop_gradient:[true]} : () -> " +
-         type + "\n";
+  return "    (%" + std::to_string(v) + ") = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"" + name +
+         "\",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[" + dims +
+         "],stop_gradient:[true]} : () -> " + type + "\n";
 }
 
 std::string output(int v, const std::string& name) {
@@ -100,9 +97,9 @@ std::string rendered(const CommCheckReport& r) { return renderCommErrors(r); }
 TEST_CASE("a 1F1B pipeline's sends and receives pair up", "[passes][comm]") {
   Programs p;
   addPipeline(p);
-  Schedule s = schedule({{"forward:0", "forward:1", "backward:0", "backward:1"},
-                         {"forward:0", "backward:0", "forward:1", "backward:1"}},
-                        2);
+  Schedule s = schedule(
+      {{"forward:0", "forward:1", "backward:0", "backward:1"}, {"forward:0", "backward:0", "forward:1", "backward:1"}},
+      2);
   CommCheckReport r = p.check(&s);
   INFO(rendered(r));
   CHECK(r.valid());
@@ -131,9 +128,9 @@ TEST_CASE("a deadlock in a schedule names each rank's job and micro-batch", "[pa
   addPipeline(p);
   // Stage 1 runs its backward (a send) only after a second forward, which
   // waits for stage 0's second forward, which runs after its backward:0.
-  Schedule s = schedule({{"forward:0", "backward:0", "forward:1", "backward:1"},
-                         {"forward:0", "forward:1", "backward:0", "backward:1"}},
-                        2);
+  Schedule s = schedule(
+      {{"forward:0", "backward:0", "forward:1", "backward:1"}, {"forward:0", "forward:1", "backward:0", "backward:1"}},
+      2);
   CommCheckReport r = p.check(&s);
   REQUIRE(r.errors.size() == 1);
   CHECK(r.errors[0].message ==
@@ -145,9 +142,9 @@ TEST_CASE("without message_index a receive that takes another micro-batch's mess
           "[passes][comm]") {
   Programs p;
   addPipeline(p);
-  Schedule s = schedule({{"forward:1", "forward:0", "backward:0", "backward:1"},
-                         {"forward:0", "backward:0", "forward:1", "backward:1"}},
-                        2);
+  Schedule s = schedule(
+      {{"forward:1", "forward:0", "backward:0", "backward:1"}, {"forward:0", "backward:0", "forward:1", "backward:1"}},
+      2);
   CommCheckReport r = p.check(&s);
   REQUIRE(r.errors.size() >= 1);
   const core::Diagnostic& d = r.errors[0];
@@ -163,9 +160,9 @@ TEST_CASE("without message_index a receive that takes another micro-batch's mess
 TEST_CASE("with message_index the same swapped order pairs by key", "[passes][comm]") {
   Programs p;
   addPipeline(p, 0, 0);
-  Schedule s = schedule({{"forward:1", "forward:0", "backward:0", "backward:1"},
-                         {"forward:0", "backward:0", "forward:1", "backward:1"}},
-                        2);
+  Schedule s = schedule(
+      {{"forward:1", "forward:0", "backward:0", "backward:1"}, {"forward:0", "backward:0", "forward:1", "backward:1"}},
+      2);
   CommCheckReport r = p.check(&s);
   INFO(rendered(r));
   CHECK(r.valid());
@@ -268,8 +265,7 @@ TEST_CASE("a message never received is an error at its send", "[passes][comm]") 
   p.add(1, 1, "", body(data(0)));
   CommCheckReport r = p.check();
   REQUIRE(r.errors.size() == 1);
-  CHECK(r.errors[0].message ==
-        "rank 0: pd_op.send_v2 to rank 1 on ring 12: micro-batch 0's message is never received");
+  CHECK(r.errors[0].message == "rank 0: pd_op.send_v2 to rank 1 on ring 12: micro-batch 0's message is never received");
   CHECK(rendered(r).find("rank0.pir:3:5: error:") == 0);
 }
 
@@ -278,8 +274,11 @@ TEST_CASE("a kwarg another job makes must be made earlier for the same micro-bat
   p.add(0, 0, "forward", body(data(0) + output(0, "h")));
   p.add(0, 0, "backward",
         "{\n    ^kw:\n        %kwarg_h {}\n        %kwarg_w {}\n"
-        "    (%0) = \"pd_op.relu\" (%kwarg_h) {} : (" + kT + ") -> " + kT + "\n"
-        "    (%1) = \"pd_op.relu\" (%kwarg_w) {} : (" + kT + ") -> " + kT + "\n}\n");
+        "    (%0) = \"pd_op.relu\" (%kwarg_h) {} : (" +
+            kT + ") -> " + kT +
+            "\n"
+            "    (%1) = \"pd_op.relu\" (%kwarg_w) {} : (" +
+            kT + ") -> " + kT + "\n}\n");
   SECTION("in order") {
     Schedule s = schedule({{"forward:0", "backward:0"}}, 1);
     CommCheckReport r = p.check(&s);
@@ -297,7 +296,8 @@ TEST_CASE("a kwarg another job makes must be made earlier for the same micro-bat
     Schedule s = schedule({{"forward:0", "backward:1"}}, 2);
     CommCheckReport r = p.check(&s);
     REQUIRE(r.errors.size() == 1);
-    CHECK(r.errors[0].message == "rank 0, job backward:1 reads 'h', which job forward makes, but never for micro-batch 1");
+    CHECK(r.errors[0].message ==
+          "rank 0, job backward:1 reads 'h', which job forward makes, but never for micro-batch 1");
   }
 }
 
