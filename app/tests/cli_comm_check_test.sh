@@ -4,7 +4,8 @@
 # pipeline, and `pir-opt verify-comm DIR [--schedule S.yaml]`: valid lists, a list the dry run passes
 # whose receives take another micro-batch's message, a hand-reordered list that deadlocks (the cycle
 # of waits), a shape mismatch, a collective mismatch, a message never received and a kwarg read
-# before it is made, each located at the op. See cli_lib.sh for the driver.
+# before it is made, each located at the op; and the real failing cases of testdata/comm_check/ when
+# they are there. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 TWO=$TESTDATA/gradient_merge/05_dist_two_stages.pir  # stage 0 on [0], stage 1 on [1], sgd_
 
@@ -128,6 +129,29 @@ test_comm_verify_split_ranks() {
   expect_located sd/rank1.pir
   stderr_has "^sd/rank1.pir:[0-9]+:[0-9]+: error: rank 1: pd_op.all_reduce: collective #2 on ring 12: all_reduce MAX of 4x16xf32 here, all_reduce SUM of 4x16xf32 on rank 0$"
   stderr_has "^sd/rank0.pir:[0-9]+:[0-9]+: note: rank 0: its collective #2 on ring 12, pd_op.all_reduce$"
+}
+
+# The real failing cases of testdata/comm_check/ (made on branch pipeline-shapes; skipped where
+# they are not there): pir-run computes two of them silently wrong and deadlocks on the others.
+test_comm_verify_failing_fixtures() {
+  local dir=$TESTDATA/comm_check c
+  [ -d "$dir/case1_1f1b" ] || skip "no testdata/comm_check fixtures"
+  cp -r "$dir" fixtures
+  cd fixtures || return
+  # case AN-EXPECTED-ERROR-REGEX
+  for c in "case1_zbh1 ^case1_zbh1/rank1/backward_b.pir:15:5: error: rank 1, job backward_b:0: pd_op.recv_v2 from rank 0 on ring 12 takes micro-batch 1's message" \
+           "case1_1f1b ^case1_1f1b/rank0/backward.pir:10:5: error: deadlock: .* rank 0 \(backward:0\) -> rank 1 \(recv_forward:1\) -> rank 0$" \
+           "case3_vpp_share ^case3_vpp_share/rank0/recv_forward1.pir:2:5: error: rank 0, job recv_forward1:3: .* takes micro-batch 0's message" \
+           "case5_1f1b_reordered ^case5_1f1b_reordered/rank1/backward.pir:9:5: error: deadlock: .* rank 1 \(backward:0\) -> rank 2 \(recv_forward:1\) -> rank 1$"; do
+    local name=${c%% *} want=${c#* }
+    run verify-comm "$name" --schedule "$name/schedule.yaml"
+    expect_rc 1 "$name"
+    head -n 1 err | grep -Eq "^$name/rank[0-9]+/[a-z_0-9]+\.pir:[0-9]+:[0-9]+: error: " ||
+      fail "$name: the first line is no located error: $(head -n 1 err)"
+    stderr_has "$want" "$name"
+    run schedule --check "$name/schedule.yaml" --programs "$name"
+    expect_rc 1 "schedule --check $name"
+  done
 }
 
 test_comm_verify_bad_input() {
