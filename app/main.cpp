@@ -10,6 +10,7 @@
 
 #include "app/opt_driver.h"
 #include "app/schedule_command.h"
+#include "app/verify_comm_command.h"
 
 int main(int argc, char** argv) {
 #if defined(__GLIBC__)
@@ -21,5 +22,6 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
 #endif
   if (argc > 1 && std::strcmp(argv[1], "schedule") == 0) return pir::app::runSchedule(argc - 1, argv + 1);
+  if (argc > 1 && std::strcmp(argv[1], "verify-comm") == 0) return pir::app::runVerifyComm(argc - 1, argv + 1);
   return pir::app::runOpt(argc, argv);
 }

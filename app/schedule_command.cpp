@@ -2,7 +2,8 @@
 //
 // Generate: options -> job lists -> validate + dry run (a failure here is
 // our bug: exit 2) -> simulate -> render. Check: read YAML -> validate ->
-// programs -> dry run -> simulate -> a one-line summary (or --format).
+// programs -> dry run -> the programs' communication (a split-ranks
+// folder) -> simulate -> a one-line summary (or --format).
 //
 //===----------------------------------------------------------------------===//
 #include "app/schedule_command.h"
@@ -10,13 +11,13 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "app/cli_checks.h"
 #include "app/output_file.h"
+#include "app/verify_comm_command.h"
 #include "passes/manifest.h"
+#include "passes/rank_layout.h"
 #include "passes/schedule/dry_run.h"
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
@@ -89,12 +90,21 @@ int checkPrograms(const ScheduleArgs& args, const sched::Schedule& schedule) {
   return 0;
 }
 
+/// `--programs DIR` of split-ranks (a DIR/ranks.yaml beside its
+/// programs.yaml): the job programs' communication, run as the list says
+/// (app/verify_comm_command.h). Returns the exit code.
+int checkCommunication(const ScheduleArgs& args, const sched::Schedule& schedule) {
+  std::error_code ec;
+  const std::filesystem::path dir(args.programs);
+  if (!std::filesystem::exists(dir / passes::kManifestName, ec) ||
+      !std::filesystem::exists(dir / passes::kRankLayoutName, ec))
+    return 0;
+  sched::CommCheckReport report;
+  return checkFolderComm("pir-opt schedule", args.programs, &schedule, report);
+}
+
 int runCheck(const ScheduleArgs& args) {
-  std::ifstream in(args.check);
-  if (!in) return fail("cannot read '" + args.check + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  auto schedule = sched::scheduleFromYaml(buffer.str(), args.check);
+  auto schedule = sched::loadScheduleFile(args.check);
   if (!schedule) return fail(schedule.status().message());
   // The validator's errors start with LINE:COL in the file: FILE:LINE:COL: ...
   if (auto errors = sched::validateSchedule(*schedule); !errors.empty()) return failAll(args.check + ":", errors);
@@ -110,6 +120,8 @@ int runCheck(const ScheduleArgs& args) {
                      schedule->stageJobs[s][size_t(at)].name().c_str());
     return 1;
   }
+  if (!args.programs.empty())
+    if (int rc = checkCommunication(args, *schedule); rc != 0) return rc;
   auto sim = sched::simulate(*schedule, args.options.costs);
   if (!sim) return fail(sim.status().message(), 2);
   return write(args.output, args.format.empty() ? summary(args.check, *sim) : render(args.format, *schedule, *sim));
@@ -162,7 +174,7 @@ void addOptions(CLI::App& app, ScheduleArgs& a) {
   app.add_option("--check", a.check, "validate a job-list YAML file instead of generating one")->check(path);
   app.add_option("--programs", a.programs,
                  "with --check: every job type needs a program, one DIR/programs.yaml lists (per stage), "
-                 "else a DIR/TYPE.pir")
+                 "else a DIR/TYPE.pir; with a DIR/ranks.yaml, the programs' communication is checked too")
       ->check(path);
 }
 

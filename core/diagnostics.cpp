@@ -81,6 +81,7 @@ std::string DiagnosticEngine::render() const {
 }
 
 std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d) {
+  if (d.source) source = d.source;
   std::string out;
   if (source == nullptr || d.offset < 0) {
     if (source) out += source->name() + ": ";

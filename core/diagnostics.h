@@ -49,6 +49,10 @@ struct Diagnostic {
   /// before the caret: a clipped source line starts there when the caret
   /// still fits, so the named text shows; -1: none.
   int64_t context = -1;
+  /// The file `offset` is in when it is not the one the diagnostic is
+  /// rendered against (a note in another rank's program); null: that one.
+  /// Its notes default to it.
+  const SourceFile* source = nullptr;
 };
 
 /// Collects diagnostics about one source and renders them in order of
@@ -81,7 +85,8 @@ class DiagnosticEngine {
   std::vector<Diagnostic> diags_;
 };
 
-/// Renders one diagnostic against `source` (which may be null).
+/// Renders one diagnostic against `source` (which may be null; the
+/// diagnostic's own source, when it has one, wins).
 std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d);
 
 /// A failed Status as the CLIs print it, once: located in its own source

@@ -90,3 +90,15 @@ TEST_CASE("a diagnostic's context starts the clipped line when the caret fits af
   d.context = 10;  // too far before the caret: as without one
   CHECK(renderDiagnostic(&src, d) == plain);
 }
+
+TEST_CASE("a diagnostic and its notes render in their own sources when they name one", "[diag]") {
+  SourceFile a("a.pir", "first\nsecond\n"), b("b.pir", "other\n");
+  Diagnostic d{Severity::Error, 6, "here", {}};
+  d.notes.push_back(Diagnostic{Severity::Note, 1, "there", {}});
+  d.notes.back().source = &b;
+  CHECK(renderDiagnostic(&a, d) == "a.pir:2:1: error: here\nsecond\n^\nb.pir:1:2: note: there\nother\n ^\n");
+  d.source = &b;  // the diagnostic's own source wins over the one given, and is its notes' default
+  d.offset = 0;
+  d.notes.back().source = nullptr;
+  CHECK(renderDiagnostic(&a, d) == "b.pir:1:1: error: here\nother\n^\nb.pir:1:2: note: there\nother\n ^\n");
+}

@@ -19,6 +19,8 @@ namespace pir::passes::schedule {
 std::string scheduleToYaml(const Schedule& schedule, const Simulation* sim);
 /// Reads what scheduleToYaml writes (simulation is ignored; mode optional).
 core::Result<Schedule> scheduleFromYaml(const std::string& text, const std::string& what);
+/// scheduleFromYaml of the file at `path` (`cannot read 'PATH'` when it cannot be read).
+core::Result<Schedule> loadScheduleFile(const std::string& path);
 
 std::string renderTimeGrid(const Schedule& schedule, const Simulation& sim);
 std::string renderChromeTrace(const Schedule& schedule, const Simulation& sim);

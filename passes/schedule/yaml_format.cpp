@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "passes/schedule/formats.h"
 #include "passes/schedule/yaml_strict.h"
@@ -118,6 +120,14 @@ core::Result<Schedule> scheduleFromYaml(const std::string& text, const std::stri
   } catch (const YAML::Exception& e) {
     return core::Status::error(what + ":" + posOf(e.mark).str() + ": " + e.msg);
   }
+}
+
+core::Result<Schedule> loadScheduleFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return core::Status::error("cannot read '" + path + "'");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return scheduleFromYaml(buffer.str(), path);
 }
 
 }  // namespace pir::passes::schedule

@@ -5,8 +5,7 @@
 #include <sstream>
 
 #include "core/clone.h"
-#include "parser/input_file.h"
-#include "parser/parser.h"
+#include "parser/program_file.h"
 #include "passes/manifest.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
@@ -28,22 +27,11 @@ namespace sched = passes::schedule;
 namespace {
 
 /// A program read from a file, with the source its errors are located in.
-struct Loaded {
-  parser::InputFile file;
-  std::unique_ptr<core::SourceFile> source;
-  core::Context ctx;
-  std::unique_ptr<core::Program> program;
-};
+using Loaded = parser::ProgramFile;
 
 Status loadProgram(const std::string& path, Loaded& l) {
   PhaseTimer timer("read");
-  if (Status s = l.file.open(path); !s) return s;
-  l.source = std::make_unique<core::SourceFile>(path, l.file.text());
-  core::DiagnosticEngine diag(l.source.get());
-  auto parsed = parser::parseProgram(l.ctx, *l.source, diag);
-  if (!parsed) return Status::rendered(core::ErrorKind::User, diag.render());
-  l.program = std::move(parsed.value());
-  return Status::ok();
+  return parser::loadProgramFile(path, l);
 }
 
 Status readSchedule(const std::string& path, sched::Schedule& out) {
