@@ -23,8 +23,9 @@ stage_jobs() {
   grep -qF "jobs: [$2]" "$1" && grep -qF "jobs: [$3]" "$1" || fail "could not write $1: $(cat "$1")"
 }
 
-# Stage 0 runs its micro-batch 1 first: the dependency model is content, but stage 1's receives
-# carry no message_index and take the messages in order, each the other micro-batch's.
+# Stage 0 runs its micro-batch 1 first: the dependency model is content. Messages keyed by
+# message_index (what pipeline-split writes) still meet their own micro-batch; without it stage 1's
+# receives take the messages in order, each the other micro-batch's.
 SWAPPED0='"recv_forward:1", "forward:1", "recv_forward:0", "forward:0", "backward:0", "send_backward:0", "backward:1", "send_backward:1", "optimizer:0"'
 STAGE1='"recv_forward:0", "forward:0", "backward:0", "recv_forward:1", "send_backward:0", "forward:1", "backward:1", "send_backward:1", "optimizer:0"'
 # Stage 0 waits for micro-batch 0's gradient before it sends micro-batch 1; stage 1 waits for
@@ -41,18 +42,35 @@ test_comm_schedule_check_valid() {
   [ ! -s err ] || fail "stderr: $(head -c 300 err)"
 }
 
+# unkeyed D: D's send_v2/recv_v2 without message_index (as pipeline-split wrote them before issue 27).
+unkeyed() {
+  sed -i -E 's/,message_index:\(Int64\)[0-9]+//' "$1"/rank*/*.pir
+  ! grep -q message_index "$1"/rank*/*.pir || fail "message_index left in $1"
+}
+
 test_comm_schedule_check_micro_batch_mispaired() {
   pipeline d
   stage_jobs swapped.yaml "$SWAPPED0" "$STAGE1"
   run schedule --check swapped.yaml
   expect_rc 0 "the dependency model alone"
   run schedule --check swapped.yaml --programs d
-  expect_rc 1 "with the programs"
+  expect_rc 0 "keyed messages pair by micro-batch in any order"
+  grep -q valid out || fail "stdout: $(cat out err)"
+  prun --programs d --schedule swapped.yaml --check "$TWO"
+  expect_rc 0 "pir-run on the swapped list"
+  grep -q "tensors match" out || fail "pir-run: $(cat out err)"
+  unkeyed d
+  run schedule --check swapped.yaml --programs d
+  expect_rc 1 "with the unkeyed programs"
   expect_located d/rank1/recv_forward.pir 2
   stderr_has "^d/rank1/recv_forward.pir:2:5: error: rank 1, job recv_forward:0: pd_op.recv_v2 from rank 0 on ring 12 takes micro-batch 1's message: without message_index, messages pair in order on the channel$"
   stderr_has "^d/rank0/forward.pir:8:5: note: rank 0, job forward:1: micro-batch 1's message, sent here$"
   stderr_has "job recv_forward:1: .* takes micro-batch 0's message"
   grep -q valid out && fail "stdout says valid: $(cat out)"
+  # pir-run stops at the same receive.
+  prun --programs d --schedule swapped.yaml --timeout 10
+  expect_rc 1 "pir-run on the unkeyed programs"
+  stderr_has "rank1/recv_forward.pir:2:5: error: rank 1: job recv_forward:0: pd_op.recv_v2: .* would take the message rank 0 sent in micro-batch 1"
 }
 
 test_comm_verify_pipeline() {
@@ -72,8 +90,8 @@ test_comm_verify_deadlock_cycle() {
   expect_rc 1
   expect_located d/rank0/backward.pir 7
   stderr_has "^d/rank0/backward.pir:7:5: error: deadlock: no rank can go on; the waits go round a cycle: rank 0 \(backward:0\) -> rank 1 \(recv_forward:1\) -> rank 0$"
-  stderr_has "^d/rank0/backward.pir:7:5: note: rank 0, job backward:0: waits in pd_op.recv_v2 from rank 1 on ring 13 for micro-batch 0's message"
-  stderr_has "^d/rank1/recv_forward.pir:2:5: note: rank 1, job recv_forward:1: waits in pd_op.recv_v2 from rank 0 on ring 12 for micro-batch 1's message"
+  stderr_has "^d/rank0/backward.pir:7:5: note: rank 0, job backward:0: waits in pd_op.recv_v2 from rank 1 on ring 13 \(message_index 0\) for micro-batch 0's message"
+  stderr_has "^d/rank1/recv_forward.pir:2:5: note: rank 1, job recv_forward:1: waits in pd_op.recv_v2 from rank 0 on ring 12 \(message_index 0\) for micro-batch 1's message"
   # The dry run finds this one as well, and schedule --check says so first.
   run schedule --check stuck.yaml --programs d
   expect_rc 1
@@ -87,7 +105,7 @@ test_comm_verify_shape_mismatch() {
   run verify-comm d --schedule s.yaml
   expect_rc 1
   expect_located d/rank1/recv_forward.pir 2
-  stderr_has "rank 1, job recv_forward:0: pd_op.recv_v2 from rank 0 on ring 12 receives 4x16xf32, the message it pairs with is 4x8xf32$"
+  stderr_has "rank 1, job recv_forward:0: pd_op.recv_v2 from rank 0 on ring 12 \(message_index 0\) receives 4x16xf32, the message it pairs with is 4x8xf32$"
   stderr_has "^d/rank0/forward.pir:8:5: note: rank 0, job forward:0: sent here as 4x8xf32$"
 }
 
@@ -97,7 +115,7 @@ test_comm_verify_never_received() {
   run verify-comm d --schedule s.yaml
   expect_rc 1
   expect_located d/rank0/forward.pir 8
-  stderr_has "^d/rank0/forward.pir:8:5: error: rank 0, job forward:0: pd_op.send_v2 to rank 1 on ring 12: micro-batch 0's message is never received$"
+  stderr_has "^d/rank0/forward.pir:8:5: error: rank 0, job forward:0: pd_op.send_v2 to rank 1 on ring 12 \(message_index 0\): micro-batch 0's message is never received$"
   stderr_has "job forward:1: .* micro-batch 1's message is never received$"
 }
 
