@@ -321,9 +321,16 @@ class Splitter {
     else if (isCopied(producer) && !readsOriginals && plan_.copyJob < job)
       source = plan_.copyJob;
     if (source < 0) {
-      diag_.error(reportLocation(&reader), "op '" + std::string(reader.name()) + "' in job '" + plan_.jobs[job] +
-                                               "' reads a value made by op '" + std::string(ops_[producer]->name()) +
-                                               "' in the later job '" + plan_.jobs[home] + "'");
+      // Every micro-batch runs its jobs in plan order: no placement of the
+      // two ops lets the reader run after the producer.
+      Diagnostic& d = diag_.error(
+          reportLocation(&reader),
+          "op '" + std::string(reader.name()) + "' in job '" + plan_.jobs[job] + "' reads result " +
+              std::to_string(v->index()) + " of op '" + std::string(ops_[producer]->name()) +
+              "', made in the later job '" + plan_.jobs[home] + "': each micro-batch runs '" + plan_.jobs[job] +
+              "' before '" + plan_.jobs[home] + "', so '" + plan_.jobs[job] + "' would wait on '" + plan_.jobs[home] +
+              "', which waits on '" + plan_.jobs[job] + "' (their op_role, chunk or B/W kind puts them there)");
+      d.notes.push_back(Diagnostic{Severity::Note, reportLocation(ops_[producer]), "the value is made here", {}});
       return Status::error("a job reads a value made by a later job");
     }
     Crossing& c = crossing(t, v, [] { return std::string_view(); });
