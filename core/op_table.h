@@ -85,6 +85,22 @@ enum OpTraits : uint8_t {
 /// `output_name`) or a parameter (builtin.set_parameter by `parameter_name`).
 enum class ScopeAccess : uint8_t { None, ReadsData, ReadsParameter, WritesOutput, WritesParameter };
 
+/// How an op talks to other ranks: the one list the runtime's comm kernels
+/// are registered from and the static communication check reads
+/// (passes/schedule/comm_ops.h). AllReduceSum (c_allreduce_sum) and
+/// ReduceScatter sum whatever a reduce_type says.
+enum class Communication : uint8_t {
+  None,
+  Send,
+  Recv,
+  AllReduce,
+  AllReduceSum,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  Broadcast,
+};
+
 /// A tensor as result-type functions see it: dtype and dims (-1: dynamic).
 struct TensorSpec {
   DataType dtype = DataType::Undefined;
@@ -135,7 +151,8 @@ struct OpInfo {
   RegionSyntax regionSyntax = RegionSyntax::Generic;
   uint8_t traits = kNoTraits;  // OpTraits
   ScopeAccess scope = ScopeAccess::None;
-  std::string_view scopeKey = {};      // the attribute naming what `scope` reads or writes
+  std::string_view scopeKey = {};  // the attribute naming what `scope` reads or writes
+  Communication comm = Communication::None;
   LinearWhenFn linearWhen = nullptr;   // null: the linear masks hold unconditionally
   ResultTypeFn resultTypes = nullptr;  // null: none (yet)
 

@@ -13,32 +13,37 @@ namespace pir::passes::schedule {
 namespace {
 
 struct Spelling {
-  std::string_view name;
   CommOpKind kind;
   CollectiveKind collective;
   bool sum;  // a c_* spelling (or reduce_scatter): SUM whatever reduce_type says
 };
 
-// The ops runtime/kernels/comm.cpp runs, as it reads them.
-constexpr Spelling kSpellings[] = {
-    {"pd_op.send_v2", CommOpKind::Send, CollectiveKind::AllReduce, false},
-    {"pd_op.recv_v2", CommOpKind::Recv, CollectiveKind::AllReduce, false},
-    {"pd_op.all_reduce", CommOpKind::Collective, CollectiveKind::AllReduce, false},
-    {"pd_op.all_reduce_", CommOpKind::Collective, CollectiveKind::AllReduce, false},
-    {"pd_op.c_allreduce_sum", CommOpKind::Collective, CollectiveKind::AllReduce, true},
-    {"pd_op.c_allreduce_sum_", CommOpKind::Collective, CollectiveKind::AllReduce, true},
-    {"pd_op.all_gather", CommOpKind::Collective, CollectiveKind::AllGather, false},
-    {"pd_op.c_allgather", CommOpKind::Collective, CollectiveKind::AllGather, false},
-    {"pd_op.reduce_scatter", CommOpKind::Collective, CollectiveKind::ReduceScatter, true},
-    {"pd_op.c_reducescatter", CommOpKind::Collective, CollectiveKind::ReduceScatter, true},
-    {"pd_op.all_to_all", CommOpKind::Collective, CollectiveKind::AllToAll, false},
-    {"pd_op.broadcast", CommOpKind::Collective, CollectiveKind::Broadcast, false},
-};
-
-const Spelling* spellingOf(std::string_view name) {
-  for (const Spelling& s : kSpellings)
-    if (s.name == name) return &s;
-  return nullptr;
+/// How `op` communicates, from its op table entry (core::Communication,
+/// the list the runtime's comm kernels are registered from); nullopt: not.
+std::optional<Spelling> spellingOf(const core::Operation& op) {
+  using core::Communication;
+  const core::OpInfo* info = core::lookupOp(op);
+  switch (info ? info->comm : Communication::None) {
+    case Communication::None:
+      return std::nullopt;
+    case Communication::Send:
+      return Spelling{CommOpKind::Send, CollectiveKind::AllReduce, false};
+    case Communication::Recv:
+      return Spelling{CommOpKind::Recv, CollectiveKind::AllReduce, false};
+    case Communication::AllReduce:
+      return Spelling{CommOpKind::Collective, CollectiveKind::AllReduce, false};
+    case Communication::AllReduceSum:
+      return Spelling{CommOpKind::Collective, CollectiveKind::AllReduce, true};
+    case Communication::AllGather:
+      return Spelling{CommOpKind::Collective, CollectiveKind::AllGather, false};
+    case Communication::ReduceScatter:
+      return Spelling{CommOpKind::Collective, CollectiveKind::ReduceScatter, true};
+    case Communication::AllToAll:
+      return Spelling{CommOpKind::Collective, CollectiveKind::AllToAll, false};
+    case Communication::Broadcast:
+      return Spelling{CommOpKind::Collective, CollectiveKind::Broadcast, false};
+  }
+  return std::nullopt;
 }
 
 CommType typeOf(const core::Type* type) {
@@ -173,7 +178,7 @@ JobCode indexJob(const CommProgram& program, const core::RingTable& rings, std::
     const core::OpInfo* info = op.numResults() == 0 ? core::lookupOp(op) : nullptr;  // outputs make no value
     if (info && info->scope == core::ScopeAccess::WritesOutput)
       if (auto* name = op.attrOf<core::StringAttr>(info->scopeKey)) code.exports.push_back(name->value());
-    const Spelling* s = spellingOf(op.name());
+    std::optional<Spelling> s = spellingOf(op);
     if (!s) continue;
     CommOp c;
     if (std::string problem = readOp(op, *s, program.rank, rings, c); !problem.empty()) {

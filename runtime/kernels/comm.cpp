@@ -86,18 +86,39 @@ Status recv(KernelContext& ctx) {
 }  // namespace
 
 void registerCommKernels(KernelRegistry& r) {
-  r.add("pd_op.all_reduce", allReduce);
-  r.add("pd_op.all_reduce_", allReduce);
-  r.add("pd_op.c_allreduce_sum", allReduceSum);
-  r.add("pd_op.c_allreduce_sum_", allReduceSum);
-  r.add("pd_op.all_gather", allGather);
-  r.add("pd_op.c_allgather", allGather);
-  r.add("pd_op.reduce_scatter", reduceScatter);
-  r.add("pd_op.c_reducescatter", reduceScatter);
-  r.add("pd_op.all_to_all", allToAll);
-  r.add("pd_op.broadcast", broadcast);
-  r.add("pd_op.send_v2", send);
-  r.add("pd_op.recv_v2", recv);
+  // Every op the op table says communicates (core::Communication, also what
+  // the static communication check follows) gets its kernel here.
+  for (const core::OpInfo& info : core::opTable()) {
+    using core::Communication;
+    switch (info.comm) {
+      case Communication::None:
+        break;
+      case Communication::Send:
+        r.add(info.name, send);
+        break;
+      case Communication::Recv:
+        r.add(info.name, recv);
+        break;
+      case Communication::AllReduce:
+        r.add(info.name, allReduce);
+        break;
+      case Communication::AllReduceSum:
+        r.add(info.name, allReduceSum);
+        break;
+      case Communication::AllGather:
+        r.add(info.name, allGather);
+        break;
+      case Communication::ReduceScatter:
+        r.add(info.name, reduceScatter);
+        break;
+      case Communication::AllToAll:
+        r.add(info.name, allToAll);
+        break;
+      case Communication::Broadcast:
+        r.add(info.name, broadcast);
+        break;
+    }
+  }
 }
 
 }  // namespace pir::runtime
