@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "app/output_file.h"
+#include "app/staged_directory.h"
 #include "core/status.h"
 #include "runtime/runner/runner.h"
 
@@ -20,8 +22,20 @@ namespace pir::app {
 bool printReport(const runtime::runner::RunReport& report);
 
 /// The trace (when `tracePath` is not empty) and the output folder (when
-/// `outputDir` is not empty), each all or nothing; then stdout flushed.
-core::Status writeRunFiles(const std::string& tracePath, const std::string& outputDir,
-                           const runtime::runner::RunReport& report);
+/// `outputDir` is not empty), each all or nothing. open() runs before the
+/// compute, so an unwritable path fails in a moment, not after the run; the
+/// folder replaces an existing one as a whole (StagedDirectory::Replace,
+/// marked by summary.yaml), never merges with a last run's files.
+class RunFiles {
+ public:
+  core::Status open(const std::string& tracePath, const std::string& outputDir);
+  /// Writes and commits both; then stdout flushed.
+  core::Status write(const runtime::runner::RunReport& report);
+
+ private:
+  std::string tracePath_;
+  OutputFile trace_;
+  StagedDirectory dir_;
+};
 
 }  // namespace pir::app

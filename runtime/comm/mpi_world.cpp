@@ -475,7 +475,7 @@ class MpiComm final : public Communicator {
   /// Polls until every request completes; past the timeout, the first one
   /// still open is what this rank waits on.
   Status waitAll(std::vector<Wait>& waits) {
-    auto deadline = std::chrono::steady_clock::now() + timeout_;
+    auto deadline = deadlineAfter(timeout_);
     int64_t start = steadyNs();
     struct WaitEnd {  // a wait that did not complete at the first test, for the trace
       TraceSink* trace;

@@ -17,13 +17,13 @@ namespace pir::runtime::runner {
 
 using core::Status;
 
-namespace {
-
 uint64_t fnv1a64(std::string_view s) {
-  uint64_t h = 1469598103934665603ull;
+  uint64_t h = 14695981039346656037ull;  // FNV-1a's 64-bit offset basis
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return h;
 }
+
+namespace {
 
 Status located(const core::SourceFile& source, const ProgramInput& in, std::string msg) {
   return Status::error(std::move(msg), in.op ? in.op->location() : -1).in(&source);

@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "core/clone.h"
 #include "parser/program_file.h"
@@ -13,6 +14,7 @@
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
 #include "runtime/runner/made_from.h"
+#include "runtime/runner/output_names.h"
 #include "runtime/runner/phase_timer.h"
 #include "runtime/runner/run_passes.h"
 #include "runtime/runner/serial_check.h"
@@ -141,6 +143,9 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
     session.layout = std::move(layout.value());
   }
   session.pipelined = cfg.pipelined();
+  std::unordered_set<std::string> state;  // every rank's: one tensor per name in the results
+  for (const passes::LayoutValue& v : session.layout->values)
+    if (v.isState()) state.insert(v.name);
   for (const passes::ManifestProgram& mp : manifest->programs) {
     if (session.pipelined && (mp.rank < 0 || mp.job.empty()))
       return Status::error(mp.name + ": a pipeline program needs a rank and a job in programs.yaml");
@@ -148,6 +153,7 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
       return Status::error(mp.name + ": a job program: give --mode, --schedule or --micro-batches");
     auto l = std::make_unique<Loaded>();
     if (Status s = loadProgram(cfg.programsDir + "/" + mp.file, *l); !s) return s;
+    if (Status s = checkOutputNames(*l->program, {cfg.namesAreFiles, &state}); !s) return s.in(l->source.get());
     core::NamedProgram np(mp.name, std::move(l->program));
     np.rank = mp.rank;
     np.stage = mp.stage;
@@ -199,6 +205,9 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
   auto& l = *loaded.emplace_back(std::make_unique<Loaded>());
   if (Status s = loadProgram(cfg.program, l); !s) return s;
   bool distributed = core::hasDistTypes(*l.program);
+  // Every result's name is in the program as written: checked before the
+  // passes, located there.
+  if (Status s = checkOutputNames(*l.program, {cfg.namesAreFiles, nullptr}); !s) return s.in(l.source.get());
   session.pipelined = cfg.pipelined();
   if (session.pipelined && !distributed && cfg.passes.empty())
     return Status::error("--mode needs a distributed program (its stages on meshes)");
@@ -208,7 +217,11 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
         "--check-determinism to run it twice and compare the bits)");
   if (cfg.checkDeterminism && distributed)
     return Status::error("--check-determinism runs a dense program; a distributed one has --check");
-  if (!distributed) lossName = pickLoss(*l.program, cfg.loss);
+  if (!distributed) {
+    auto loss = pickLoss(*l.program, cfg.loss);
+    if (!loss) return loss.status();
+    lossName = *loss;
+  }
   if (!distributed && cfg.passes.empty()) {
     if (cfg.ranks > 1)
       return Status::error("--ranks " + std::to_string(cfg.ranks) + ": a dense program runs on one rank");
@@ -256,7 +269,9 @@ Status Runner::State::checkAgainst(const RunConfig& cfg) {
 
 Status Runner::State::sizeWorld(const RunConfig& cfg) {
   if (!session.layout) return Status::ok();
-  lossName = pickLoss(*session.layout, cfg.loss);
+  auto loss = pickLoss(*session.layout, cfg.loss);
+  if (!loss) return loss.status();
+  lossName = *loss;
   session.worldSize = session.layout->worldSize;
   if (cfg.ranks > 0 && cfg.ranks < session.worldSize)
     return Status::error("--ranks " + std::to_string(cfg.ranks) + " is smaller than the world size " +
@@ -296,6 +311,7 @@ Status Runner::State::report(const RunConfig& cfg, const TensorMap& original, Ru
     again.trace = false;
     again.mpi = false;
     again.showProgress = nullptr;
+    again.beforeCompute = nullptr;
     Runner second;
     RunReport other;
     if (Status s = second.run(again, other); !s) return s.prefixed("the second run: ");
@@ -327,6 +343,8 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   TensorMap original;  // the run changes parameters in place
   if (st.serial) original = cloneAll(global);
   if (Status s = st.openWorld(cfg); !s) return s;
+  if (st.world->isRoot() && cfg.beforeCompute)
+    if (Status s = cfg.beforeCompute(); !s) return s;
   SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
   if (Status s = runSession(st.session, *st.world, so); !s) return s;
   report.root = st.world->isRoot();

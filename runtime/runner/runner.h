@@ -51,6 +51,13 @@ struct RunConfig {
   /// and for a pipeline gradient-merge{k=N avg=true},pipeline-split{mode=M}).
   std::string passes;
   bool mpi = false;  // this process runs its own rank over MPI (started by mpirun)
+  /// The names of outputs, parameters and state become file names (the CLI
+  /// writes NAME.npy): each must be one (output_names.h).
+  bool namesAreFiles = false;
+  /// On the process of rank 0, once everything the run reads is validated
+  /// and before any compute: the CLI opens its output files here, so an
+  /// unwritable path fails at once (may be empty).
+  std::function<core::Status()> beforeCompute;
   /// While the ranks run, on the process of rank 0 (may be empty).
   std::function<std::shared_ptr<void>(const RunProgress&)> showProgress;
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <set>
 
@@ -334,8 +335,9 @@ Status outcomeStatus(Session& session, World& world, const WorldOutcome& outcome
     else
       waits.push_back(s.prefixed("rank " + std::to_string(r) + ": "));
   }
-  double seconds = double(opts.timeout.count()) / 1000.0;
-  return Status::timeout("deadlock: a rank waited longer than --timeout " + std::to_string(int64_t(seconds)) +
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", double(opts.timeout.count()) / 1000.0);
+  return Status::timeout("deadlock: a rank waited longer than --timeout " + std::string(seconds) +
                          " s; what every rank waits on:")
       .withNotes(std::move(waits));
 }
@@ -457,16 +459,30 @@ core::Result<SessionResults> assembleResults(const Session& session, int64_t ste
   return res;
 }
 
-std::string pickLoss(const passes::RankLayout& layout, const std::string& wanted) {
-  if (!wanted.empty()) return wanted;
+namespace {
+
+/// `wanted` when it is one of the 0-D outputs, else an error listing them;
+/// no `wanted`: the only one, or none.
+core::Result<std::string> chooseLoss(std::vector<std::string> zeroD, const std::string& wanted) {
+  if (wanted.empty()) return zeroD.size() == 1 ? zeroD[0] : std::string();
+  if (std::find(zeroD.begin(), zeroD.end(), wanted) != zeroD.end()) return wanted;
+  std::sort(zeroD.begin(), zeroD.end());
+  std::string list;
+  for (const std::string& n : zeroD) list += (list.empty() ? "" : ", ") + n;
+  return Status::error("--loss '" + wanted + "' names no 0-D shadow_output; " +
+                       (zeroD.empty() ? std::string("the program has none") : "the 0-D outputs: " + list));
+}
+
+}  // namespace
+
+core::Result<std::string> pickLoss(const passes::RankLayout& layout, const std::string& wanted) {
   std::vector<std::string> zeroD;
   for (const passes::LayoutValue& v : layout.values)
     if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
-  return zeroD.size() == 1 ? zeroD[0] : std::string();
+  return chooseLoss(std::move(zeroD), wanted);
 }
 
-std::string pickLoss(const core::Program& program, const std::string& wanted) {
-  if (!wanted.empty()) return wanted;
+core::Result<std::string> pickLoss(const core::Program& program, const std::string& wanted) {
   std::vector<std::string> zeroD;
   for (const core::Operation& op : program.body()) {
     const core::OpInfo* info = core::lookupOp(op);
@@ -476,7 +492,7 @@ std::string pickLoss(const core::Program& program, const std::string& wanted) {
     if (shape && shape->dims.empty())
       if (auto* n = op.attrOf<core::StringAttr>(info->scopeKey)) zeroD.push_back(n->value());
   }
-  return zeroD.size() == 1 ? zeroD[0] : std::string();
+  return chooseLoss(std::move(zeroD), wanted);
 }
 
 Tensor microBatch(const Tensor& t, int64_t j, int64_t n) {

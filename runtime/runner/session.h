@@ -141,10 +141,12 @@ struct SessionResults {
 };
 core::Result<SessionResults> assembleResults(const Session& session, int64_t steps, const std::string& lossName);
 
-/// The loss output: `wanted`, or the only 0-D shadow output of the layout.
-std::string pickLoss(const passes::RankLayout& layout, const std::string& wanted);
-/// The same for a dense program: its only 0-D shadow output.
-std::string pickLoss(const core::Program& program, const std::string& wanted);
+/// The loss output: `wanted` if it is a 0-D shadow output of the layout
+/// (else an error listing those), or without `wanted` the only one (or
+/// none: no loss lines).
+core::Result<std::string> pickLoss(const passes::RankLayout& layout, const std::string& wanted);
+/// The same for a dense program.
+core::Result<std::string> pickLoss(const core::Program& program, const std::string& wanted);
 
 /// Rows [j*s, (j+1)*s) of `t` (s = dim 0 / n): micro-batch j of n.
 Tensor microBatch(const Tensor& t, int64_t j, int64_t n);
