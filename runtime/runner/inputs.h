@@ -33,6 +33,10 @@ struct InputOptions {
   uint64_t seed = 0;
 };
 
+/// With a folder: that it is one (a missing folder is named as such, not
+/// as every input missing in it).
+core::Status checkInputFolder(const InputOptions& opts);
+
 /// The tensor for each of `inputs` into `feeds`. A failure is located at
 /// the op in `source` (naming the .npy file and both types); with a folder,
 /// every missing feed and parameter is listed at once.
