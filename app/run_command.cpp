@@ -10,7 +10,6 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <thread>
 
 #include "app/cli_checks.h"
 #include "app/run_outputs.h"
@@ -40,17 +39,14 @@ struct RunOptions {
 int exitCodeOf(const Status& s) { return s.isInternal() ? 2 : 1; }
 
 /// Renders `s` once; under MPI, a rank's own failure after MPI was joined
-/// goes to its own stderr and ends the job.
+/// goes to its own stderr and ends the job (a deadlock's report, with every
+/// rank's wait, comes from rank 0: the runner gathered them there).
 int fail(const Status& s, runner::Runner* r) {
   std::string text = core::renderStatus(s);
   runner::World* world = r ? r->world() : nullptr;
   if (world && world->isMpi()) {
     speak(text);
     std::fflush(stdout);
-    // A deadlock times out on every waiting rank at about the same moment:
-    // give the others a moment to print their waits before the abort ends
-    // them (the first abort kills every process).
-    if (s.isTimeout()) std::this_thread::sleep_for(std::chrono::milliseconds(300));
     world->abort(exitCodeOf(s));
   }
   std::fputs(text.c_str(), stderr);
@@ -66,6 +62,7 @@ int execute(RunOptions& opts) {
   cfg.showProgress = [](const runner::RunProgress& p) -> std::shared_ptr<void> {
     return std::make_shared<ProgressBar>(p, true);
   };
+  cfg.stepLoss = printStepLoss;  // as each step finishes, not after the run
   runner::RunReport report;
   int rc = 0;
   {
