@@ -59,10 +59,20 @@ int execute(RunOptions& opts) {
   cfg.trace = !opts.trace.empty();
   cfg.mpi = runner::launchedByMpirun();
   if (opts.blasThreads > 0) runtime::setBlasThreads(int(opts.blasThreads));
-  cfg.showProgress = [](const runner::RunProgress& p) -> std::shared_ptr<void> {
-    return std::make_shared<ProgressBar>(p, true);
+  // The bar lives while the ranks run; a step's loss, printed then (not
+  // after the run), goes above it.
+  std::weak_ptr<ProgressBar> bar;
+  cfg.showProgress = [&bar](const runner::RunProgress& p) -> std::shared_ptr<void> {
+    auto b = std::make_shared<ProgressBar>(p, true);
+    bar = b;
+    return b;
   };
-  cfg.stepLoss = printStepLoss;  // as each step finishes, not after the run
+  cfg.stepLoss = [&bar](int64_t step, const std::string& name, double loss) {
+    if (auto b = bar.lock())
+      b->above([&] { printStepLoss(step, name, loss); });
+    else
+      printStepLoss(step, name, loss);
+  };
   runner::RunReport report;
   int rc = 0;
   {

@@ -82,4 +82,27 @@ test_run_progress_counts_steps_not_ranks() {
   return 0
 }
 
+# stdout on the tty too: a loss line, printed as its step finishes, erases
+# the bar first, so no line of the terminal holds both.
+test_run_progress_loss_lines_above_the_bar() {
+  command -v script > /dev/null || skip "no util-linux script"
+  "$HERE/../../scripts/gen-program" --ops 400 -o p.pir || { fail "gen-program"; return; }
+  local steps start ms
+  for steps in 80 320 1280; do
+    start=$(date +%s%N)
+    timeout 60 script -qec "'$PIR_RUN' p.pir --steps $steps" /dev/null < /dev/null > tty.txt
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    grep -q 'pir-run: steps [0-9]*/' tty.txt && break
+    [ "$ms" -gt 1500 ] && break
+  done
+  expect_rc 0
+  grep -q "pir-run: steps [0-9]*/$steps, " tty.txt || fail "no bar after ${ms} ms"
+  # What each terminal line shows: the text after its last carriage return.
+  sed 's/\r$//; s/.*\r//' tty.txt | grep -v '^ *$' > shown
+  [ "$(grep -c '^step [0-9]*: loss_0 [-+.e0-9]*$' shown)" = "$steps" ] ||
+    fail "not $steps clean loss lines: $(grep -v '^step [0-9]*: loss_0 [-+.e0-9]*$' shown | head -3 | od -c | head)"
+  return 0
+}
+
 cli_main
