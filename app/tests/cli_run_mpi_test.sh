@@ -201,4 +201,18 @@ test_run_mpi_ranks_two_three() {
   stderr_has '^error: mpirun started 2 processes, the program has 4 ranks \(run it with -np 4\)$'
 }
 
+# Rank 0 finished while rank 1 waits for a message rank 0 never sends:
+# rank 0's report says it finished and gives rank 1's wait.
+test_run_mpi_deadlock_rank0_finished() {
+  need_mpirun
+  write_split
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$|    (%1) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>|; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank1.pir
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$||; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank0.pir
+  mpi 2 --programs dd --timeout 1
+  expect_rc 1
+  [ "$(grep -c '^error: deadlock: ' err)" = 1 ] || fail "the report is not printed once: $(cat err)"
+  stderr_has '^rank 0: finished$'
+  stderr_has 'dd/rank1.pir:3:[0-9]+: error: pd_op.recv_v2: rank 1 waits on recv_v2 from rank 0 on ring 12'
+}
+
 cli_main
