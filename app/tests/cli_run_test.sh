@@ -283,6 +283,11 @@ test_run_programs_missing_file_lines() {
   grep -q '?' err && fail "a line break is garbled: $(cat err)"
   tail -n 1 err | grep -Eq '^ +\^$' || fail "no caret line last: $(cat err)"
   [ "$(tail -c 1 err | od -An -c | tr -d ' ')" = '\n' ] || fail "no final newline: $(od -c err | tail -2)"
+  # pir-opt verify-comm reads the folder alike
+  run verify-comm dd
+  expect_rc 1
+  expect_located dd/programs.yaml
+  [ "$(wc -l < err)" = 3 ] || fail "verify-comm: not three lines: $(od -c err | head)"
 }
 
 # Each step's loss line is printed as the step finishes: a run that fails
