@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include "app/cli_checks.h"
 #include "app/run_outputs.h"
@@ -41,17 +40,14 @@ struct RunOptions {
 int exitCodeOf(const Status& s) { return s.isInternal() ? 2 : 1; }
 
 /// Renders `s` once; under MPI, a rank's own failure after MPI was joined
-/// goes to its own stderr and ends the job.
+/// goes to its own stderr and ends the job (a deadlock's report, with every
+/// rank's wait, comes from rank 0: the runner gathered them there).
 int fail(const Status& s, runner::Runner* r) {
   std::string text = core::renderStatus(s);
   runner::World* world = r ? r->world() : nullptr;
   if (world && world->isMpi()) {
     speak(text);
     std::fflush(stdout);
-    // A deadlock times out on every waiting rank at about the same moment:
-    // give the others a moment to print their waits before the abort ends
-    // them (the first abort kills every process).
-    if (s.isTimeout()) std::this_thread::sleep_for(std::chrono::milliseconds(300));
     world->abort(exitCodeOf(s));
   }
   std::fputs(text.c_str(), stderr);
@@ -66,8 +62,19 @@ int execute(RunOptions& opts) {
   cfg.trace = !opts.trace.empty();
   cfg.mpi = runner::launchedByMpirun();
   if (opts.blasThreads > 0) runtime::setBlasThreads(int(opts.blasThreads));
-  cfg.showProgress = [](const runner::RunProgress& p) -> std::shared_ptr<void> {
-    return std::make_shared<ProgressBar>(p, true);
+  // The bar lives while the ranks run; a step's loss, printed then (not
+  // after the run), goes above it.
+  std::weak_ptr<ProgressBar> bar;
+  cfg.showProgress = [&bar](const runner::RunProgress& p) -> std::shared_ptr<void> {
+    auto b = std::make_shared<ProgressBar>(p, true);
+    bar = b;
+    return b;
+  };
+  cfg.stepLoss = [&bar](int64_t step, const std::string& name, double loss) {
+    if (auto b = bar.lock())
+      b->above([&] { printStepLoss(step, name, loss); });
+    else
+      printStepLoss(step, name, loss);
   };
   RunFiles files;
   cfg.namesAreFiles = !opts.outputDir.empty();

@@ -12,9 +12,12 @@ namespace pir::app {
 using core::Status;
 namespace runner = runtime::runner;
 
+void printStepLoss(int64_t step, const std::string& lossName, double loss) {
+  std::printf("step %lld: %s %s\n", (long long)(step + 1), lossName.c_str(), runner::number(loss).c_str());
+  std::fflush(stdout);
+}
+
 bool printReport(const runner::RunReport& report) {
-  for (size_t i = 0; i < report.losses.size(); ++i)
-    std::printf("step %zu: %s %s\n", i + 1, report.lossName.c_str(), runner::number(report.losses[i]).c_str());
   if (!report.check) return true;
   if (!report.check->match) {
     std::fflush(stdout);

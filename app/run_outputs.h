@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "app/output_file.h"
@@ -16,9 +17,13 @@
 
 namespace pir::app {
 
-/// The loss of each step on stdout (`step 1: loss_0 0.5`), then the check's
-/// verdict (`check: N tensors match (max rel err E)`, or on stderr what
-/// differs). False when the check found a difference.
+/// One step's loss on stdout (`step 1: loss_0 0.5`, `step` from 0),
+/// flushed: pir-run prints it as the step finishes (RunConfig::stepLoss).
+void printStepLoss(int64_t step, const std::string& lossName, double loss);
+
+/// The check's verdict on stdout (`check: N tensors match (max rel err
+/// E)`, or on stderr what differs). False when the check found a
+/// difference.
 bool printReport(const runtime::runner::RunReport& report);
 
 /// The trace (when `tracePath` is not empty) and the output folder (when

@@ -240,7 +240,7 @@ core::Result<Manifest> loadManifest(const std::string& path) {
   core::Diagnostic d{core::Severity::Error, m.status().offset(), m.status().message(), {}};
   std::string rendered = core::renderDiagnostic(&src, d);
   while (!rendered.empty() && rendered.back() == '\n') rendered.pop_back();
-  return core::Status::error(rendered, m.status().offset());
+  return core::Status::rendered(core::ErrorKind::User, rendered);  // renderStatus prints it as it is
 }
 
 std::vector<std::string> checkScheduleHasPrograms(const schedule::Schedule& schedule, const Manifest& manifest,

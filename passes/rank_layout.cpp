@@ -457,7 +457,7 @@ core::Result<RankLayout> loadRankLayout(const std::string& path) {
   core::Diagnostic d{core::Severity::Error, layout.status().offset(), layout.status().message(), {}};
   std::string rendered = core::renderDiagnostic(&src, d);
   while (!rendered.empty() && rendered.back() == '\n') rendered.pop_back();
-  return Status::error(rendered, layout.status().offset());
+  return core::Status::rendered(core::ErrorKind::User, rendered);  // renderStatus prints it as it is
 }
 
 }  // namespace pir::passes

@@ -140,6 +140,17 @@ void drawAll(std::vector<Draw>& draws, uint64_t seed) {
 
 }  // namespace
 
+Status checkInputFolder(const InputOptions& opts) {
+  if (opts.dir.empty()) return Status::ok();
+  std::error_code ec;
+  auto st = std::filesystem::status(opts.dir, ec);
+  if (st.type() == std::filesystem::file_type::not_found)
+    return Status::error("--inputs " + opts.dir + ": no such folder");
+  if (ec) return Status::error("--inputs " + opts.dir + ": " + ec.message());
+  if (!std::filesystem::is_directory(st)) return Status::error("--inputs " + opts.dir + ": not a folder");
+  return Status::ok();
+}
+
 Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& opts, const core::SourceFile& source,
                   TensorMap& feeds) {
   PhaseTimer timer("inputs");

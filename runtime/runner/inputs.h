@@ -38,6 +38,10 @@ struct InputOptions {
 /// 1099511628211): the per-name part of each input generator's seed.
 uint64_t fnv1a64(std::string_view s);
 
+/// With a folder: that it is one (a missing folder is named as such, not
+/// as every input missing in it).
+core::Status checkInputFolder(const InputOptions& opts);
+
 /// The tensor for each of `inputs` into `feeds`. A failure is located at
 /// the op in `source` (naming the .npy file and both types); with a folder,
 /// every missing feed and parameter is listed at once.

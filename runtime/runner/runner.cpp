@@ -312,6 +312,7 @@ Status Runner::State::report(const RunConfig& cfg, const TensorMap& original, Ru
     again.mpi = false;
     again.showProgress = nullptr;
     again.beforeCompute = nullptr;
+    again.stepLoss = nullptr;
     Runner second;
     RunReport other;
     if (Status s = second.run(again, other); !s) return s.prefixed("the second run: ");
@@ -346,10 +347,14 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   if (st.world->isRoot() && cfg.beforeCompute)
     if (Status s = cfg.beforeCompute(); !s) return s;
   SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
+  if (cfg.stepLoss) so.stepLoss = [&](int64_t step, double loss) { cfg.stepLoss(step, st.lossName, loss); };
   if (Status s = runSession(st.session, *st.world, so); !s) return s;
   report.root = st.world->isRoot();
   if (!report.root) return Status::ok();
-  return st.report(cfg, original, report);
+  Status s = st.report(cfg, original, report);
+  if (s && cfg.stepLoss && st.world->isMpi())
+    for (size_t i = 0; i < report.losses.size(); ++i) cfg.stepLoss(int64_t(i), report.lossName, report.losses[i]);
+  return s;
 }
 
 }  // namespace pir::runtime::runner

@@ -60,6 +60,11 @@ struct RunConfig {
   std::function<core::Status()> beforeCompute;
   /// While the ranks run, on the process of rank 0 (may be empty).
   std::function<std::shared_ptr<void>(const RunProgress&)> showProgress;
+  /// Each step's loss (step from 0), once, in step order, on the process of
+  /// rank 0: in process as soon as every rank finished the step; under MPI
+  /// after the run (a step's loss may need every process's pieces). May be
+  /// empty; RunReport::losses has them all either way.
+  std::function<void(int64_t step, const std::string& lossName, double loss)> stepLoss;
 
   /// Whether this asks for a pipeline run (a mode, a schedule or micro-batches).
   bool pipelined() const { return !mode.empty() || !schedule.empty() || microBatches > 0; }

@@ -123,6 +123,11 @@ struct SessionOptions {
   /// While the ranks run, on the process that runs rank 0: shows progress
   /// (the token it returns lives until the ranks are joined). May be empty.
   std::function<std::shared_ptr<void>(const RunProgress&)> showProgress;
+  /// In process: each step's loss (the mean over micro-batches; step from
+  /// 0), in step order, as soon as every rank finished the step, on the
+  /// thread of the step's last rank. Under MPI it is not called (a step's
+  /// loss may need other processes' pieces). May be empty.
+  std::function<void(int64_t step, double loss)> stepLoss;
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,

@@ -259,3 +259,53 @@ TEST_CASE("a failure is a located status, rendered once by the caller", "[runner
   CHECK(text.starts_with(cfg.program + ":2:5: error: 'x' has a dynamic shape tensor<?x2xf32>"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("each step's loss is handed over in order as the step finishes, and before a later step fails",
+          "[runner][steps]") {
+  passes::registerAllPasses();
+  // loss = mean(w); each step sets w to w * 2: from w = [1, 3] the losses are 2, 4, 8.
+  std::string body =
+      "    (%0) = \"builtin.parameter\" () {is_parameter:true,parameter_name:\"w\",persistable:true,"
+      "stop_gradient:false,trainable:true} : () -> builtin.tensor<2xf32>\n"
+      "    (%1) = \"pd_op.mean\" (%0) {axis:(pd_op.IntArray)[],keepdim:false,stop_gradient:[false]} : "
+      "(builtin.tensor<2xf32>) -> builtin.tensor<f32>\n"
+      "    () = \"builtin.shadow_output\" (%1) {output_name:\"loss\"} : (builtin.tensor<f32>) -> \n";
+  std::string dir = std::filesystem::temp_directory_path() / "pir_runner_step_loss_test";
+  auto run = [&](const std::string& update, int64_t steps, std::vector<std::pair<int64_t, double>>& seen,
+                 RunReport& report) {
+    RunConfig cfg;
+    cfg.program = writeProgram(dir, "{\n" + body + update + "}\n");
+    std::filesystem::create_directories(dir + "/in");
+    std::ofstream(dir + "/in/w.npy", std::ios::binary) << encodeNpy(f32({2}, {1, 3}));
+    cfg.inputs.dir = dir + "/in";
+    cfg.steps = steps;
+    cfg.stepLoss = [&](int64_t step, const std::string& name, double loss) {
+      CHECK(name == "loss");
+      seen.push_back({step, loss});
+    };
+    Runner r;
+    return r.run(cfg, report);
+  };
+  std::vector<std::pair<int64_t, double>> seen;
+  RunReport report;
+  core::Status s =
+      run("    (%2) = \"pd_op.scale\" (%0) {bias:(Float)0,bias_after_scale:true,scale:(Float)2,stop_gradient:false} : "
+          "(builtin.tensor<2xf32>) -> builtin.tensor<2xf32>\n"
+          "    () = \"builtin.set_parameter\" (%2) {parameter_name:\"w\"} : (builtin.tensor<2xf32>) -> \n",
+          3, seen, report);
+  INFO(core::renderStatus(s));
+  REQUIRE(s.isOk());
+  CHECK(seen == std::vector<std::pair<int64_t, double>>{{0, 2.0}, {1, 4.0}, {2, 8.0}});
+  CHECK(report.losses == std::vector<double>{2, 4, 8});
+  // Step 2 reads a w of another shape (step 1 set a [3]): step 1's loss was handed over before the failure.
+  seen.clear();
+  RunReport failed;
+  s =
+      run("    (%2) = \"pd_op.full\" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),"
+          "shape:(pd_op.IntArray)[3],stop_gradient:[true],value:(Float)1} : () -> builtin.tensor<3xf32>\n"
+          "    () = \"builtin.set_parameter\" (%2) {parameter_name:\"w\"} : (builtin.tensor<3xf32>) -> \n",
+          3, seen, failed);
+  CHECK_FALSE(s.isOk());
+  CHECK(seen == std::vector<std::pair<int64_t, double>>{{0, 2.0}});
+  std::filesystem::remove_all(dir);
+}
