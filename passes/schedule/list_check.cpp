@@ -18,8 +18,7 @@ std::vector<ScheduleProblem> checkScheduleList(const Schedule& schedule) {
   problems.push_back({false, SourcePos{}, dry.report});
   for (size_t s = 0; s < dry.stuckAt.size(); ++s)
     if (int at = dry.stuckAt[s]; at >= 0) {
-      const SourcePos pos =
-          schedule.source.read ? schedule.source.jobs[s][size_t(at)] : SourcePos{};
+      const SourcePos pos = schedule.source.read ? schedule.source.jobs[s][size_t(at)] : SourcePos{};
       problems.push_back(
           {true, pos, "stage " + std::to_string(s) + " is stuck at " + schedule.stageJobs[s][size_t(at)].name()});
     }
