@@ -133,7 +133,8 @@ core::Status readProgram(const YAML::Node& entry, const std::string& dir, Manife
   return readNames(entry["exports"], "exports", out.exports);
 }
 
-/// The optional keys pipeline-split adds: mode, vpp, split_bw.
+/// The optional keys pipeline-split and gradient-merge add: mode, vpp,
+/// split_bw, gradient_merge_k.
 core::Status readSchedule(const YAML::Node& root, Manifest& m) {
   if (const YAML::Node mode = root["mode"])
     if (core::Status s = readString(mode, "mode", m.mode); !s) return s;
@@ -146,12 +147,17 @@ core::Status readSchedule(const YAML::Node& root, Manifest& m) {
       return errorAt(bw, "'split_bw' must be true or false");
     m.splitBw = bw.Scalar() == "true";
   }
+  if (const YAML::Node k = root["gradient_merge_k"]) {
+    if (core::Status s = readIndex(k, "gradient_merge_k", m.gradientMergeK); !s) return s;
+    if (m.gradientMergeK < 1)
+      return errorAt(k, "'gradient_merge_k' must be a whole number from 1 to " + std::to_string(kMaxIndex));
+  }
   return core::Status::ok();
 }
 
 core::Result<Manifest> fromNode(const YAML::Node& root, const std::string& dir) {
   if (!root.IsMap()) return errorAt(root, "a manifest is a map of 'version' and 'programs'");
-  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw"};
+  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw", "gradient_merge_k"};
   for (const auto& kv : root)
     if (!kv.first.IsScalar() ||
         std::find(std::begin(kRootKeys), std::end(kRootKeys), kv.first.Scalar()) == std::end(kRootKeys))
@@ -206,6 +212,7 @@ void annotateManifest(Manifest& manifest, const PassResults& results) {
     manifest.vpp = split->vpp;
     manifest.splitBw = split->splitBw ? 1 : 0;
   }
+  if (const GradientMergeResult* merge = results.get<GradientMergeResult>()) manifest.gradientMergeK = merge->k;
 }
 
 std::string writeManifest(const Manifest& manifest) {
@@ -221,6 +228,7 @@ std::string writeManifest(const Manifest& manifest) {
   if (!manifest.mode.empty()) out += "mode: " + yamlString(manifest.mode) + "\n";
   if (manifest.vpp >= 1) out += "vpp: " + std::to_string(manifest.vpp) + "\n";
   if (manifest.splitBw >= 0) out += std::string("split_bw: ") + (manifest.splitBw ? "true" : "false") + "\n";
+  if (manifest.gradientMergeK >= 1) out += "gradient_merge_k: " + std::to_string(manifest.gradientMergeK) + "\n";
   return out;
 }
 

@@ -135,6 +135,8 @@ Status loadRankInputs(Session& session, const passes::LayoutIndex* index, RankSe
       }
       if (!v && index)
         return Status::error("'" + in.name + "' (rank " + std::to_string(rank.rank) + ") is not in ranks.yaml");
+      if (v)
+        if (Status s = checkProgramReads(*v, in, rank.rank, jp.source); !s) return s;
       if (v) in.shape = v->shape;
       if (!in.isState() && session.pipelined) {
         if (in.shape.empty())

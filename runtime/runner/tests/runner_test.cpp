@@ -309,3 +309,50 @@ TEST_CASE("each step's loss is handed over in order as the step finishes, and be
   CHECK(seen == std::vector<std::pair<int64_t, double>>{{0, 2.0}});
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("ranks.yaml's entry must be what the rank's program reads: dtype and piece shape", "[runner][layout]") {
+  passes::LayoutValue v = shardedOnTwo();
+  ProgramInput in;
+  in.name = "y";
+  in.dtype = DataType::F32;
+  in.shape = {2};
+  CHECK(checkProgramReads(v, in, 1, nullptr).isOk());
+  ProgramInput any = in;
+  any.shape = {-1};  // a dynamic dim takes any size
+  CHECK(checkProgramReads(v, any, 0, nullptr).isOk());
+  ProgramInput whole = in;
+  whole.shape = {4};
+  core::Status shape = checkProgramReads(v, whole, 0, nullptr);
+  REQUIRE_FALSE(shape.isOk());
+  CHECK(shape.message() == "rank 0 reads 'y' as f32[4], but ranks.yaml gives its piece the shape [2]");
+  v.dtype = DataType::F64;
+  core::Status dtype = checkProgramReads(v, in, 0, nullptr);
+  REQUIRE_FALSE(dtype.isOk());
+  CHECK(dtype.message() == "rank 0 reads 'y' as f32[2], but ranks.yaml gives dtype float64");
+}
+
+TEST_CASE("every op without a kernel is listed at once, each located", "[runner][errors]") {
+  passes::registerAllPasses();
+  std::string dir = std::filesystem::temp_directory_path() / "pir_runner_kernel_test";
+  RunConfig cfg;
+  const std::string data =
+      "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(cpu),shape:"
+      "(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>\n";
+  cfg.program = writeProgram(dir, "{\n" + data +
+                                      "    (%1) = \"pd_op.nokernel_a\" (%0) {} : (builtin.tensor<2xf32>) -> "
+                                      "builtin.tensor<2xf32>\n"
+                                      "    (%2) = \"pd_op.relu\" (%1) {} : (builtin.tensor<2xf32>) -> "
+                                      "builtin.tensor<2xf32>\n"
+                                      "    (%3) = \"pd_op.nokernel_b\" (%2) {} : (builtin.tensor<2xf32>) -> "
+                                      "builtin.tensor<2xf32>\n"
+                                      "}\n");
+  Runner r;
+  RunReport report;
+  core::Status s = r.run(cfg, report);
+  REQUIRE_FALSE(s.isOk());
+  std::string text = core::renderStatus(s);
+  INFO(text);
+  CHECK(text.starts_with(cfg.program + ":3:5: error: pd_op.nokernel_a: no kernel for this op\n"));
+  CHECK(text.find(cfg.program + ":5:5: error: pd_op.nokernel_b: no kernel for this op\n") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
