@@ -13,6 +13,7 @@
 
 #include "core/attributes.h"
 #include "core/diagnostics.h"
+#include "core/hash.h"
 #include "core/op_table.h"
 #include "passes/schedule/yaml_strict.h"
 
@@ -147,6 +148,8 @@ core::Status readSchedule(const YAML::Node& root, Manifest& m) {
       return errorAt(bw, "'split_bw' must be true or false");
     m.splitBw = bw.Scalar() == "true";
   }
+  if (const YAML::Node h = root["source_hash"])
+    if (core::Status s = readString(h, "source_hash", m.sourceHash); !s) return s;
   if (const YAML::Node k = root["gradient_merge_k"]) {
     if (core::Status s = readIndex(k, "gradient_merge_k", m.gradientMergeK); !s) return s;
     if (m.gradientMergeK < 1)
@@ -157,7 +160,8 @@ core::Status readSchedule(const YAML::Node& root, Manifest& m) {
 
 core::Result<Manifest> fromNode(const YAML::Node& root, const std::string& dir) {
   if (!root.IsMap()) return errorAt(root, "a manifest is a map of 'version' and 'programs'");
-  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw", "gradient_merge_k"};
+  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw", "gradient_merge_k",
+                                            "source_hash"};
   for (const auto& kv : root)
     if (!kv.first.IsScalar() ||
         std::find(std::begin(kRootKeys), std::end(kRootKeys), kv.first.Scalar()) == std::end(kRootKeys))
@@ -206,6 +210,12 @@ ManifestProgram describeProgram(const core::NamedProgram& program, std::string n
   return m;
 }
 
+std::string sourceHashOf(std::string_view text) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(core::hashString(text)));
+  return std::string("fnv1a64:") + hex;
+}
+
 void annotateManifest(Manifest& manifest, const PassResults& results) {
   if (const PipelineSplitResult* split = results.get<PipelineSplitResult>()) {
     manifest.mode = split->mode;
@@ -229,6 +239,7 @@ std::string writeManifest(const Manifest& manifest) {
   if (manifest.vpp >= 1) out += "vpp: " + std::to_string(manifest.vpp) + "\n";
   if (manifest.splitBw >= 0) out += std::string("split_bw: ") + (manifest.splitBw ? "true" : "false") + "\n";
   if (manifest.gradientMergeK >= 1) out += "gradient_merge_k: " + std::to_string(manifest.gradientMergeK) + "\n";
+  if (!manifest.sourceHash.empty()) out += "source_hash: " + yamlString(manifest.sourceHash) + "\n";
   return out;
 }
 

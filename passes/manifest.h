@@ -64,6 +64,9 @@ struct Manifest {
   int vpp = -1;             // -1: not given
   int splitBw = -1;         // 0 or 1; -1: not given
   int gradientMergeK = -1;  // -1: not given (no gradient-merge ran, or an older pir-opt)
+  /// The program the set was made from: sourceHashOf its file's bytes;
+  /// empty: not given (an older pir-opt).
+  std::string sourceHash;
   std::vector<ManifestProgram> programs;
 
   bool operator==(const Manifest&) const = default;
@@ -81,6 +84,10 @@ struct PipelineSplitResult {
 struct GradientMergeResult {
   int k = 1;
 };
+
+/// programs.yaml's `source_hash` of a program file's bytes: `fnv1a64:`
+/// and 16 hex digits (core::hashString).
+std::string sourceHashOf(std::string_view text);
 
 /// programs.yaml's set-wide keys from what the passes left in `results`.
 void annotateManifest(Manifest& manifest, const PassResults& results);

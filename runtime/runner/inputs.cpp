@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/attr_access.h"
+#include "core/hash.h"
 #include "core/op_table.h"
 #include "runtime/npy.h"
 #include "runtime/runner/phase_timer.h"
@@ -17,11 +18,7 @@ namespace pir::runtime::runner {
 
 using core::Status;
 
-uint64_t fnv1a64(std::string_view s) {
-  uint64_t h = 14695981039346656037ull;  // FNV-1a's 64-bit offset basis
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
+uint64_t fnv1a64(std::string_view s) { return core::hashString(s); }
 
 namespace {
 

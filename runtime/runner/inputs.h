@@ -35,7 +35,8 @@ struct InputOptions {
 };
 
 /// FNV-1a, 64 bits (offset basis 14695981039346656037, prime
-/// 1099511628211): the per-name part of each input generator's seed.
+/// 1099511628211; core::hashString): the per-name part of each input
+/// generator's seed.
 uint64_t fnv1a64(std::string_view s);
 
 /// With a folder: that it is one (a missing folder is named as such, not

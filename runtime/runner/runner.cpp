@@ -124,6 +124,7 @@ struct Runner::State {
   Session session;
   std::string lossName;
   std::vector<sched::CommProgram> comm;  // every program run, for checkRings
+  std::string sourceHash;  // --programs: programs.yaml's source_hash (empty: not recorded)
 
   /// PROGRAM: a dense one as it is, a distributed one through the passes.
   Status fromProgram(const RunConfig& cfg);
@@ -172,12 +173,13 @@ namespace {
 
 /// --programs DIR: the rank (or job) programs of programs.yaml with ranks.yaml.
 Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& loaded, Session& session,
-                  std::vector<sched::CommProgram>& comm) {
+                  std::vector<sched::CommProgram>& comm, std::string& sourceHash) {
   if (cfg.check && cfg.program.empty())
     return Status::error("--check with --programs DIR needs the distributed PROGRAM DIR was made from");
   auto manifest = passes::loadManifest(cfg.programsDir + "/" + std::string(passes::kManifestName));
   // Their failures are rendered diagnostics already (FILE:L:C: error: ..., the line, a caret).
   if (!manifest) return manifest.status();
+  sourceHash = manifest->sourceHash;
   {
     PhaseTimer timer("layout");
     auto layout = passes::loadRankLayout(cfg.programsDir + "/" + std::string(passes::kRankLayoutName));
@@ -328,6 +330,11 @@ Status Runner::State::checkAgainst(const RunConfig& cfg) {
   if (!core::hasDistTypes(*l.program))
     return Status::error("--check compares with a distributed program's serial meaning; " + cfg.program + " is dense");
   if (Status s = checkMadeFrom(*l.program, *l.source, *session.layout, cfg.programsDir); !s) return s;
+  // The layout agrees (the specific differences are named above); the bytes
+  // must too, or an op's attribute could differ unseen.
+  if (!sourceHash.empty() && passes::sourceHashOf(l.source->text()) != sourceHash)
+    return Status::error(cfg.program + " is not the program " + cfg.programsDir + " was made from: its hash is " +
+                         passes::sourceHashOf(l.source->text()) + ", programs.yaml's source_hash " + sourceHash);
   serial = core::cloneProgram(*l.program, serialCtx);
   serialSource = l.source.get();
   return Status::ok();
@@ -398,7 +405,7 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   State& st = *state_;
   if (!cfg.programsDir.empty()) {
     if (cfg.checkDeterminism) return Status::error("--check-determinism runs a dense PROGRAM, not --programs");
-    if (Status s = loadFolder(cfg, st.loaded, st.session, st.comm); !s) return s;
+    if (Status s = loadFolder(cfg, st.loaded, st.session, st.comm, st.sourceHash); !s) return s;
     if (cfg.check)
       if (Status s = st.checkAgainst(cfg); !s) return s;
   } else if (Status s = st.fromProgram(cfg); !s) {
