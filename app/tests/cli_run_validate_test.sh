@@ -183,4 +183,19 @@ test_run_validate_chunk_1_under_1f1b() {
   expect_located "$TESTDATA/pipeline/39_err_chunk_in_1f1b.pir" 6
 }
 
+# programs.yaml records the hash of the program the set was made from: --check against a program
+# whose layout agrees but whose bytes differ (a constant changed) is refused, after made_from's checks.
+test_run_validate_check_program_source_hash() {
+  pipeline d
+  grep -Eq '^source_hash: "fnv1a64:[0-9a-f]{16}"$' d/programs.yaml || fail "no source_hash: $(cat d/programs.yaml)"
+  prun --programs d --check "$TWO" --micro-batches 2 --mode 1F1B --timeout 20
+  expect_rc 0 "--check against the program d was made from"
+  # The loss gradient's seed (a full of 1) is not in the layout: only the hash sees it.
+  sed 's/value:(Float)1\b/value:(Float)2/' "$TWO" > other.pir
+  ! cmp -s "$TWO" other.pir || fail "could not edit the full's value"
+  prun --programs d --check other.pir --micro-batches 2 --mode 1F1B --timeout 20
+  expect_rc 1 "--check against another program"
+  stderr_has "other\.pir is not the program d was made from: its hash is fnv1a64:[0-9a-f]{16}, programs\.yaml's source_hash fnv1a64:[0-9a-f]{16}"
+}
+
 cli_main

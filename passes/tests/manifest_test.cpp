@@ -160,6 +160,23 @@ TEST_CASE("gradient-merge's k: written after the schedule keys, read back, optio
   CHECK(fails("gradient_merge_k: two\n").find("'gradient_merge_k' must be a whole number") != std::string::npos);
 }
 
+TEST_CASE("the source program's hash: FNV-1a of its bytes, written last, read back, optional", "[passes][manifest]") {
+  CHECK(sourceHashOf("") == "fnv1a64:cbf29ce484222325");
+  CHECK(sourceHashOf("foobar") == "fnv1a64:85944171f73967e8");  // FNV-1a's published vector
+  Manifest m = sample();
+  m.gradientMergeK = 2;
+  m.sourceHash = sourceHashOf("{\n}\n");
+  Folder dir({"rank0/forward.pir", "program.pir"});
+  std::string text = writeManifest(m);
+  CHECK(text.ends_with("\ngradient_merge_k: 2\nsource_hash: \"" + m.sourceHash + "\"\n"));
+  auto back = parseManifest(text, dir.path);
+  REQUIRE(back.isOk());
+  CHECK(*back == m);
+  auto old = parseManifest(writeManifest(sample()), dir.path);
+  REQUIRE(old.isOk());
+  CHECK(old->sourceHash.empty());
+}
+
 TEST_CASE("annotateManifest records what pipeline-split and gradient-merge left", "[passes][manifest]") {
   PassResults results;
   results.set(PipelineSplitResult{"VPP", 2, true});
