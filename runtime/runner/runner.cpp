@@ -328,6 +328,7 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   if (st.serial) original = cloneAll(global);
   if (Status s = st.openWorld(cfg); !s) return s;
   SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
+  so.checkFinite = cfg.checkFinite;
   if (Status s = runSession(st.session, *st.world, so); !s) return s;
   report.root = st.world->isRoot();
   if (!report.root) return Status::ok();

@@ -123,6 +123,7 @@ struct SessionOptions {
   /// While the ranks run, on the process that runs rank 0: shows progress
   /// (the token it returns lives until the ranks are joined). May be empty.
   std::function<std::shared_ptr<void>(const RunProgress&)> showProgress;
+  bool checkFinite = false;  // RunStats::checkFinite for every job
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,
