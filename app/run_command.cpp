@@ -121,6 +121,9 @@ int runRun(int argc, char** argv) {
   app.add_flag("--check-determinism", cfg.checkDeterminism,
                "Run a dense program a second time from the same inputs and compare every output, parameter and "
                "state bit for bit");
+  app.add_flag("--check-finite", cfg.checkFinite,
+               "Fail at the first op that makes a NaN or an infinity from finite operands, or at the feed or "
+               "parameter that holds one, on every rank and job (exit 1)");
   app.add_option("--blas-threads", opts.blasThreads, "OpenBLAS threads for every matmul (default 1)")
       ->check(CLI::Range(1, 256));
   app.add_option("--trace", opts.trace, "Write a Chrome trace (one track per rank) to FILE")->check(path);

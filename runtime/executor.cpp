@@ -6,6 +6,7 @@
 
 #include "core/attr_access.h"
 #include "runtime/comm/communicator.h"
+#include "runtime/finite.h"
 
 namespace pir::runtime {
 
@@ -41,6 +42,62 @@ std::optional<std::string> stringAttr(const Operation& op, std::string_view key)
   return a->value();
 }
 
+/// What a result's type declares; the kernel's value is checked against it.
+struct Declared {
+  enum class Kind : uint8_t {
+    Null,    // `<<NULL TYPE>>`: dropped, not checked
+    Any,     // a vec nested in a vec: not checked
+    Tensor,  // dtype and dims (-1: any size)
+    List,    // a vec: elements [elemBegin, elemBegin + numElems) of Plan::elements
+  } kind = Kind::Null;
+  DataType dtype = DataType::Undefined;
+  std::span<const int64_t> dims;  // into the type, which lives as long as the program
+  uint32_t elemBegin = 0, numElems = 0;
+};
+
+/// What `t` declares; a vec's element types go to `elements` (null: nested,
+/// not checked).
+Declared declare(const core::Type* t, std::vector<Declared>* elements) {
+  Declared d;
+  if (!t || t->isa<core::NullType>()) return d;
+  if (auto* v = t->dynCast<core::VectorType>()) {
+    d.kind = Declared::Kind::Any;
+    if (!elements) return d;
+    std::vector<Declared> es;
+    for (const core::Type* e : v->elements()) es.push_back(declare(e, nullptr));
+    d.kind = Declared::Kind::List;
+    d.elemBegin = uint32_t(elements->size());
+    d.numElems = uint32_t(es.size());
+    elements->insert(elements->end(), es.begin(), es.end());
+    return d;
+  }
+  auto shape = core::tensorShape(t);
+  if (!shape) return d;  // checkType refused it at compile
+  d.kind = Declared::Kind::Tensor;
+  d.dtype = shape->dtype;
+  d.dims = shape->dims;
+  return d;
+}
+
+inline bool matches(const Declared& d, const Tensor& t) {
+  return t.defined() && t.dtype() == d.dtype && shapeMatches(d.dims, t.shape());
+}
+
+std::string madeText(const Tensor& t) { return t.defined() ? t.typeText() : std::string("no tensor"); }
+
+/// The first element of `v` that is NaN or infinite, as text naming the
+/// tensor ("tensor<4xf32> holds nan at flat index 1"), or nothing.
+std::optional<std::string> nonFiniteIn(const RuntimeValue& v) {
+  if (!v.isList) {
+    if (auto nf = firstNonFinite(v.tensor)) return v.tensor.typeText() + " holds " + nonFiniteText(*nf);
+    return std::nullopt;
+  }
+  for (size_t e = 0; e < v.elements.size(); ++e)
+    if (auto nf = firstNonFinite(v.elements[e]))
+      return "element " + std::to_string(e) + " " + v.elements[e].typeText() + " holds " + nonFiniteText(*nf);
+  return std::nullopt;
+}
+
 }  // namespace
 
 /// No slot: an absent optional operand (`<<NULL VALUE>>`).
@@ -55,7 +112,80 @@ struct Executor::Plan {
   std::vector<std::string> names;
   std::vector<std::vector<int64_t>> feedShapes;  // by feed step's name index
   std::vector<DataType> feedTypes;
+  std::vector<Declared> declared;  // by slot: an op result's type (feeds' are Null: checked as feeds)
+  std::vector<Declared> elements;  // the element types of vec results
 };
+
+namespace {
+
+/// The error at kernel step `s`'s op for a result (`what`) that is not what
+/// the op declares.
+Status notDeclared(const Step& s, const std::string& what, const std::string& declared, const std::string& made) {
+  return Status::error(
+      std::string(s.op->name()) + ": " + what + " is declared " + declared + ", the kernel made " + made,
+      s.op->location());
+}
+
+/// Whether every result of kernel step `s` is what its op declares: a few
+/// compares per result, for every op of every run (checkDeclared says which
+/// is not).
+bool resultsAsDeclared(const Executor::Plan& p, const Step& s, const RuntimeValue* results) {
+  for (uint32_t k = 0; k < s.numResults; ++k) {
+    const Declared& d = p.declared[s.resultBegin + k];
+    const RuntimeValue& v = results[k];
+    if (d.kind == Declared::Kind::Tensor) {
+      if (v.isList || !matches(d, v.tensor)) return false;
+    } else if (d.kind == Declared::Kind::List) {
+      if (!v.isList || v.elements.size() != d.numElems) return false;
+      for (uint32_t e = 0; e < d.numElems; ++e) {
+        const Declared& de = p.elements[d.elemBegin + e];
+        if (de.kind == Declared::Kind::Tensor && !matches(de, v.elements[e])) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/// The error at the op for the first result of kernel step `s` that is not
+/// what the op declares.
+Status checkDeclared(const Executor::Plan& p, const Step& s, const RuntimeValue* results) {
+  for (uint32_t k = 0; k < s.numResults; ++k) {
+    const Declared& d = p.declared[s.resultBegin + k];
+    const RuntimeValue& v = results[k];
+    if (d.kind == Declared::Kind::Tensor && (v.isList || !matches(d, v.tensor)))
+      return notDeclared(s, "result " + std::to_string(k), typeText(d.dtype, d.dims),
+                         v.isList ? "a vec" : madeText(v.tensor));
+    if (d.kind != Declared::Kind::List) continue;
+    if (!v.isList || v.elements.size() != d.numElems)
+      return notDeclared(s, "result " + std::to_string(k), "a vec of " + std::to_string(d.numElems),
+                         v.isList ? "a vec of " + std::to_string(v.elements.size()) : madeText(v.tensor));
+    for (uint32_t e = 0; e < d.numElems; ++e) {
+      const Declared& de = p.elements[d.elemBegin + e];
+      if (de.kind == Declared::Kind::Tensor && !matches(de, v.elements[e]))
+        return notDeclared(s, "result " + std::to_string(k) + " element " + std::to_string(e),
+                           typeText(de.dtype, de.dims), madeText(v.elements[e]));
+    }
+  }
+  // Called only when resultsAsDeclared found one: the two disagree.
+  return Status::internal(std::string(s.op->name()) + ": a result is not as declared, but none is found",
+                          s.op->location());
+}
+
+/// With --check-finite: an error at the op for the first result of kernel
+/// step `s` holding NaN or an infinity. Its operands were checked before
+/// (as feeds or results), so they are finite.
+Status checkFiniteResults(const Executor::Plan& p, const Step& s, const RuntimeValue* results) {
+  for (uint32_t k = 0; k < s.numResults; ++k) {
+    if (p.declared[s.resultBegin + k].kind == Declared::Kind::Null) continue;
+    if (auto bad = nonFiniteIn(results[k]))
+      return Status::error(std::string(s.op->name()) + ": result " + std::to_string(k) + " " + *bad +
+                               ", made from finite operands (--check-finite)",
+                           s.op->location());
+  }
+  return Status::ok();
+}
+
+}  // namespace
 
 struct Executor::State {
   std::vector<RuntimeValue> slots;
@@ -152,6 +282,7 @@ class PlanBuilder {
     uint32_t base = plan_.numSlots;
     plan_.numSlots += n;
     lastUse_.resize(base + n, 0);
+    plan_.declared.resize(base + n);
     return base;
   }
 
@@ -228,6 +359,7 @@ class PlanBuilder {
       lastUse_[s.resultBegin + i] = stepIndex;
       const core::Type* t = op.result(i)->type();
       if (!t || t->isa<core::NullType>()) plan_.drops.push_back(s.resultBegin + i);
+      plan_.declared[s.resultBegin + i] = declare(t, &plan_.elements);
     }
     s.numNullResults = uint32_t(plan_.drops.size()) - s.dropBegin;
     s.inplaceBegin = uint32_t(plan_.inplace.size());
@@ -308,6 +440,11 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
                                 loc);
         break;
       }
+      if (stats && stats->checkFinite)
+        if (auto bad = nonFiniteIn(RuntimeValue{t, {}, false})) {
+          failure = Status::error(where + "'" + name + "' " + *bad + " (--check-finite)", loc);
+          break;
+        }
       slots[s.resultBegin].tensor = t;
     } else if (s.kind == StepKind::Fetch) {
       fetches[p.names[s.name]] = operands[s.operandBegin]->tensor;
@@ -336,6 +473,15 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
                             .withNotes(st.notes());
         break;
       }
+      if (!resultsAsDeclared(p, s, results)) {
+        failure = checkDeclared(p, s, results);
+        break;
+      }
+      if (stats && stats->checkFinite)
+        if (Status c = checkFiniteResults(p, s, results); !c) {
+          failure = c;
+          break;
+        }
     }
     for (uint32_t k = 0; k < s.numDrop; ++k) slots[p.drops[s.dropBegin + k]] = RuntimeValue{};
   }

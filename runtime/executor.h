@@ -15,7 +15,14 @@
 //   - an in-place pair of the op table presets the result to its operand's
 //     tensor, so the kernel writes the operand's buffer (sgd_ updates the
 //     fed parameter itself: state carries over between runs);
-//   - a `<<NULL TYPE>>` result is dropped as soon as its kernel returns.
+//   - a `<<NULL TYPE>>` result is dropped as soon as its kernel returns;
+//   - every other result must be what the op declares (dtype, and shape
+//     with -1 any size; a vec's elements each): a kernel's result that is
+//     not is an error located at that op, not at a later consumer;
+//   - with RunStats::checkFinite, a fed tensor or a kernel's result holding
+//     NaN or an infinity is an error located at its op (pir-run
+//     --check-finite): feeds are checked first, so the first op that fails
+//     is the first to make a non-finite value from finite operands.
 //
 // An op without a kernel, an op with regions or a value of a type the runner
 // cannot hold is an error of compile(), located at the op (Status offset).
@@ -54,6 +61,7 @@ struct ProgramInput {
 struct RunStats {
   double kernelSeconds = 0;    // in kernels (communication kernels included)
   TraceSink* trace = nullptr;  // when set, every op's run and its communication go there (trace_sink.h)
+  bool checkFinite = false;    // fail on the first NaN or infinity fed or made (pir-run --check-finite)
 };
 
 class Executor {

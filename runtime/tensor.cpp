@@ -109,11 +109,4 @@ std::string typeText(DataType dtype, std::span<const int64_t> shape) {
 
 size_t Tensor::storageBytes() const { return storage_ ? storage_->bytes : 0; }
 
-bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t> got) {
-  if (want.size() != got.size()) return false;
-  for (size_t i = 0; i < want.size(); ++i)
-    if (want[i] >= 0 && want[i] != got[i]) return false;
-  return true;
-}
-
 }  // namespace pir::runtime

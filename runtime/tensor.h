@@ -122,8 +122,14 @@ void setTensorByteLimit(size_t bytes);
 
 /// Whether a tensor of shape `got` is one a program's shape `want` allows:
 /// the same rank, every dim equal where `want`'s is not -1 (dynamic). The
-/// one shape match (the executor's feeds, the runner's .npy inputs).
-bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t> got);
+/// one shape match (the executor's feeds and every kernel's results, the
+/// runner's .npy inputs); inline: the executor calls it per op.
+inline bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t> got) {
+  if (want.size() != got.size()) return false;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (want[i] >= 0 && want[i] != got[i]) return false;
+  return true;
+}
 
 /// Calls `f(T*)` with the tensor's data typed by its dtype (bf16 as
 /// BFloat16, bool as bool); for generic kernels over all runnable dtypes.

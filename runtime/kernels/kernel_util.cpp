@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "core/types.h"
+#include "runtime/kernels/math_util.h"
 
 namespace pir::runtime {
 
@@ -112,7 +113,7 @@ void fillWith(Tensor& t, double v) {
     else if constexpr (std::is_same_v<T, bool>)
       x = v != 0;
     else
-      x = T(v);
+      x = kernels::store<T>(v);  // an int from NaN or inf: numpy's, not undefined behaviour
     std::fill(t.data<T>(), t.data<T>() + t.numel(), x);
     return 0;
   });

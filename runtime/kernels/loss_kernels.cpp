@@ -87,7 +87,7 @@ void softmaxInto(const T* x, T* p, const CrossEntropyAttrs& a) {
     for (int64_t b = 0; b < a.inner; ++b) {
       int64_t base = o * a.n * a.inner + b;
       C m = load(x[base]);
-      for (int64_t k = 1; k < a.n; ++k) m = std::max(m, C(load(x[base + k * a.inner])));
+      for (int64_t k = 1; k < a.n; ++k) m = nanMax(m, C(load(x[base + k * a.inner])));
       double sum = 0;
       for (int64_t k = 0; k < a.n; ++k) sum += double(std::exp(C(load(x[base + k * a.inner])) - m));
       C inv = C(1.0 / sum);
@@ -171,7 +171,7 @@ Status crossEntropyWithSoftmaxGrad(KernelContext& ctx) {  // (label, softmax, lo
           } else if (a.useSoftmax) {
             v = g * pk - (k == l ? g : C(0));
           } else {
-            v = k == l ? -g / pk : C(0);
+            v = k == l ? -g / pk : g * C(0);  // 0·g off the label: a NaN g is not masked
           }
           o[i] = store<T>(v);
         }

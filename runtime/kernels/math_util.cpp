@@ -117,7 +117,7 @@ void castInto(const Tensor& src, Tensor& dst) {
       using To = std::remove_pointer_t<decltype(toTag)>;
       const From* a = src.data<From>();
       To* o = dst.data<To>();
-      for (int64_t i = 0; i < src.numel(); ++i) o[i] = store<To>(static_cast<ComputeT<To>>(load(a[i])));
+      for (int64_t i = 0; i < src.numel(); ++i) o[i] = store<To>(load(a[i]));
     });
   });
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -46,12 +47,42 @@ inline ComputeT<T> load(T v) {
   else
     return v;
 }
+/// A float as the signed integer type T, as an x86 conversion (and so
+/// numpy's astype there) gives it: truncated toward zero, and NaN, ±inf and
+/// values outside T's range become T's minimum. A plain static_cast of those
+/// is undefined behaviour.
+template <class T, class C>
+inline T floatToInt(C v) {
+  static_assert(std::is_signed_v<T> && std::is_floating_point_v<C>);
+  constexpr C lo = C(std::numeric_limits<T>::min());  // -2^(bits-1): exact in C
+  if (!(v >= lo && v < -lo)) return std::numeric_limits<T>::min();
+  return static_cast<T>(v);
+}
+
 template <class T, class C>
 inline T store(C v) {
   if constexpr (std::is_same_v<T, BFloat16>)
     return BFloat16::fromFloat(static_cast<float>(v));
+  else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_floating_point_v<C>)
+    return floatToInt<T>(v);
   else
     return static_cast<T>(v);
+}
+
+/// numpy's maximum and minimum: NaN when either operand is NaN. std::max and
+/// std::min return their first operand when a comparison with NaN is false,
+/// so they drop a NaN second operand.
+template <class C>
+inline C nanMax(C a, C b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  return a < b ? b : a;
+}
+template <class C>
+inline C nanMin(C a, C b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  return b < a ? b : a;
 }
 
 /// Calls `f(T*)` for a float dtype (f32, f64, bf16); an error naming the

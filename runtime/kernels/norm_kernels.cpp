@@ -46,6 +46,8 @@ void softmaxLastAxis(const T* x, T* o, const AxisView& v) {
   for (int64_t a = 0; a < v.outer; ++a) {
     In row(x + a * v.n, v.n);
     Out out(o + a * v.n, v.n);
+    // A NaN in the row makes the sum NaN, so the row is NaN (as numpy's)
+    // whether or not maximum() returns it.
     Eigen::Tensor<T, 0, Eigen::RowMajor> m = row.maximum();
     out = (row - m()).exp();
     Eigen::Tensor<T, 0, Eigen::RowMajor> sum = out.sum();
@@ -64,7 +66,7 @@ void softmaxRows(const T* x, T* o, const AxisView& v) {
     for (int64_t b = 0; b < v.inner; ++b) {
       int64_t base = a * v.n * v.inner + b;
       C m = load(x[base]);
-      for (int64_t k = 1; k < v.n; ++k) m = std::max(m, C(load(x[base + k * v.inner])));
+      for (int64_t k = 1; k < v.n; ++k) m = nanMax(m, C(load(x[base + k * v.inner])));
       double sum = 0;
       for (int64_t k = 0; k < v.n; ++k) {
         e[size_t(k)] = std::exp(C(load(x[base + k * v.inner])) - m);
@@ -196,7 +198,7 @@ Tensor perColumn(const KernelContext& ctx, size_t operand, const std::vector<dou
                                                            : Tensor::allocate(dt, shape);
   visitDtype(dt, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
-    for (size_t i = 0; i < v.size(); ++i) t.data<T>()[i] = store<T>(static_cast<ComputeT<T>>(v[i]));
+    for (size_t i = 0; i < v.size(); ++i) t.data<T>()[i] = store<T>(v[i]);
   });
   return t;
 }

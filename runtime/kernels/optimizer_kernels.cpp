@@ -152,7 +152,7 @@ Status adam(KernelContext& ctx) {
       m1[i] = store<T>(a);
       m2[i] = store<T>(b);
       if (mx) {
-        b = std::max(b, C(load(mx[i])));
+        b = nanMax(b, C(load(mx[i])));  // numpy maximum: a NaN moment2_max stays NaN
         mx[i] = store<T>(b);
       }
       p[i] = store<T>(pi - cLr * (a / (std::sqrt(b) + cEps)));

@@ -41,7 +41,7 @@ void scaleBy(Tensor& t, double k) {
     using T = std::remove_pointer_t<decltype(tag)>;
     if constexpr (!std::is_same_v<T, bool>) {
       T* p = t.data<T>();
-      for (int64_t i = 0; i < t.numel(); ++i) p[i] = store<T>(static_cast<ComputeT<T>>(double(load(p[i])) * k));
+      for (int64_t i = 0; i < t.numel(); ++i) p[i] = store<T>(double(load(p[i])) * k);
     }
   });
 }
@@ -111,7 +111,7 @@ Status reduceGradKernel(KernelContext& ctx) {
     forEachRow(x.shape(), so, sd, [&](int64_t offO, int64_t offD, int64_t, int64_t n) {
       for (int64_t j = 0; j < n; ++j) {
         auto v = load(d[offD + j * ld]);
-        o[offO + j] = kMean ? store<T>(static_cast<ComputeT<T>>(double(v) * k)) : store<T>(v);
+        o[offO + j] = kMean ? store<T>(double(v) * k) : store<T>(v);
       }
     });
     ctx.setOut(0, std::move(out));

@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/math_util.h"
 
 namespace pir::runtime {
 namespace {
@@ -89,7 +90,7 @@ Status splitInto(KernelContext& ctx, int64_t axis, std::vector<int64_t> sizes) {
 Result<int64_t> axisOperand(const KernelContext& ctx, size_t i, size_t rank) {
   auto v = scalarValue(ctx.in(i), "axis");
   if (!v) return v.takeStatus();
-  return wrapAxis(int64_t(*v), rank);
+  return wrapAxis(kernels::floatToInt<int64_t>(*v), rank);  // a NaN axis is out of range, not undefined
 }
 
 Status split(KernelContext& ctx) {

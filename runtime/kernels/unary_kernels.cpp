@@ -5,6 +5,7 @@
 // sqrt_grad, tanh_grad and sigmoid_grad (which take out, not x: Paddle's
 // kDepOut in backward.yaml), gelu_grad, square_grad, cast_grad, and
 // reshape_grad (a copy with x's shape). Float dtypes, bf16 computed in f32.
+// NaN propagates as in numpy (relu(NaN) is NaN, not 0).
 //
 //===----------------------------------------------------------------------===//
 #include <cmath>
@@ -75,8 +76,8 @@ C geluTanhGrad(C x, C d) {
   return d * (C(0.5) * (C(1) + t) + C(0.5) * x * (C(1) - t * t) * du);
 }
 
-Status relu(KernelContext& ctx) {
-  return unaryKernel(ctx, [](auto x) { return x > 0 ? x : decltype(x)(0); });
+Status relu(KernelContext& ctx) {  // numpy's maximum(x, 0): NaN stays NaN
+  return unaryKernel(ctx, [](auto x) { return !(x <= 0) ? x : decltype(x)(0); });
 }
 Status gelu(KernelContext& ctx) {
   if (core::getBool(ctx.op, "approximate").value_or(false)) return unaryKernel(ctx, [](auto x) { return geluTanh(x); });
@@ -101,8 +102,10 @@ Status absK(KernelContext& ctx) {
   return unaryKernel(ctx, [](auto x) { return std::abs(x); });
 }
 
-Status reluGrad(KernelContext& ctx) {  // (out, out_grad)
-  return unaryGradKernel(ctx, [](auto out, auto d) { return out > 0 ? d : decltype(d)(0); });
+/// relu_grad (out, out_grad): numpy's out_grad·(out > 0), so a NaN or inf
+/// out_grad is not masked to 0; a NaN out (relu of NaN) has no derivative: NaN.
+Status reluGrad(KernelContext& ctx) {
+  return unaryGradKernel(ctx, [](auto out, auto d) { return out > 0 ? d : out != out ? out : d * decltype(d)(0); });
 }
 Status expGrad(KernelContext& ctx) {  // (out, out_grad): out_grad·out
   return unaryGradKernel(ctx, [](auto out, auto d) { return d * out; });

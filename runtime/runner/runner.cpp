@@ -422,6 +422,7 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
     if (Status s = cfg.beforeCompute(); !s) return s;
   SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
   if (cfg.stepLoss) so.stepLoss = [&](int64_t step, double loss) { cfg.stepLoss(step, st.lossName, loss); };
+  so.checkFinite = cfg.checkFinite;
   if (Status s = runSession(st.session, *st.world, so); !s) return s;
   report.root = st.world->isRoot();
   if (!report.root) return Status::ok();

@@ -40,6 +40,7 @@ struct RunConfig {
   bool check = false;             // compare with the serial meaning
   bool checkDeterminism = false;  // run a dense program twice, compare bitwise
   bool trace = false;             // record every op's run
+  bool checkFinite = false;       // fail at the first NaN or infinity fed or made, on every rank and job
   std::chrono::milliseconds timeout{60000};
   // Pipelines: a schedule mode (as `pir-opt schedule`), or a schedule file.
   std::string mode, schedule;

@@ -229,6 +229,7 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
     in[i.name] = it->second;
   }
   RunStats stats;
+  stats.checkFinite = opts.checkFinite;
   size_t firstEvent = rank.track.events.size();
   EventRecorder recorder(rank.track.events);
   if (opts.trace) stats.trace = &recorder;

@@ -128,6 +128,7 @@ struct SessionOptions {
   /// thread of the step's last rank. Under MPI it is not called (a step's
   /// loss may need other processes' pieces). May be empty.
   std::function<void(int64_t step, double loss)> stepLoss;
+  bool checkFinite = false;  // RunStats::checkFinite for every job
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,

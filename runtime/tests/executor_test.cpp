@@ -1,6 +1,9 @@
 //===- executor_test.cpp - plans: feeds, fetches, in place, frees, errors -===//
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 
+#include "runtime/finite.h"
 #include "runtime/tests/run_helpers.h"
 
 using namespace pir::runtime;
@@ -154,4 +157,123 @@ TEST_CASE("a kernel error that names its op is not prefixed twice", "[executor]"
   Status s = (*ex)->run({{"x", f32({2}, {1, 2})}}, fetches);
   CHECK(s.message() == "pd_op.subtract: shapes [2] and [3] do not broadcast");
   CHECK(s.offset() == int64_t(p->text.find("(%2)")));
+}
+
+namespace {
+
+// Test kernels whose result is not what the op declares.
+Status emptyRows(KernelContext& ctx) {  // [0x2] for a declared [2]: the newcomer's `out_grad [0x8]`
+  ctx.setOut(0, Tensor::allocate(DataType::F32, {0, 2}));
+  return Status::ok();
+}
+Status makesF64(KernelContext& ctx) {
+  ctx.setOut(0, Tensor::zeros(DataType::F64, ctx.in(0).shape()));
+  return Status::ok();
+}
+Status makesNothing(KernelContext&) { return Status::ok(); }
+
+}  // namespace
+
+TEST_CASE("a kernel's result that is not its op's declared type is an error at that op", "[executor]") {
+  auto p = parse(block({kData, R"((%2) = "pd_op.exp" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+                        R"((%3) = "pd_op.relu" (%2) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+                        R"(() = "builtin.shadow_output" (%3) {output_name:"y"} : (builtin.tensor<2xf32>) -> )"}));
+  REQUIRE(p->program);
+  const int64_t at = int64_t(p->text.find("(%2)"));
+  auto check = [&](KernelFn exp, const std::string& message) {
+    KernelRegistry reg = testRegistry();
+    reg.add("pd_op.exp", exp);
+    auto ex = Executor::compile(*p->program, reg);
+    REQUIRE(ex);
+    TensorMap fetches;
+    Status s = (*ex)->run({{"x", f32({2}, {1, 2})}}, fetches);
+    CHECK(s.message() == message);
+    CHECK(s.offset() == at);  // at the op that made it, not at relu, its consumer
+    CHECK(fetches.empty());
+  };
+  check(emptyRows, "pd_op.exp: result 0 is declared tensor<2xf32>, the kernel made tensor<0x2xf32>");
+  check(makesF64, "pd_op.exp: result 0 is declared tensor<2xf32>, the kernel made tensor<2xf64>");
+  check(makesNothing, "pd_op.exp: result 0 is declared tensor<2xf32>, the kernel made no tensor");
+}
+
+TEST_CASE("the real kernels against a program whose declared types are wrong for its inputs", "[executor]") {
+  std::string error;
+  // add of two [2] declared [3].
+  runText(
+      block(
+          {kData,
+           R"((%2) = "pd_op.add" (%0, %0) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<3xf32>)",
+           R"(() = "builtin.shadow_output" (%2) {output_name:"y"} : (builtin.tensor<3xf32>) -> )"}),
+      {{"x", f32({2}, {1, 2})}}, &error);
+  CHECK(error == "pd_op.add: result 0 is declared tensor<3xf32>, the kernel made tensor<2xf32>");
+  // A vec's element.
+  error.clear();
+  runText(
+      block(
+          {kData,
+           R"((%2) = "builtin.combine" (%0, %0) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> vec[builtin.tensor<2xf32>,builtin.tensor<3xf32>])"}),
+      {{"x", f32({2}, {1, 2})}}, &error);
+  CHECK(error == "builtin.combine: result 0 element 1 is declared tensor<3xf32>, the kernel made tensor<2xf32>");
+  // -1 takes any size; the right types run.
+  error.clear();
+  auto out = runText(
+      block(
+          {kData,
+           R"((%2) = "pd_op.add" (%0, %0) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<-1xf32>)",
+           R"((%3) = "builtin.combine" (%2, %0) {} : (builtin.tensor<-1xf32>, builtin.tensor<2xf32>) -> vec[builtin.tensor<-1xf32>,builtin.tensor<2xf32>])",
+           R"(() = "builtin.shadow_output" (%2) {output_name:"y"} : (builtin.tensor<-1xf32>) -> )"}),
+      {{"x", f32({2}, {1, 2})}}, &error);
+  CHECK(error.empty());
+  CHECK(values(out.at("y")) == std::vector<float>{2, 4});
+}
+
+TEST_CASE("checkFinite: a non-finite feed, then the first op that makes one from finite operands", "[executor]") {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  auto p = parse(block(
+      {kData, kParam,
+       R"((%2) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2],value:(Float)0} : () -> builtin.tensor<2xf32>)",
+       R"((%3) = "pd_op.divide" (%0, %2) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       R"((%4) = "pd_op.add" (%3, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       R"(() = "builtin.shadow_output" (%4) {output_name:"y"} : (builtin.tensor<2xf32>) -> )"}));
+  REQUIRE(p->program);
+  auto ex = Executor::compile(*p->program);
+  REQUIRE(ex);
+  RunStats checked;
+  checked.checkFinite = true;
+  TensorMap fetches;
+  // Unchecked, x / 0 runs: inf and, for 0 / 0, NaN.
+  REQUIRE((*ex)->run({{"x", f32({2}, {1, 0})}, {"w", f32({2}, {0, 0})}}, fetches).isOk());
+  CHECK(std::isinf(values(fetches.at("y"))[0]));
+  Status feed = (*ex)->run({{"x", f32({2}, {1, kNaN})}, {"w", f32({2}, {0, 0})}}, fetches, nullptr, &checked);
+  CHECK(feed.message() == "pd_op.data: 'x' tensor<2xf32> holds nan at flat index 1 (--check-finite)");
+  CHECK(feed.offset() == int64_t(p->text.find("(%0)")));
+  Status param = (*ex)->run({{"x", f32({2}, {1, 1})}, {"w", f32({2}, {0, -INFINITY})}}, fetches, nullptr, &checked);
+  CHECK(param.message() == "builtin.parameter: 'w' tensor<2xf32> holds -inf at flat index 1 (--check-finite)");
+  CHECK(param.offset() == int64_t(p->text.find("(%1)")));
+  Status made = (*ex)->run({{"x", f32({2}, {1, 1})}, {"w", f32({2}, {0, 0})}}, fetches, nullptr, &checked);
+  CHECK(made.message() ==
+        "pd_op.divide: result 0 tensor<2xf32> holds inf at flat index 0, made from finite operands (--check-finite)");
+  CHECK(made.offset() == int64_t(p->text.find("(%3)")));
+  // Finite throughout: it runs.
+  auto ok = parse(block({kData, R"((%2) = "pd_op.exp" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+                         R"(() = "builtin.shadow_output" (%2) {output_name:"y"} : (builtin.tensor<2xf32>) -> )"}));
+  auto ex2 = Executor::compile(*ok->program);
+  REQUIRE(ex2);
+  CHECK((*ex2)->run({{"x", f32({2}, {0, 1})}}, fetches, nullptr, &checked).isOk());
+}
+
+TEST_CASE("firstNonFinite reads f32, f64 and bf16; ints are finite", "[executor]") {
+  CHECK(!firstNonFinite(f32({3}, {1, 2, 3})));
+  auto nf = firstNonFinite(f32({3}, {1, INFINITY, NAN}));
+  REQUIRE(nf);
+  CHECK(nf->index == 1);
+  CHECK(nonFiniteText(*nf) == "inf at flat index 1");
+  Tensor d = Tensor::allocate(DataType::F64, {2});
+  d.data<double>()[0] = 0;
+  d.data<double>()[1] = -HUGE_VAL;
+  CHECK(nonFiniteText(*firstNonFinite(d)) == "-inf at flat index 1");
+  Tensor b = Tensor::allocate(DataType::BF16, {1});
+  b.data<BFloat16>()[0] = BFloat16::fromFloat(NAN);
+  CHECK(nonFiniteText(*firstNonFinite(b)) == "nan at flat index 0");
+  CHECK(!firstNonFinite(Tensor::zeros(DataType::I64, std::vector<int64_t>{4})));
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <random>
@@ -157,6 +158,23 @@ inline void checkClose(const Tensor& a, const Tensor& b, double abs, double rel 
 }
 inline void checkValues(const Tensor& a, Shape shape, const std::vector<double>& v, double abs = 1e-6) {
   checkClose(a, f64(std::move(shape), v), abs, 0);
+}
+
+/// As checkValues, with IEEE specials: a NaN where `v` has one (and only
+/// there), an infinity of the same sign where `v` has one.
+inline void checkIeee(const Tensor& a, Shape shape, const std::vector<double>& v, double abs = 1e-6) {
+  REQUIRE(shapeOf(a) == shape);
+  REQUIRE(size_t(a.numel()) == v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    double x = kernels::valueAt(a, int64_t(i));
+    INFO("index " << i << ": " << x << ", expected " << v[i]);
+    if (std::isnan(v[i]))
+      CHECK(std::isnan(x));
+    else if (std::isinf(v[i]))
+      CHECK(x == v[i]);
+    else
+      CHECK(std::abs(x - v[i]) <= abs);
+  }
 }
 
 }  // namespace pir::runtime::test
