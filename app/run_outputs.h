@@ -15,8 +15,9 @@
 namespace pir::app {
 
 /// The loss of each step on stdout (`step 1: loss_0 0.5`), then the check's
-/// verdict (`check: N tensors match (max rel err E)`, or on stderr what
-/// differs). False when the check found a difference.
+/// verdict (`check: N tensors match, and G gradients and U updates at each
+/// of S steps (worst: ...)`, or on stderr what differs). False when the
+/// check found a difference.
 bool printReport(const runtime::runner::RunReport& report);
 
 /// The trace (when `tracePath` is not empty) and the output folder (when

@@ -34,6 +34,7 @@
 #include "passes/rank_layout.h"
 #include "passes/schedule/job.h"
 #include "runtime/executor.h"
+#include "runtime/runner/compare.h"
 #include "runtime/runner/inputs.h"
 #include "runtime/runner/progress.h"
 #include "runtime/runner/trace.h"
@@ -64,6 +65,10 @@ struct RankSession {
   std::vector<TensorMap> feeds;               // per micro-batch: the cut feeds
   std::vector<TensorMap> scopes;              // per micro-batch: the last step's values
   std::vector<Tensor> lossPieces;             // per step and micro-batch
+  // With SessionOptions::record, per step: the shared scope as the step
+  // began, and the gradients the optimizers received (exported by
+  // `export-gradients{feed=false}` as `<param>@GRAD@CHECK`).
+  std::vector<TensorMap> stepBefore, stepGradients;
   const core::SourceFile* current = nullptr;  // the running job's program (errors, deadlock reports)
   std::map<std::string, JobCost> costs;
   int64_t firstNs = INT64_MAX, lastNs = 0;  // the first job's start, the last one's end
@@ -123,6 +128,7 @@ struct SessionOptions {
   /// While the ranks run, on the process that runs rank 0: shows progress
   /// (the token it returns lives until the ranks are joined). May be empty.
   std::function<std::shared_ptr<void>(const RunProgress&)> showProgress;
+  bool record = false;  // keep each step's RankSession::stepBefore and stepGradients (--check)
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,
@@ -140,6 +146,11 @@ struct SessionResults {
   std::vector<double> stepLosses, microBatchLosses;
 };
 core::Result<SessionResults> assembleResults(const Session& session, int64_t steps, const std::string& lossName);
+
+/// With SessionOptions::record, each step's record assembled across ranks:
+/// the parameters and state as the step began, and each optimizer's
+/// gradient (by parameter name, through the parameter's layout value).
+core::Result<std::vector<StepValues>> assembleSteps(const Session& session);
 
 /// The loss output: `wanted`, or the only 0-D shadow output of the layout.
 std::string pickLoss(const passes::RankLayout& layout, const std::string& wanted);
