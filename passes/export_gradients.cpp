@@ -85,8 +85,8 @@ class ExportGradientsPass : public ProgramPass {
   }
 
  private:
-  Option<bool> feed_{this, "feed", "make each optimizer read the fed kwarg <param>@GRAD@CHECK_MEAN (false: export only)",
-                     true};
+  Option<bool> feed_{this, "feed",
+                     "make each optimizer read the fed kwarg <param>@GRAD@CHECK_MEAN (false: export only)", true};
 };
 
 }  // namespace

@@ -37,7 +37,8 @@ test_run_timing_phases() {
   expect_rc 0
   same plain.out out "stdout"
   local want='read pass_apply-partition verify_after_apply-partition pass_split-ranks verify_after_split-ranks'
-  want+=' compile inputs run assemble check write other total'
+  # --check exports each optimizer's gradient from the rank programs (export-gradients{feed=false}).
+  want+=' pass_export-gradients verify_after_export-gradients compile inputs run assemble check write other total'
   local got
   got=$(sed -n 's/^timing: \(.*\) [0-9][0-9]*\.[0-9][0-9][0-9] ms$/\1/p' err | tr ' ' _ | tr '\n' ' ')
   [ "$got" = "$want " ] || fail "phases '$got', want '$want'"

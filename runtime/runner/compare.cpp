@@ -185,9 +185,9 @@ void compareFinal(Walker& w, const TensorMap& got, const TensorMap& want, const 
     if (!w.alike(label, a, b)) return;
     auto extra = allowed.find(n);
     std::vector<double> y = flat(b);
-    w.compare(label, flat(*a), y,
-              tolerances(y, nullptr, extra == allowed.end() ? nullptr : &extra->second,
-                         termsFor(b.dtype(), Kind::Value)));
+    w.compare(
+        label, flat(*a), y,
+        tolerances(y, nullptr, extra == allowed.end() ? nullptr : &extra->second, termsFor(b.dtype(), Kind::Value)));
     if (w.done()) return;
   }
   w.r.compared = want.size();

@@ -34,7 +34,7 @@ struct StepValues {
 
 /// What a run (or the serial meaning) gives for the check.
 struct RunValues {
-  TensorMap final;               // every output, parameter and state after the last step
+  TensorMap final;                // every output, parameter and state after the last step
   std::vector<StepValues> steps;  // one a step
 };
 

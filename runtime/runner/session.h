@@ -65,10 +65,6 @@ struct RankSession {
   std::vector<TensorMap> feeds;               // per micro-batch: the cut feeds
   std::vector<TensorMap> scopes;              // per micro-batch: the last step's values
   std::vector<Tensor> lossPieces;             // per step and micro-batch
-  // With SessionOptions::record, per step: the shared scope as the step
-  // began, and the gradients the optimizers received (exported by
-  // `export-gradients{feed=false}` as `<param>@GRAD@CHECK`).
-  std::vector<TensorMap> stepBefore, stepGradients;
   const core::SourceFile* current = nullptr;  // the running job's program (errors, deadlock reports)
   std::map<std::string, JobCost> costs;
   int64_t firstNs = INT64_MAX, lastNs = 0;  // the first job's start, the last one's end
@@ -78,6 +74,10 @@ struct RankSession {
   double seconds = 0, commSeconds = 0;
   int64_t peakBytes = 0;
   std::map<int64_t, uint64_t> bytesByRing;
+  // With SessionOptions::record, per step: the shared scope as the step
+  // began, and the gradients the optimizers received (exported by
+  // `export-gradients{feed=false}` as `<param>@GRAD@CHECK`).
+  std::vector<TensorMap> stepBefore, stepGradients;
 
   JobPlan* job(std::string_view type);
 };
