@@ -5,7 +5,7 @@
 // for f32 and bf16, 1e-12 + 1e-10|b| for f64, equality otherwise. What a
 // step changed (each optimizer's gradient, each update after - before):
 // within 1e-5|b| plus 1e-4 of the tensor's largest |b| for a gradient,
-// 1e-3 for an update (f64: 1e-10 plus 1e-11, 1e-10), so the tolerance
+// 3e-3 for an update (f64: 1e-10 plus 1e-11, 1e-10), so the tolerance
 // follows the change's own size and a gradient of 1e-8 is not "equal" to
 // twice itself; an update also gets the rounding of its parameter (2 ulps
 // of |after|), which no run can avoid. A piece of state's final value may
