@@ -380,9 +380,12 @@ core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::uniq
   return core::Status::ok();
 }
 
-/// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's mode).
-void annotateManifest(passes::Manifest& manifest, const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+/// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's
+/// mode) and the input's bytes (the source hash pir-run --check compares).
+void annotateManifest(passes::Manifest& manifest, const std::vector<std::unique_ptr<passes::PassManager>>& managers,
+                      std::string_view input) {
   for (const auto& pm : managers) passes::annotateManifest(manifest, pm->results());
+  manifest.sourceHash = passes::sourceHashOf(input);
 }
 
 /// `--output-dir` when the last pass streams its pieces (a splitting pass):
@@ -418,12 +421,12 @@ struct StreamedOutputDir {
     return core::Status::ok();
   }
 
-  core::Status finish(const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+  core::Status finish(const std::vector<std::unique_ptr<passes::PassManager>>& managers, std::string_view input) {
     passes::Manifest manifest;
     for (size_t i = 0; i < entries.size(); ++i)
       if (present[i]) manifest.programs.push_back(std::move(entries[i]));
     if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
-    annotateManifest(manifest, managers);
+    annotateManifest(manifest, managers, input);
     if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
       return s;
     return staged.commit();
@@ -433,7 +436,7 @@ struct StreamedOutputDir {
 /// `--output-dir`: each program to its file (passes/manifest.h: rankN/JOB.pir
 /// or NAME.pir), the passes' files, and DIR/programs.yaml listing the programs in order.
 core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& units,
-                            const std::vector<std::unique_ptr<passes::PassManager>>& managers) {
+                            const std::vector<std::unique_ptr<passes::PassManager>>& managers, std::string_view input) {
   StagedDirectory staged;
   if (core::Status s = staged.open(dir); !s) return s;
   passes::Manifest manifest;
@@ -448,7 +451,7 @@ core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& uni
       manifest.programs.push_back(passes::describeProgram(p, name, file));
     }
   if (core::Status s = writePassFiles(staged, managers, files); !s) return s;
-  annotateManifest(manifest, managers);
+  annotateManifest(manifest, managers, input);
   if (core::Status s = staged.writeFile(std::string(passes::kManifestName), passes::writeManifest(manifest)); !s)
     return s;
   return staged.commit();
@@ -615,11 +618,11 @@ int process(const OptOptions& opts) {
       for (Unit& u : units)
         for (core::NamedProgram& p : u.set.programs)
           if (core::Status s = streamed->take(streamed->entries.size(), std::move(p)); !s) return fail(s.message());
-      if (core::Status s = streamed->finish(managers); !s) return fail(s.message());
+      if (core::Status s = streamed->finish(managers, input.text()); !s) return fail(s.message());
     }
   } else if (!opts.outputDir.empty()) {
     if (allOk)
-      if (core::Status s = writeOutputDir(opts.outputDir, units, managers); !s) return fail(s.message());
+      if (core::Status s = writeOutputDir(opts.outputDir, units, managers, input.text()); !s) return fail(s.message());
   } else if (allOk || opts.output == "-") {
     if (core::Status s = writeOutput(opts.output, session, units); !s) return fail(s.message());
   }

@@ -9,8 +9,8 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
-#include <thread>
 
 #include "app/cli_checks.h"
 #include "app/run_outputs.h"
@@ -40,17 +40,14 @@ struct RunOptions {
 int exitCodeOf(const Status& s) { return s.isInternal() ? 2 : 1; }
 
 /// Renders `s` once; under MPI, a rank's own failure after MPI was joined
-/// goes to its own stderr and ends the job.
+/// goes to its own stderr and ends the job (a deadlock's report, with every
+/// rank's wait, comes from rank 0: the runner gathered them there).
 int fail(const Status& s, runner::Runner* r) {
   std::string text = core::renderStatus(s);
   runner::World* world = r ? r->world() : nullptr;
   if (world && world->isMpi()) {
     speak(text);
     std::fflush(stdout);
-    // A deadlock times out on every waiting rank at about the same moment:
-    // give the others a moment to print their waits before the abort ends
-    // them (the first abort kills every process).
-    if (s.isTimeout()) std::this_thread::sleep_for(std::chrono::milliseconds(300));
     world->abort(exitCodeOf(s));
   }
   std::fputs(text.c_str(), stderr);
@@ -59,13 +56,29 @@ int fail(const Status& s, runner::Runner* r) {
 
 int execute(RunOptions& opts) {
   runner::RunConfig& cfg = opts.config;
-  cfg.timeout = std::chrono::milliseconds(int64_t(opts.timeout * 1000));
+  // inf (no limit) is the largest duration; the comm layer saturates deadlines.
+  cfg.timeout = std::isinf(opts.timeout) ? std::chrono::milliseconds::max()
+                                         : std::chrono::milliseconds(int64_t(std::llround(opts.timeout * 1000)));
   cfg.trace = !opts.trace.empty();
   cfg.mpi = runner::launchedByMpirun();
   if (opts.blasThreads > 0) runtime::setBlasThreads(int(opts.blasThreads));
-  cfg.showProgress = [](const runner::RunProgress& p) -> std::shared_ptr<void> {
-    return std::make_shared<ProgressBar>(p, true);
+  // The bar lives while the ranks run; a step's loss, printed then (not
+  // after the run), goes above it.
+  std::weak_ptr<ProgressBar> bar;
+  cfg.showProgress = [&bar](const runner::RunProgress& p) -> std::shared_ptr<void> {
+    auto b = std::make_shared<ProgressBar>(p, true);
+    bar = b;
+    return b;
   };
+  cfg.stepLoss = [&bar](int64_t step, const std::string& name, double loss) {
+    if (auto b = bar.lock())
+      b->above([&] { printStepLoss(step, name, loss); });
+    else
+      printStepLoss(step, name, loss);
+  };
+  RunFiles files;
+  cfg.namesAreFiles = !opts.outputDir.empty();
+  cfg.beforeCompute = [&] { return files.open(opts.trace, opts.outputDir); };
   runner::RunReport report;
   int rc = 0;
   {
@@ -73,7 +86,7 @@ int execute(RunOptions& opts) {
     if (Status s = r.run(cfg, report); !s) return fail(s, &r);
     if (report.root) {
       bool matched = printReport(report);
-      if (Status s = writeRunFiles(opts.trace, opts.outputDir, report); !s) return fail(s, nullptr);
+      if (Status s = files.write(report); !s) return fail(s, nullptr);
       rc = matched ? 0 : 1;
     }
   }
@@ -97,8 +110,8 @@ int runRun(int argc, char** argv) {
   app.add_option("--inputs", cfg.inputs.dir, "Read every feed and parameter from DIR/NAME.npy")->check(path);
   app.add_option("--output-dir", opts.outputDir, "Write outputs, parameters, state and summary.yaml here (all or none)")
       ->check(path);
-  app.add_option("--ranks", cfg.ranks, "Ranks to run (default: the world size)")->check(CLI::PositiveNumber);
-  app.add_option("--steps", cfg.steps, "Steps to run, reusing the feeds (default 1)")->check(CLI::PositiveNumber);
+  app.add_option("--ranks", cfg.ranks, "Ranks to run (default: the world size)")->check(atLeast(1));
+  app.add_option("--steps", cfg.steps, "Steps to run, reusing the feeds (default 1)")->check(atLeast(1));
   app.add_option("--seed", cfg.inputs.seed, "Seed of the input generator (default 0)");
   app.add_option("--loss", cfg.loss, "The shadow_output printed per step (default: the only 0-D one)");
   app.add_flag("--check", cfg.check,
@@ -111,8 +124,8 @@ int runRun(int argc, char** argv) {
   app.add_option("--blas-threads", opts.blasThreads, "OpenBLAS threads for every matmul (default 1)")
       ->check(CLI::Range(1, 256));
   app.add_option("--trace", opts.trace, "Write a Chrome trace (one track per rank) to FILE")->check(path);
-  app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60)")
-      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60; inf: no limit)")
+      ->check(timeoutSeconds());
   app.add_option("--mode", cfg.mode,
                  "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP; as pir-opt schedule): PROGRAM "
                  "goes through apply-partition, split-ranks, gradient-merge and pipeline-split in process; with "
@@ -122,12 +135,12 @@ int runRun(int argc, char** argv) {
                  "Micro-batches N: the program's data shapes are one micro-batch's, each feed holds N on dim 0; "
                  "--check runs the serial program per micro-batch for its outputs and gradients, then every optimizer "
                  "once on the gradients' mean (gradient merge's averaged step, for any optimizer)")
-      ->check(CLI::PositiveNumber);
+      ->check(atLeast(1));
   app.add_flag("--timing", opts.timing,
                "Print on stderr the time of each phase: reading, each pass, the layout, compiling, inputs, the run, "
                "assembling, the check, writing");
-  app.add_option("--vpp", cfg.vpp, "Virtual pipeline chunks per stage (VPP, ZBVPP)")->check(CLI::PositiveNumber);
-  app.add_flag("--split-bw", cfg.splitBw, "VPP with backward split into backward_b and backward_w");
+  app.add_option("--vpp", cfg.vpp, "Virtual pipeline chunks per stage (VPP, ZBVPP; with --mode)")->check(atLeast(1));
+  app.add_flag("--split-bw", cfg.splitBw, "VPP with backward split into backward_b and backward_w (with --mode)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -138,6 +151,11 @@ int runRun(int argc, char** argv) {
   if ((cfg.program.empty() && cfg.programsDir.empty()) || (both && !cfg.check)) {
     return processExitCode(cliError("pir-run", "give a PROGRAM or --programs DIR (one of them; both with --check)"));
   }
+  // A chunk count or a split backward says how to make a schedule: without
+  // a mode there is none to make (a --schedule file or programs.yaml fixes both).
+  if ((cfg.vpp > 0 || cfg.splitBw) && cfg.mode.empty())
+    return processExitCode(cliError("pir-run", std::string(cfg.vpp > 0 ? "--vpp" : "--split-bw") +
+                                                   " shapes the schedule --mode makes: give --mode too"));
   int rc = execute(opts);
   if (rc == 0 && opts.timing) std::fputs(phaseTimesText(start).c_str(), stderr);
   return processExitCode(rc);

@@ -3,8 +3,6 @@
 
 #include <cstdio>
 
-#include "app/output_file.h"
-#include "app/staged_directory.h"
 #include "runtime/npy.h"
 #include "runtime/runner/phase_timer.h"
 #include "runtime/runner/summary.h"
@@ -14,9 +12,12 @@ namespace pir::app {
 using core::Status;
 namespace runner = runtime::runner;
 
+void printStepLoss(int64_t step, const std::string& lossName, double loss) {
+  std::printf("step %lld: %s %s\n", (long long)(step + 1), lossName.c_str(), runner::number(loss).c_str());
+  std::fflush(stdout);
+}
+
 bool printReport(const runner::RunReport& report) {
-  for (size_t i = 0; i < report.losses.size(); ++i)
-    std::printf("step %zu: %s %s\n", i + 1, report.lossName.c_str(), runner::number(report.losses[i]).c_str());
   if (!report.check) return true;
   if (!report.check->match) {
     std::fflush(stdout);
@@ -38,32 +39,28 @@ bool printReport(const runner::RunReport& report) {
   return true;
 }
 
-namespace {
-
-Status writeOutputs(const std::string& outputDir, const runner::RunReport& report) {
-  StagedDirectory dir;
-  if (Status s = dir.open(outputDir); !s) return s;
-  for (auto& [name, t] : report.results)
-    if (Status s = dir.writeFile(name + ".npy", runtime::encodeNpy(t)); !s) return s;
-  if (Status s = dir.writeFile("summary.yaml", report.summary); !s) return s;
-  return dir.commit();
+Status RunFiles::open(const std::string& tracePath, const std::string& outputDir) {
+  tracePath_ = tracePath;
+  if (!tracePath.empty())
+    if (Status s = trace_.open(tracePath); !s)
+      return s.withMessage(tracePath + ": cannot write the trace: " + s.message());
+  if (!outputDir.empty())
+    if (Status s = dir_.open(outputDir, StagedDirectory::Existing::Replace, "summary.yaml"); !s) return s;
+  return Status::ok();
 }
 
-}  // namespace
-
-Status writeRunFiles(const std::string& tracePath, const std::string& outputDir, const runner::RunReport& report) {
+Status RunFiles::write(const runner::RunReport& report) {
   runner::PhaseTimer timer("write");
-  if (!tracePath.empty()) {
-    OutputFile trace;
-    Status s = trace.open(tracePath);
-    if (s) {
-      trace.write(runner::traceJson(report.tracks));  // a write error is reported by commit()
-      s = trace.commit();
-    }
-    if (!s) return s.withMessage(tracePath + ": cannot write the trace: " + s.message());
+  if (!tracePath_.empty()) {
+    trace_.write(runner::traceJson(report.tracks));  // a write error is reported by commit()
+    if (Status s = trace_.commit(); !s) return s.withMessage(tracePath_ + ": cannot write the trace: " + s.message());
   }
-  if (!outputDir.empty())
-    if (Status s = writeOutputs(outputDir, report); !s) return s;
+  if (dir_.isOpen()) {
+    for (auto& [name, t] : report.results)
+      if (Status s = dir_.writeFile(name + ".npy", runtime::encodeNpy(t)); !s) return s;
+    if (Status s = dir_.writeFile("summary.yaml", report.summary); !s) return s;
+    if (Status s = dir_.commit(); !s) return s;
+  }
   std::fflush(stdout);
   if (std::ferror(stdout)) return Status::error("cannot write to stdout");
   return Status::ok();

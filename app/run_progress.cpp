@@ -39,9 +39,19 @@ ProgressBar::~ProgressBar() {
   thread_.join();
 }
 
+void ProgressBar::above(const std::function<void()>& print) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (::isatty(1)) erase();
+  print();
+}
+
+void ProgressBar::erase() {
+  if (drawn_) writeAll("\r" + std::string(drawn_, ' ') + "\r");
+  drawn_ = 0;
+}
+
 void ProgressBar::report() {
   auto start = std::chrono::steady_clock::now();
-  size_t drawn = 0;  // the length of the line on the terminal
   std::unique_lock<std::mutex> lock(mutex_);
   auto next = start + kFirstDraw;
   while (!wake_.wait_until(lock, next, [this] { return stop_; })) {
@@ -49,12 +59,12 @@ void ProgressBar::report() {
     std::string text = progress_.line(secs);
     // Pad over a longer previous line (the counts only grow, but be safe).
     size_t width = text.size();
-    if (text.size() < drawn) text.append(drawn - text.size(), ' ');
+    if (text.size() < drawn_) text.append(drawn_ - text.size(), ' ');
     writeAll("\r" + text);
-    drawn = std::max(drawn, width);
+    drawn_ = std::max(drawn_, width);
     next += kRedraw;
   }
-  if (drawn) writeAll("\r" + std::string(drawn, ' ') + "\r");
+  erase();
 }
 
 }  // namespace pir::app

@@ -21,6 +21,7 @@
 #include "passes/schedule/dry_run.h"
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
+#include "passes/schedule/list_check.h"
 #include "passes/schedule/validator.h"
 
 namespace pir::app {
@@ -103,23 +104,29 @@ int checkCommunication(const ScheduleArgs& args, const sched::Schedule& schedule
   return checkFolderComm("pir-opt schedule", args.programs, &schedule, report);
 }
 
+/// The list's own problems (passes/schedule/list_check.h, as pir-run checks
+/// it), each `pir-opt schedule: error: FILE:LINE:COL: ...` and notes as
+/// `FILE:LINE:COL: note: ...`. Returns the exit code.
+int reportListProblems(const std::string& file, const std::vector<sched::ScheduleProblem>& problems) {
+  for (const sched::ScheduleProblem& p : problems) {
+    std::string at = file + ":" + (p.at.line ? p.at.str() + ":" : "");
+    if (p.note) {
+      std::fprintf(stderr, "%s note: %s\n", at.c_str(), p.message.c_str());
+      continue;
+    }
+    std::string text = p.at.line ? at + " " + p.message : file + ": " + p.message;
+    while (!text.empty() && text.back() == '\n') text.pop_back();  // a deadlock's report ends in one
+    fail(text);
+  }
+  return problems.empty() ? 0 : 1;
+}
+
 int runCheck(const ScheduleArgs& args) {
   auto schedule = sched::loadScheduleFile(args.check);
   if (!schedule) return fail(schedule.status().message());
-  // The validator's errors start with LINE:COL in the file: FILE:LINE:COL: ...
-  if (auto errors = sched::validateSchedule(*schedule); !errors.empty()) return failAll(args.check + ":", errors);
+  if (int rc = reportListProblems(args.check, sched::checkScheduleList(*schedule)); rc != 0) return rc;
   if (!args.programs.empty())
     if (int rc = checkPrograms(args, *schedule); rc != 0) return rc;
-  sched::DryRunResult dry = sched::dryRun(*schedule);
-  if (dry.deadlock) {
-    std::fprintf(stderr, "pir-opt schedule: error: %s: %s", args.check.c_str(), dry.report.c_str());
-    for (size_t s = 0; s < dry.stuckAt.size(); ++s)
-      if (int at = dry.stuckAt[s]; at >= 0)
-        std::fprintf(stderr, "%s:%s: note: stage %zu is stuck at %s\n", args.check.c_str(),
-                     schedule->source.jobs[s][size_t(at)].str().c_str(), s,
-                     schedule->stageJobs[s][size_t(at)].name().c_str());
-    return 1;
-  }
   if (!args.programs.empty())
     if (int rc = checkCommunication(args, *schedule); rc != 0) return rc;
   auto sim = sched::simulate(*schedule, args.options.costs);

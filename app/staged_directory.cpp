@@ -8,21 +8,33 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 namespace pir::app {
 
 namespace {
 std::string err() { return std::strerror(errno); }
+
+bool isEmptyFolder(const std::string& dir) {
+  std::error_code ec;
+  return std::filesystem::is_empty(dir, ec) && !ec;
+}
 }  // namespace
 
 StagedDirectory::~StagedDirectory() { removeStaging(); }
 
-core::Status StagedDirectory::open(const std::string& dir) {
+core::Status StagedDirectory::open(const std::string& dir, Existing existing, const std::string& marker) {
   target_ = dir;
+  existing_ = existing;
   while (target_.size() > 1 && target_.back() == '/') target_.pop_back();
   struct stat st {};
   if (::stat(target_.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
     return core::Status::error("'" + dir + "' exists and is not a directory");
+  if (existing == Existing::Replace && ::stat(target_.c_str(), &st) == 0 && !isEmptyFolder(target_) &&
+      ::lstat((target_ + "/" + marker).c_str(), &st) != 0)
+    return core::Status::error("'" + dir + "' is not empty and holds no " + marker +
+                               ": an output folder is replaced as a whole, so give a new or empty folder, or one "
+                               "an earlier run wrote");
   staging_ = target_ + ".pir-opt-tmp-XXXXXX";
   DeferSignals deferred;  // a signal between mkdtemp and watchFolder would leave the folder
   if (!mkdtemp(staging_.data())) {
@@ -90,9 +102,38 @@ core::Status StagedDirectory::writeFile(const std::string& name,
   return core::Status::ok();
 }
 
+core::Status StagedDirectory::replaceTarget() {
+  // The old folder goes aside under a fresh name beside it, the new one
+  // takes its place, and only then is the old one removed: a failure before
+  // the second rename leaves the old folder as it was.
+  std::string old = target_ + ".pir-old-XXXXXX";
+  if (!mkdtemp(old.data())) return core::Status::error("cannot create a folder next to '" + target_ + "': " + err());
+  if (::rename(target_.c_str(), old.c_str()) != 0) {
+    std::string e = err();
+    ::rmdir(old.c_str());
+    return core::Status::error("cannot replace '" + target_ + "': " + e);
+  }
+  if (::rename(staging_.c_str(), target_.c_str()) != 0) {
+    std::string e = err();
+    ::rename(old.c_str(), target_.c_str());
+    return core::Status::error("cannot replace '" + target_ + "': " + e);
+  }
+  cleanup_.release();
+  staging_.clear();
+  files_.clear();
+  folders_.clear();
+  std::error_code ec;
+  std::filesystem::remove_all(old, ec);
+  if (ec)
+    return core::Status::error("replaced '" + target_ + "', but cannot remove the old folder '" + old +
+                               "': " + ec.message());
+  return core::Status::ok();
+}
+
 core::Status StagedDirectory::commit() {
   DeferSignals deferred;  // the renames below are all or nothing, a signal too
   struct stat st {};
+  if (::stat(target_.c_str(), &st) == 0 && existing_ == Existing::Replace) return replaceTarget();
   if (::stat(target_.c_str(), &st) != 0) {
     if (::rename(staging_.c_str(), target_.c_str()) != 0)
       return core::Status::error("cannot create '" + target_ + "': " + err());

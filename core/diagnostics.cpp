@@ -116,14 +116,19 @@ std::string renderDiagnostic(const SourceFile* source, const Diagnostic& d) {
 }
 
 std::string renderStatus(const Status& s, const SourceFile* fallback) {
-  if (s.isRendered()) return s.message();
+  if (s.isRendered()) {
+    // Rendered text ends its last line, as every rendered diagnostic does.
+    std::string text = s.message();
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    return text;
+  }
   Diagnostic d;
   d.offset = s.offset();
   d.message = s.message();
   const SourceFile* source = s.source() ? s.source() : fallback;
   std::string out = renderDiagnostic(source, d);
   for (const Status& n : s.notes()) {
-    if (n.source())
+    if (n.source() || n.isRendered())  // rendered: another process's located wait
       out += renderStatus(n);
     else
       out += printable(n.message()) + "\n";

@@ -35,6 +35,7 @@
 #include "core/op_table.h"
 #include "core/verifier.h"
 #include "parser/lexer.h"
+#include "passes/manifest.h"
 #include "passes/op_roles.h"
 #include "passes/pass_registry.h"
 #include "passes/reshard_builder.h"
@@ -86,6 +87,7 @@ class GradientMergePass : public ProgramPass {
     if (Status s = collect(program, merges, diag, named.rank >= 0); !s) return s;
     for (Merge& m : merges) merge(program, m);
     stats_.add("merge buffer(s) added", static_cast<int64_t>(merges.size()));
+    publish(GradientMergeResult{static_cast<int>(k_)});  // programs.yaml's gradient_merge_k
     return Status::ok();
   }
 

@@ -13,6 +13,7 @@
 
 #include "core/attributes.h"
 #include "core/diagnostics.h"
+#include "core/hash.h"
 #include "core/op_table.h"
 #include "passes/schedule/yaml_strict.h"
 
@@ -133,7 +134,8 @@ core::Status readProgram(const YAML::Node& entry, const std::string& dir, Manife
   return readNames(entry["exports"], "exports", out.exports);
 }
 
-/// The optional keys pipeline-split adds: mode, vpp, split_bw.
+/// The optional keys pipeline-split and gradient-merge add: mode, vpp,
+/// split_bw, gradient_merge_k.
 core::Status readSchedule(const YAML::Node& root, Manifest& m) {
   if (const YAML::Node mode = root["mode"])
     if (core::Status s = readString(mode, "mode", m.mode); !s) return s;
@@ -146,12 +148,20 @@ core::Status readSchedule(const YAML::Node& root, Manifest& m) {
       return errorAt(bw, "'split_bw' must be true or false");
     m.splitBw = bw.Scalar() == "true";
   }
+  if (const YAML::Node h = root["source_hash"])
+    if (core::Status s = readString(h, "source_hash", m.sourceHash); !s) return s;
+  if (const YAML::Node k = root["gradient_merge_k"]) {
+    if (core::Status s = readIndex(k, "gradient_merge_k", m.gradientMergeK); !s) return s;
+    if (m.gradientMergeK < 1)
+      return errorAt(k, "'gradient_merge_k' must be a whole number from 1 to " + std::to_string(kMaxIndex));
+  }
   return core::Status::ok();
 }
 
 core::Result<Manifest> fromNode(const YAML::Node& root, const std::string& dir) {
   if (!root.IsMap()) return errorAt(root, "a manifest is a map of 'version' and 'programs'");
-  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw"};
+  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw", "gradient_merge_k",
+                                            "source_hash"};
   for (const auto& kv : root)
     if (!kv.first.IsScalar() ||
         std::find(std::begin(kRootKeys), std::end(kRootKeys), kv.first.Scalar()) == std::end(kRootKeys))
@@ -200,12 +210,19 @@ ManifestProgram describeProgram(const core::NamedProgram& program, std::string n
   return m;
 }
 
+std::string sourceHashOf(std::string_view text) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(core::hashString(text)));
+  return std::string("fnv1a64:") + hex;
+}
+
 void annotateManifest(Manifest& manifest, const PassResults& results) {
   if (const PipelineSplitResult* split = results.get<PipelineSplitResult>()) {
     manifest.mode = split->mode;
     manifest.vpp = split->vpp;
     manifest.splitBw = split->splitBw ? 1 : 0;
   }
+  if (const GradientMergeResult* merge = results.get<GradientMergeResult>()) manifest.gradientMergeK = merge->k;
 }
 
 std::string writeManifest(const Manifest& manifest) {
@@ -221,6 +238,8 @@ std::string writeManifest(const Manifest& manifest) {
   if (!manifest.mode.empty()) out += "mode: " + yamlString(manifest.mode) + "\n";
   if (manifest.vpp >= 1) out += "vpp: " + std::to_string(manifest.vpp) + "\n";
   if (manifest.splitBw >= 0) out += std::string("split_bw: ") + (manifest.splitBw ? "true" : "false") + "\n";
+  if (manifest.gradientMergeK >= 1) out += "gradient_merge_k: " + std::to_string(manifest.gradientMergeK) + "\n";
+  if (!manifest.sourceHash.empty()) out += "source_hash: " + yamlString(manifest.sourceHash) + "\n";
   return out;
 }
 
@@ -240,7 +259,7 @@ core::Result<Manifest> loadManifest(const std::string& path) {
   core::Diagnostic d{core::Severity::Error, m.status().offset(), m.status().message(), {}};
   std::string rendered = core::renderDiagnostic(&src, d);
   while (!rendered.empty() && rendered.back() == '\n') rendered.pop_back();
-  return core::Status::error(rendered, m.status().offset());
+  return core::Status::rendered(core::ErrorKind::User, rendered);  // renderStatus prints it as it is
 }
 
 std::vector<std::string> checkScheduleHasPrograms(const schedule::Schedule& schedule, const Manifest& manifest,

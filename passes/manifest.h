@@ -16,10 +16,14 @@
 //   mode: "1F1B"                           # optional, last: the pipeline-split that made them
 //   vpp: 1
 //   split_bw: false
+//   gradient_merge_k: 4                    # optional: the gradient-merge that ran before it
 //
 // `mode` (a `pir-opt schedule --mode` name), `vpp` and `split_bw` are
 // written when pipeline-split made the programs, so a runner can make the
-// schedule; a manifest without them reads as before. rank, stage and job
+// schedule; `gradient_merge_k` when gradient-merge did, so that a runner
+// runs exactly k micro-batches a step (the merged gradient is averaged over
+// k). A manifest without them reads as before; pir-run refuses to run such
+// a set as a pipeline (docs/pir-run.md). rank, stage and job
 // are `null` when unknown. A program with a rank and a
 // job is written to rankN/JOB.pir, any other to NAME.pir. The reader takes
 // exactly this: an unknown, repeated or missing key, a value of the wrong
@@ -56,9 +60,13 @@ struct ManifestProgram {
 };
 
 struct Manifest {
-  std::string mode;  // the schedule mode the programs are for; empty: none
-  int vpp = -1;      // -1: not given
-  int splitBw = -1;  // 0 or 1; -1: not given
+  std::string mode;         // the schedule mode the programs are for; empty: none
+  int vpp = -1;             // -1: not given
+  int splitBw = -1;         // 0 or 1; -1: not given
+  int gradientMergeK = -1;  // -1: not given (no gradient-merge ran, or an older pir-opt)
+  /// The program the set was made from: sourceHashOf its file's bytes;
+  /// empty: not given (an older pir-opt).
+  std::string sourceHash;
   std::vector<ManifestProgram> programs;
 
   bool operator==(const Manifest&) const = default;
@@ -71,6 +79,15 @@ struct PipelineSplitResult {
   int vpp = 1;
   bool splitBw = false;
 };
+
+/// What gradient-merge leaves for programs.yaml: the micro-batches it merges.
+struct GradientMergeResult {
+  int k = 1;
+};
+
+/// programs.yaml's `source_hash` of a program file's bytes: `fnv1a64:`
+/// and 16 hex digits (core::hashString).
+std::string sourceHashOf(std::string_view text);
 
 /// programs.yaml's set-wide keys from what the passes left in `results`.
 void annotateManifest(Manifest& manifest, const PassResults& results);

@@ -69,9 +69,7 @@ class PipelineSplitPass : public SplittingPass {
 
   Status split(NamedProgram& named, ProgramSet& out, DiagnosticEngine& diag) override {
     // programs.yaml's mode, vpp and split_bw, for a runner to make the schedule.
-    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
-    publish(PipelineSplitResult{std::string(kModeNames[static_cast<size_t>(static_cast<Mode>(mode_))]), chunkCount(),
-                                static_cast<bool>(splitBw_)});
+    publish(PipelineSplitResult{modeName(), chunkCount(), static_cast<bool>(splitBw_)});
     Program& program = *named.program;
     // One walk gathers the ops, their roles and checks their mesh: at a
     // million ops every walk over the IR costs a cache miss per op.
@@ -126,6 +124,21 @@ class PipelineSplitPass : public SplittingPass {
       diag.error(reportLocation(&op), "one stage per program: op '" + std::string(op.name()) + "' is on mesh " +
                                           meshIds(od->mesh()) + ", the program's first op on " + meshIds(first));
       return Status::error("several meshes");
+    }
+    return Status::ok();
+  }
+
+  /// A mode without chunks has one per stage (vpp 1): an op marked with
+  /// another chunk was made for an interleaved schedule, and its jobs
+  /// would wait on each other (a deadlock, not an error, at run time).
+  Status checkOneChunk(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles, DiagnosticEngine& diag) {
+    for (size_t i = 0; i < ops.size(); ++i) {
+      int64_t c = roles[i] == kRoleOptimize ? -1 : opChunk(*ops[i]);
+      if (c == -1 || c == 0) continue;
+      diag.error(reportLocation(ops[i]), "op '" + std::string(ops[i]->name()) + "' is in chunk " + std::to_string(c) +
+                                             ", but mode " + modeName() +
+                                             " has one chunk per stage (chunk 0; give mode=VPP vpp=V for more)");
+      return Status::error("chunk out of range");
     }
     return Status::ok();
   }
@@ -269,6 +282,8 @@ class PipelineSplitPass : public SplittingPass {
     auto isRecv = [&](size_t i) { return p2p[i] == P2P::Recv && roles[i] == kRoleForward; };
     auto isSend = [&](size_t i) { return p2p[i] == P2P::Send && roles[i] == kRoleBackward; };
     plan.home.resize(ops.size());
+    if (mode_ != Mode::VPP && mode_ != Mode::ZBVPP)
+      if (Status s = checkOneChunk(ops, roles, diag); !s) return s;
     switch (mode_) {
       case Mode::FThenB:
         plan.jobs = {"forward", "backward", "optimizer"};
@@ -346,6 +361,11 @@ class PipelineSplitPass : public SplittingPass {
     return Status::ok();
   }
 
+  /// The mode as `pir-opt schedule --mode` names it.
+  std::string modeName() const {
+    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
+    return std::string(kModeNames[static_cast<size_t>(static_cast<Mode>(mode_))]);
+  }
   int chunkCount() const { return mode_ == Mode::ZBVPP ? 2 : static_cast<int>(vpp_); }
   bool splitBackward() const { return splitBw_ || mode_ == Mode::ZBVPP; }
 

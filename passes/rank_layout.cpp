@@ -66,6 +66,38 @@ void writeValue(const LayoutValue& v, std::string& out) {
   out += "\n";
 }
 
+// ---- the layout rule -------------------------------------------------------
+
+/// Each rank's piece of `v`, from its shape, mesh and dims_mapping alone:
+/// one per rank of the mesh, in mesh order (row-major coordinates), a
+/// mapped dim split as core::shardPiece splits it; one whole piece on rank 0
+/// without a mesh. What split-ranks writes and the reader insists on.
+std::vector<LayoutPiece> layoutPieces(const LayoutValue& v) {
+  auto piece = [&](int64_t rank, const std::vector<int64_t>& coord) {
+    LayoutPiece p{rank, {}, {}};
+    for (size_t d = 0; d < v.shape.size(); ++d) {
+      int64_t m = d < v.dimsMapping.size() ? v.dimsMapping[d] : -1;
+      core::ShardPiece r = m < 0 || size_t(m) >= coord.size() ? core::shardPiece(v.shape[d], 1, 0)
+                                                              : core::shardPiece(v.shape[d], v.meshShape[m], coord[m]);
+      p.ranges.push_back(r);
+      p.shape.push_back(v.shape[d] < 0 ? v.shape[d] : r.size());
+    }
+    return p;
+  };
+  if (v.processIds.empty()) return {piece(0, {})};
+  std::vector<LayoutPiece> pieces;
+  for (size_t i = 0; i < v.processIds.size(); ++i) {
+    std::vector<int64_t> coord(v.meshShape.size());
+    size_t rest = i;
+    for (size_t m = coord.size(); m-- > 0;) {
+      coord[m] = static_cast<int64_t>(rest % static_cast<size_t>(v.meshShape[m]));
+      rest /= static_cast<size_t>(v.meshShape[m]);
+    }
+    pieces.push_back(piece(v.processIds[i], coord));
+  }
+  return pieces;
+}
+
 // ---- reading -------------------------------------------------------------
 
 Status errorAt(const YAML::Node& node, std::string message) {
@@ -196,6 +228,30 @@ Status readPiece(const YAML::Node& node, LayoutValue& v, int64_t worldSize) {
   return Status::ok();
 }
 
+/// The pieces read are exactly what the layout rule gives for the value's
+/// mesh and dims_mapping: a tampered range would feed a rank another slice
+/// and assemble the results from the wrong places.
+Status checkPieces(const YAML::Node& list, const LayoutValue& v) {
+  std::vector<LayoutPiece> want = layoutPieces(v);
+  std::string rule = v.processIds.empty() ? std::string("no mesh")
+                                          : "mesh " + intList(v.meshShape) + " " + intList(v.processIds) +
+                                                " and dims_mapping " + intList(v.dimsMapping);
+  if (want.size() != v.pieces.size())
+    return errorAt(list, "'" + v.name + "' needs " + std::to_string(want.size()) + " piece(s), one per rank of " +
+                             rule + ", not " + std::to_string(v.pieces.size()));
+  for (size_t i = 0; i < want.size(); ++i) {
+    const LayoutPiece& got = v.pieces[i];
+    if (got == want[i]) continue;
+    if (got.rank != want[i].rank)
+      return errorAt(list[i]["rank"], "piece " + std::to_string(i) + " of '" + v.name + "' must be rank " +
+                                          std::to_string(want[i].rank) + "'s (the pieces follow the mesh order)");
+    return errorAt(list[i]["ranges"], "rank " + std::to_string(got.rank) + "'s piece of '" + v.name + "' is " +
+                                          rangeList(got.ranges) + ", but " + rule + " give " +
+                                          rangeList(want[i].ranges));
+  }
+  return Status::ok();
+}
+
 Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
   if (Status s = checkKeys(
           node, {"name", "kind", "dtype", "shape", "mesh", "dims_mapping", "partial", "persistable", "pieces"},
@@ -223,7 +279,7 @@ Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
   if (!node["pieces"].IsSequence()) return errorAt(node["pieces"], "'pieces' must be a list of pieces");
   for (const YAML::Node& piece : node["pieces"])
     if (Status s = readPiece(piece, v, worldSize); !s) return s;
-  return Status::ok();
+  return checkPieces(node["pieces"], v);
 }
 
 core::Result<RankLayout> fromNode(const YAML::Node& root) {
@@ -306,9 +362,7 @@ LayoutValue describeValue(std::string name, LayoutValueKind kind, const core::Ty
   const core::TensorDistAttr* dist = core::distAttrOf(type);
   if (!dist || !dist->mesh()) {
     v.dimsMapping.assign(v.shape.size(), -1);
-    LayoutPiece whole{0, v.shape, {}};
-    for (int64_t d : v.shape) whole.ranges.push_back(core::shardPiece(d, 1, 0));
-    v.pieces.push_back(std::move(whole));
+    v.pieces = layoutPieces(v);
     return v;
   }
   const core::ProcessMesh& mesh = *dist->mesh();
@@ -317,18 +371,7 @@ LayoutValue describeValue(std::string name, LayoutValueKind kind, const core::Ty
   v.dimsMapping.assign(dist->dimsMapping().begin(), dist->dimsMapping().end());
   v.partial.assign(dist->partial().begin(), dist->partial().end());
   std::sort(v.partial.begin(), v.partial.end(), [](auto& a, auto& b) { return a.meshDim < b.meshDim; });
-  for (int64_t rank : v.processIds) {
-    auto coord = core::meshCoordinate(mesh, rank);
-    auto local = core::localShape(v.shape, *dist, rank);
-    if (!coord || !local) continue;
-    LayoutPiece p{rank, *local, {}};
-    for (size_t d = 0; d < v.shape.size(); ++d) {
-      int64_t m = v.dimsMapping[d];
-      p.ranges.push_back(m < 0 ? core::shardPiece(v.shape[d], 1, 0)
-                               : core::shardPiece(v.shape[d], mesh.shape()[m], (*coord)[m]));
-    }
-    v.pieces.push_back(std::move(p));
-  }
+  v.pieces = layoutPieces(v);
   return v;
 }
 
@@ -457,7 +500,7 @@ core::Result<RankLayout> loadRankLayout(const std::string& path) {
   core::Diagnostic d{core::Severity::Error, layout.status().offset(), layout.status().message(), {}};
   std::string rendered = core::renderDiagnostic(&src, d);
   while (!rendered.empty() && rendered.back() == '\n') rendered.pop_back();
-  return Status::error(rendered, layout.status().offset());
+  return core::Status::rendered(core::ErrorKind::User, rendered);  // renderStatus prints it as it is
 }
 
 }  // namespace pir::passes

@@ -92,6 +92,7 @@ class PlanBuilder {
               core::isPersistable(*kw));
     }
     if (!body.arguments().empty()) return Status::error("the executor runs blocks without positional arguments");
+    if (Status s = checkKernels(body); !s) return s;
     for (const Operation& op : body)
       if (Status s = addOp(op); !s) return s;
     return finishFrees();
@@ -100,6 +101,31 @@ class PlanBuilder {
  private:
   Status located(const Operation& op, std::string msg) {
     return Status::error(std::string(op.name()) + ": " + msg, op.location());
+  }
+
+  /// Every op without a kernel at once (the first, the others as its
+  /// notes), not only the first: a run stops before it computes anything.
+  Status checkKernels(const core::Block& body) {
+    constexpr size_t kMaxListed = 20;
+    std::vector<Status> missing;
+    size_t more = 0;
+    for (const Operation& op : body) {
+      const core::OpInfo* info = core::lookupOp(op);
+      const core::ScopeAccess scope = info ? info->scope : core::ScopeAccess::None;
+      if (op.numRegions() != 0 || scope == core::ScopeAccess::ReadsData || scope == core::ScopeAccess::ReadsParameter ||
+          scope == core::ScopeAccess::WritesOutput || scope == core::ScopeAccess::WritesParameter ||
+          registry_.find(info))
+        continue;
+      if (missing.size() < kMaxListed)
+        missing.push_back(located(op, "no kernel for this op"));
+      else
+        ++more;
+    }
+    if (missing.empty()) return Status::ok();
+    if (more) missing.push_back(Status::error("and " + std::to_string(more) + " more ops without a kernel"));
+    Status first = missing.front();
+    missing.erase(missing.begin());
+    return first.withNotes(std::move(missing));
   }
 
   Status checkType(const core::Type* t, const Operation* op) {

@@ -172,4 +172,47 @@ test_run_mpi_pipeline_shapes() {
   stderr_has "rank1/backward_b.pir:[0-9]+:[0-9]+: error: rank 1: job backward_b:0: pd_op.recv_v2: .* would take the message rank 0 sent in micro-batch 1"
 }
 
+# A deadlock under mpirun: rank 0 gathers every rank's wait and reports
+# them once, each located in its rank's program, as in process.
+test_run_mpi_deadlock_every_wait_on_rank0() {
+  need_mpirun
+  write_split
+  # rank 1 receives where it should gather: rank 0 waits on the gather, rank 1 on the receive
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$|    (%1) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>|; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank1.pir
+  mpi 2 --programs dd --timeout 1
+  expect_rc 1
+  [ "$(grep -c '^error: deadlock: ' err)" = 1 ] || fail "the report is not printed once: $(cat err)"
+  stderr_has 'dd/rank0.pir:3:[0-9]+: error: pd_op.all_gather: rank 0 waits on all_gather on ring 12, for rank 1$'
+  stderr_has 'dd/rank1.pir:3:[0-9]+: error: pd_op.recv_v2: rank 1 waits on recv_v2 from rank 0 on ring 12'
+  # rank 1's wait is a note of the one report, after its header
+  awk '/^error: deadlock: /{h=NR} /^dd\/rank1.pir:3:/{r=NR} END{exit !(h && r > h)}' err ||
+    fail "rank 1's wait is not in rank 0's report: $(cat err)"
+}
+
+# A program on process_ids [2,3] runs on -np 4 (its world size), and
+# summary.yaml says 4 ranks, as in process.
+test_run_mpi_ranks_two_three() {
+  need_mpirun
+  sed 's/process_ids:\[0,1\]/process_ids:[2,3]/g' "$SEED" > s23.pir
+  in_process_and_mpi 4 s23.pir --steps 2
+  grep -qx 'ranks: 4' mp/summary.yaml || fail "ranks is not 4: $(head -3 mp/summary.yaml)"
+  mpi 2 s23.pir
+  expect_rc 1
+  stderr_has '^error: mpirun started 2 processes, the program has 4 ranks \(run it with -np 4\)$'
+}
+
+# Rank 0 finished while rank 1 waits for a message rank 0 never sends:
+# rank 0's report says it finished and gives rank 1's wait.
+test_run_mpi_deadlock_rank0_finished() {
+  need_mpirun
+  write_split
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$|    (%1) = "pd_op.recv_v2" () {dtype:(pd_op.DataType)float32,dynamic_shape:false,out_shape:[(Int64)2],peer:(Int32)0,ring_id:(Int32)12,use_calc_stream:true} : () -> builtin.tensor<2xf32>|; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank1.pir
+  sed -i 's|^    (%1) = "pd_op.all_gather" (%0) .*$||; s|^    () = "builtin.shadow_output" (%1) .*$||' dd/rank0.pir
+  mpi 2 --programs dd --timeout 1
+  expect_rc 1
+  [ "$(grep -c '^error: deadlock: ' err)" = 1 ] || fail "the report is not printed once: $(cat err)"
+  stderr_has '^rank 0: finished$'
+  stderr_has 'dd/rank1.pir:3:[0-9]+: error: pd_op.recv_v2: rank 1 waits on recv_v2 from rank 0 on ring 12'
+}
+
 cli_main

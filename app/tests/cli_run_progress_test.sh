@@ -58,4 +58,51 @@ test_run_progress_none_without_tty() {
   return 0
 }
 
+# Two ranks count one step when both finished it: the bar's total is the
+# steps, not steps x ranks, and its count never passes it.
+test_run_progress_counts_steps_not_ranks() {
+  command -v script > /dev/null || skip "no util-linux script"
+  "$HERE/../../scripts/gen-program" --ops 400 --mesh 2 -o p.pir || { fail "gen-program --mesh 2"; return; }
+  local steps start ms re
+  for steps in 40 160 640; do
+    start=$(date +%s%N)
+    timeout 60 script -qec "'$PIR_RUN' p.pir --steps $steps > out" /dev/null < /dev/null > tty.txt
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    grep -q 'pir-run: steps [0-9]*/' tty.txt && break
+    [ "$ms" -gt 1500 ] && break
+  done
+  expect_rc 0
+  re="pir-run: steps [0-9]*/$steps, ops [0-9]*/[0-9]*, [0-9.]* s"
+  grep -q "$re" tty.txt || fail "no 'steps K/$steps' line after ${ms} ms: $(tr '\r' '\n' < tty.txt | head -3)"
+  tr '\r' '\n' < tty.txt | grep -o 'steps [0-9]*/' | tr -d 'steps/' | while read -r k; do
+    [ "$k" -le "$steps" ] || { echo "FAIL: steps $k/$steps" >&2; exit 1; }
+  done || fail "a count passed the steps"
+  [ "$(wc -l < out)" = "$steps" ] || fail "not one loss line per step: $(wc -l < out)"
+  return 0
+}
+
+# stdout on the tty too: a loss line, printed as its step finishes, erases
+# the bar first, so no line of the terminal holds both.
+test_run_progress_loss_lines_above_the_bar() {
+  command -v script > /dev/null || skip "no util-linux script"
+  "$HERE/../../scripts/gen-program" --ops 400 -o p.pir || { fail "gen-program"; return; }
+  local steps start ms
+  for steps in 80 320 1280; do
+    start=$(date +%s%N)
+    timeout 60 script -qec "'$PIR_RUN' p.pir --steps $steps" /dev/null < /dev/null > tty.txt
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    grep -q 'pir-run: steps [0-9]*/' tty.txt && break
+    [ "$ms" -gt 1500 ] && break
+  done
+  expect_rc 0
+  grep -q "pir-run: steps [0-9]*/$steps, " tty.txt || fail "no bar after ${ms} ms"
+  # What each terminal line shows: the text after its last carriage return.
+  sed 's/\r$//; s/.*\r//' tty.txt | grep -v '^ *$' > shown
+  [ "$(grep -c '^step [0-9]*: loss_0 [-+.e0-9]*$' shown)" = "$steps" ] ||
+    fail "not $steps clean loss lines: $(grep -v '^step [0-9]*: loss_0 [-+.e0-9]*$' shown | head -3 | od -c | head)"
+  return 0
+}
+
 cli_main

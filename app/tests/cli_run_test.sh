@@ -261,4 +261,111 @@ test_run_deadlock_two_ranks() {
   stderr_has '^rank 1: finished$'
 }
 
+# --inputs of a folder that is not there says so, before anything runs.
+test_run_inputs_missing_folder() {
+  write_dense
+  prun p.pir --inputs nowhere
+  expect_rc 1
+  [ "$(cat err)" = "error: --inputs nowhere: no such folder" ] || fail "not the folder's error: $(cat err)"
+  prun p.pir --inputs p.pir
+  expect_rc 1
+  [ "$(cat err)" = "error: --inputs p.pir: not a folder" ] || fail "not the folder's error: $(cat err)"
+}
+
+# A folder's manifest naming a file that is not there: the located error,
+# its source line and its caret each on a line of their own, once.
+test_run_programs_missing_file_lines() {
+  write_split
+  rm dd/rank1.pir
+  prun --programs dd
+  expect_rc 1
+  expect_located dd/programs.yaml
+  [ "$(wc -l < err)" = 3 ] || fail "not three lines: $(od -c err | head)"
+  grep -q '?' err && fail "a line break is garbled: $(cat err)"
+  tail -n 1 err | grep -Eq '^ +\^$' || fail "no caret line last: $(cat err)"
+  [ "$(tail -c 1 err | od -An -c | tr -d ' ')" = '\n' ] || fail "no final newline: $(od -c err | tail -2)"
+  # pir-opt verify-comm reads the folder alike
+  run verify-comm dd
+  expect_rc 1
+  expect_located dd/programs.yaml
+  [ "$(wc -l < err)" = 3 ] || fail "verify-comm: not three lines: $(od -c err | head)"
+}
+
+# Each step's loss line is printed as the step finishes: a run that fails
+# in step 2 (the parameter it set in step 1 has another shape) still
+# printed step 1's. w is read as [1, 3]: step 1's loss, its mean, is 2.
+test_run_loss_printed_before_a_late_failure() {
+  cat > late.pir <<'PIR'
+{
+    (%0) = "builtin.parameter" () {is_parameter:[true],parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> builtin.tensor<2xf32>
+    (%1) = "pd_op.mean" (%0) {axis:(pd_op.IntArray)[],keepdim:false,stop_gradient:[false]} : (builtin.tensor<2xf32>) -> builtin.tensor<f32>
+    () = "builtin.shadow_output" (%1) {output_name:"loss"} : (builtin.tensor<f32>) -> 
+    (%2) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[3],stop_gradient:[true],value:(Float)1} : () -> builtin.tensor<3xf32>
+    () = "builtin.set_parameter" (%2) {parameter_name:"w"} : (builtin.tensor<3xf32>) -> 
+}
+PIR
+  mkdir in
+  /usr/bin/python3 -c 'import numpy as np; np.save("in/w.npy", np.array([1, 3], dtype=np.float32))' ||
+    skip "no numpy"
+  prun late.pir --inputs in --steps 3
+  expect_rc 1
+  expect_located late.pir 2
+  stderr_has "rank 0: builtin.parameter: 'w' is tensor<2xf32>, the fed tensor tensor<3xf32>$"
+  [ "$(cat out)" = "step 1: loss 2" ] || fail "not step 1's loss line alone: $(cat out)"
+}
+
+# --trace: a span per step on every rank's track (`step K`), enclosing
+# that step's ops; a pipeline's job spans inside their step's.
+check_step_spans() {  # TRACE STEPS RANKS
+  /usr/bin/python3 - "$@" <<'PY' || fail "step spans: see above"
+import json, sys
+events = json.load(open(sys.argv[1]))
+events = events["traceEvents"] if isinstance(events, dict) else events
+steps, ranks = int(sys.argv[2]), int(sys.argv[3])
+bad = []
+for r in range(ranks):
+    mine = [e for e in events if e.get("ph") == "X" and e.get("tid") == r]
+    spans = {e["name"]: e for e in mine if e["name"].startswith("step ")}
+    if sorted(spans) != sorted("step %d" % (k + 1) for k in range(steps)):
+        bad.append("rank %d: step spans %s" % (r, sorted(spans)))
+        continue
+    for e in mine:
+        if e["name"].startswith("step "):
+            continue
+        t0, t1 = float(e["ts"]), float(e["ts"]) + float(e["dur"])
+        if not any(float(s["ts"]) <= t0 + 1e-3 and t1 <= float(s["ts"]) + float(s["dur"]) + 1e-3
+                   for s in spans.values()):
+            bad.append("rank %d: %s at %s is in no step span" % (r, e["name"], e["ts"]))
+    ordered = sorted(spans.values(), key=lambda s: float(s["ts"]))
+    if [s["name"] for s in ordered] != ["step %d" % (k + 1) for k in range(steps)]:
+        bad.append("rank %d: steps out of order" % r)
+for b in bad[:10]:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+
+test_run_trace_step_spans() {
+  write_split
+  prun --programs dd --steps 3 --trace t.json
+  expect_rc 0
+  check_step_spans t.json 3 2
+  prun "$TESTDATA/gradient_merge/05_dist_two_stages.pir" --mode 1F1B --micro-batches 2 --steps 2 --trace p.json
+  expect_rc 0
+  check_step_spans p.json 2 2
+  grep -q '"name": "forward:1", "ph": "X"' p.json || fail "no job spans beside the step spans"
+}
+
+# A program on process_ids [2,3]: summary.yaml's ranks is the world size
+# (4, what mpirun -np must be), per_rank lists ranks 2 and 3.
+test_run_summary_ranks_world_size() {
+  sed 's/process_ids:\[0,1\]/process_ids:[2,3]/g' "$SEED" > s23.pir
+  grep -q 'process_ids:\[2,3\]' s23.pir || { fail "no mesh [2,3]"; return; }
+  prun s23.pir --output-dir o
+  expect_rc 0
+  grep -qx 'ranks: 4' o/summary.yaml || fail "ranks is not 4: $(head -3 o/summary.yaml)"
+  [ "$(grep '^  - rank: ' o/summary.yaml | tr -d ' -' | tr '\n' ' ')" = "rank:2 rank:3 " ] ||
+    fail "per_rank is not ranks 2 and 3: $(cat o/summary.yaml)"
+}
+
 cli_main

@@ -7,6 +7,7 @@
 #include "core/attr_access.h"
 #include "core/message_key.h"
 #include "core/op_table.h"
+#include "core/operation.h"
 
 namespace pir::passes::schedule {
 
@@ -96,6 +97,11 @@ std::string readOp(const core::Operation& op, const Spelling& s, int64_t rank, c
       return "peer " + std::to_string(*peer) + " is no position in ring " + std::to_string(*ring) + " " +
              ranksText(group->ranks);
     out.peer = group->ranks[size_t(*peer)];
+    // The ring plan's point-to-point rings are [sender, receiver]: a peer
+    // that is the rank itself is a ring whose ranks were reordered.
+    if (out.peer == rank)
+      return "peer " + std::to_string(*peer) + " in ring " + std::to_string(*ring) + " " + ranksText(group->ranks) +
+             " is rank " + std::to_string(rank) + " itself (the ring's ranks are not in the ring plan's order)";
     out.messageIndex = core::messageIndex(op);
     out.type = s.kind == CommOpKind::Recv
                    ? recvType(op)
@@ -103,6 +109,9 @@ std::string readOp(const core::Operation& op, const Spelling& s, int64_t rank, c
     return "";
   }
   out.type = typeOf(op.numOperands() && op.operandValue(0) ? op.operandValue(0)->type() : nullptr);
+  if (s.collective == CollectiveKind::AllReduce && !std::is_sorted(group->ranks.begin(), group->ranks.end()))
+    return "all_reduce ring " + std::to_string(*ring) + " " + ranksText(group->ranks) +
+           " is not ascending, as the ring plan makes an all_reduce's ranks";
   if (s.collective == CollectiveKind::AllReduce && !s.sum) {
     int64_t type = core::getInt64(op, "reduce_type").value_or(0);
     if (type < 0 || type > 4) return "reduce_type " + std::to_string(type) + " is none of 0 SUM .. 4 AVG";
@@ -168,6 +177,29 @@ std::string typeText(const CommType& t) {
   return text + std::string(core::dataTypeName(t.dtype));
 }
 
+namespace {
+
+core::Diagnostic opError(const CommProgram& program, const core::Operation& op, const std::string& problem) {
+  core::Diagnostic d;
+  d.offset = op.location();
+  d.source = program.source;
+  d.message = "rank " + std::to_string(program.rank) + (program.job.empty() ? "" : ", job " + program.job) + ": " +
+              std::string(op.name()) + ": " + problem;
+  return d;
+}
+
+}  // namespace
+
+void checkCommRings(const CommProgram& program, const core::RingTable& rings, std::vector<core::Diagnostic>& errors) {
+  core::walk(program.program->body(), [&](const core::Operation& op) {
+    std::optional<Spelling> s = spellingOf(op);
+    CommOp c;
+    if (!s) return;
+    if (std::string problem = readOp(op, *s, program.rank, rings, c); !problem.empty())
+      errors.push_back(opError(program, op, problem));
+  });
+}
+
 JobCode indexJob(const CommProgram& program, const core::RingTable& rings, std::vector<core::Diagnostic>& errors) {
   JobCode code;
   code.program = &program;
@@ -182,12 +214,7 @@ JobCode indexJob(const CommProgram& program, const core::RingTable& rings, std::
     if (!s) continue;
     CommOp c;
     if (std::string problem = readOp(op, *s, program.rank, rings, c); !problem.empty()) {
-      core::Diagnostic d;
-      d.offset = op.location();
-      d.source = program.source;
-      d.message = "rank " + std::to_string(program.rank) + (program.job.empty() ? "" : ", job " + program.job) + ": " +
-                  std::string(op.name()) + ": " + problem;
-      errors.push_back(std::move(d));
+      errors.push_back(opError(program, op, problem));
       continue;
     }
     code.ops.push_back(std::move(c));

@@ -98,4 +98,9 @@ struct RankRun {
 /// and the op is left out.
 JobCode indexJob(const CommProgram& program, const core::RingTable& rings, std::vector<core::Diagnostic>& errors);
 
+/// indexJob's errors for every communication op of `program`, in regions
+/// too: what pir-run checks of each program before it computes (a ring
+/// missing from ranks.yaml would otherwise stop it only when the op runs).
+void checkCommRings(const CommProgram& program, const core::RingTable& rings, std::vector<core::Diagnostic>& errors);
+
 }  // namespace pir::passes::schedule

@@ -15,7 +15,7 @@ using Key = std::tuple<JobKind, int, int>;  // kind, chunk index, micro-batch
 
 class StageChecker {
  public:
-  StageChecker(const Schedule& schedule, int stage, std::vector<std::string>& errors)
+  StageChecker(const Schedule& schedule, int stage, std::vector<ScheduleProblem>& errors)
       : schedule_(schedule), stage_(stage), errors_(errors) {}
 
   void run();
@@ -24,12 +24,12 @@ class StageChecker {
   /// Reports at job `at` of the stage, or at its list when -1 (a schedule
   /// read from a file: "LINE:COL: stage S: ...").
   void report(const std::string& message, int at = -1) {
-    std::string where;
+    SourcePos where;
     if (const ScheduleSource& src = schedule_.source; src.read) {
       const auto& jobs = src.jobs[stage_];
-      where = (at >= 0 && at < int(jobs.size()) ? jobs[at] : src.stageEntries[stage_]).str() + ": ";
+      where = at >= 0 && at < int(jobs.size()) ? jobs[at] : src.stageEntries[stage_];
     }
-    errors_.push_back(where + "stage " + std::to_string(stage_) + ": " + message);
+    errors_.push_back({false, where, "stage " + std::to_string(stage_) + ": " + message});
   }
   int position(JobKind kind, int chunk, int mb) const {
     auto it = positions_.find(Key{kind, chunk, mb});
@@ -44,7 +44,7 @@ class StageChecker {
 
   const Schedule& schedule_;
   int stage_;
-  std::vector<std::string>& errors_;
+  std::vector<ScheduleProblem>& errors_;
   std::map<Key, int> positions_;
 };
 
@@ -116,20 +116,28 @@ void StageChecker::run() {
 
 }  // namespace
 
-std::vector<std::string> validateSchedule(const Schedule& schedule) {
-  std::vector<std::string> errors;
+std::vector<ScheduleProblem> findScheduleProblems(const Schedule& schedule) {
+  std::vector<ScheduleProblem> errors;
   // Whole-file problems stand at `stages:` (or the file's start).
   const ScheduleSource& src = schedule.source;
-  const std::string at = src.read ? (src.stages.line ? src.stages : src.root).str() + ": " : "";
-  if (schedule.stages < 1) errors.push_back(at + "stages must be at least 1");
-  if (schedule.microBatches < 1) errors.push_back(at + "micro_batches must be at least 1");
-  if (schedule.vpp < 1) errors.push_back(at + "vpp must be at least 1");
+  const SourcePos at = src.read ? (src.stages.line ? src.stages : src.root) : SourcePos{};
+  if (schedule.stages < 1) errors.push_back({false, at, "stages must be at least 1"});
+  if (schedule.microBatches < 1) errors.push_back({false, at, "micro_batches must be at least 1"});
+  if (schedule.vpp < 1) errors.push_back({false, at, "vpp must be at least 1"});
   if (int(schedule.stageJobs.size()) != schedule.stages)
-    errors.push_back(at + "stages is " + std::to_string(schedule.stages) + " but " +
-                     std::to_string(schedule.stageJobs.size()) + " stage lists are given");
+    errors.push_back({false, at,
+                      "stages is " + std::to_string(schedule.stages) + " but " +
+                          std::to_string(schedule.stageJobs.size()) + " stage lists are given"});
   if (!errors.empty()) return errors;
   for (int s = 0; s < schedule.stages; ++s) StageChecker(schedule, s, errors).run();
   return errors;
+}
+
+std::vector<std::string> validateSchedule(const Schedule& schedule) {
+  std::vector<std::string> out;
+  for (const ScheduleProblem& p : findScheduleProblems(schedule))
+    out.push_back(p.at.line ? p.at.str() + ": " + p.message : p.message);
+  return out;
 }
 
 std::vector<std::string> checkProgramsExist(const Schedule& schedule, const std::string& dir) {

@@ -18,9 +18,20 @@
 
 namespace pir::passes::schedule {
 
-/// Every problem found, each "stage S: MESSAGE" ("LINE:COL: stage S: MESSAGE"
-/// for a schedule read from YAML, at the job or list concerned); empty when
-/// the list is valid.
+/// One problem with a job list (or a note on one): its message ("stage S:
+/// MESSAGE") and, for a schedule read from YAML, where in the file it stands
+/// (the job or list concerned; line 0: the whole file).
+struct ScheduleProblem {
+  bool note = false;
+  SourcePos at;
+  std::string message;
+};
+
+/// Every problem found; empty when the list is valid.
+std::vector<ScheduleProblem> findScheduleProblems(const Schedule& schedule);
+
+/// findScheduleProblems' messages, each "LINE:COL: MESSAGE" when it has a
+/// place in the file.
 std::vector<std::string> validateSchedule(const Schedule& schedule);
 
 /// Problems with job types that name no program in `dir` (a file TYPE.pir

@@ -134,6 +134,47 @@ TEST_CASE("the schedule keys pipeline-split adds: written last, read back, optio
   CHECK(fails("mode: \"\"\n") == "10:7: 'mode' must be a non-empty string");
 }
 
+TEST_CASE("gradient-merge's k: written after the schedule keys, read back, optional, checked", "[passes][manifest]") {
+  Manifest m = sample();
+  m.mode = "1F1B";
+  m.vpp = 1;
+  m.splitBw = 0;
+  m.gradientMergeK = 4;
+  Folder dir({"rank0/forward.pir", "program.pir"});
+  std::string text = writeManifest(m);
+  CHECK(text.ends_with("\nsplit_bw: false\ngradient_merge_k: 4\n"));
+  auto back = parseManifest(text, dir.path);
+  REQUIRE(back.isOk());
+  CHECK(back->gradientMergeK == 4);
+  CHECK(*back == m);
+  auto old = parseManifest(writeManifest(sample()), dir.path);
+  REQUIRE(old.isOk());
+  CHECK(old->gradientMergeK == -1);
+  Folder one({"forward.pir"});
+  auto fails = [&](const std::string& extra) {
+    auto r = parseManifest(std::string(kGood) + extra, one.path);
+    REQUIRE_FALSE(r.isOk());
+    return where(std::string(kGood) + extra, r.status());
+  };
+  CHECK(fails("gradient_merge_k: 0\n") == "10:19: 'gradient_merge_k' must be a whole number from 1 to 1048576");
+  CHECK(fails("gradient_merge_k: two\n").find("'gradient_merge_k' must be a whole number") != std::string::npos);
+}
+
+TEST_CASE("annotateManifest records what pipeline-split and gradient-merge left", "[passes][manifest]") {
+  PassResults results;
+  results.set(PipelineSplitResult{"VPP", 2, true});
+  results.set(GradientMergeResult{6});
+  Manifest m;
+  annotateManifest(m, results);
+  CHECK(m.mode == "VPP");
+  CHECK(m.vpp == 2);
+  CHECK(m.splitBw == 1);
+  CHECK(m.gradientMergeK == 6);
+  Manifest none;
+  annotateManifest(none, PassResults{});
+  CHECK(none.gradientMergeK == -1);
+}
+
 TEST_CASE("words YAML reads as null or a bool, in any case, come back as strings", "[passes][manifest]") {
   Manifest m;
   ManifestProgram p;

@@ -223,6 +223,26 @@ TEST_CASE("rank layout reading is strict, located at the problem") {
   CHECK(failure(broken("  - name: p\n", "  - name: a\n")) == "34:11: data 'a' is listed twice");
 }
 
+TEST_CASE("rank layout pieces must be exactly what the mesh and dims_mapping give") {
+  const std::string a0 = "{rank: 0, shape: [2], ranges: [[0, 2]]}", a1 = "{rank: 1, shape: [2], ranges: [[2, 4]]}";
+  // Ranges that fit the dim but are another rank's: the reader used to take them.
+  CHECK(failure(broken(a0 + "\n      - " + a1,
+                       "{rank: 0, shape: [2], ranges: [[2, 4]]}\n      - {rank: 1, shape: [2], ranges: [[0, 2]]}")) ==
+        "17:39: rank 0's piece of 'a' is [[2, 4]], but mesh [4] [0, 1, 2, 3] and dims_mapping [0] give [[0, 2]]");
+  // A dims_mapping that contradicts the pieces: the first piece that differs.
+  CHECK(failure(broken("dims_mapping: [1, 0]", "dims_mapping: [0, 1]")) ==
+        "31:42: rank 1's piece of 'w' is [[2, 4], [0, 3]], but mesh [2, 2] [0, 1, 2, 3] and dims_mapping [0, 1] give "
+        "[[0, 2], [3, 6]]");
+  CHECK(failure(broken("      - {rank: 3, shape: [0], ranges: [[5, 5]]}\n", "")) ==
+        "17:7: 'a' needs 4 piece(s), one per rank of mesh [4] [0, 1, 2, 3] and dims_mapping [0], not 3");
+  CHECK(failure(broken(a0 + "\n      - " + a1, a1 + "\n      - " + a0)) ==
+        "17:16: piece 0 of 'a' must be rank 0's (the pieces follow the mesh order)");
+  // What describeRankLayout writes reads back (the rule is one function).
+  auto layout = describe(kLayouts);
+  REQUIRE(layout.isOk());
+  CHECK(parseRankLayout(writeRankLayout(*layout)).isOk());
+}
+
 TEST_CASE("rank layout files: a broken one is a rendered diagnostic") {
   core::Result<RankLayout> missing = loadRankLayout("/nonexistent/ranks.yaml");
   REQUIRE(!missing.isOk());

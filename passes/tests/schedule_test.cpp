@@ -8,6 +8,7 @@
 #include "passes/schedule/dry_run.h"
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
+#include "passes/schedule/list_check.h"
 #include "passes/schedule/simulator.h"
 #include "passes/schedule/validator.h"
 
@@ -286,4 +287,35 @@ TEST_CASE("the Chrome-trace writer escapes every name", "[schedule]") {
       "{\"ring\": 12}},\n"
       "{\"name\": \"job:0\", \"cat\": \"forward\", \"ph\": \"X\", \"pid\": 0, \"tid\": 3, \"ts\": 4, \"dur\": 5}\n"
       "]}\n");
+}
+
+TEST_CASE("the list check: validator problems at their place, else the dry run's deadlock with notes", "[schedule]") {
+  const std::string text = readFile("deadlock_fthenb.yaml");
+  Schedule s = load("deadlock_fthenb.yaml");
+  std::vector<ScheduleProblem> dead = checkScheduleList(s);
+  REQUIRE(dead.size() == 3);
+  CHECK_FALSE(dead[0].note);
+  CHECK(dead[0].at.line == 0);
+  CHECK(dead[0].message == readFile("deadlock_fthenb.expected"));
+  CHECK(dead[1].note);
+  CHECK(dead[1].at.str() == "10:25");
+  CHECK(dead[1].message == "stage 0 is stuck at backward:0");
+  CHECK(dead[2].at.str() == "12:12");
+  pir::core::Status rendered = renderScheduleProblems(dead, "d.yaml", text);
+  REQUIRE_FALSE(rendered.isOk());
+  CHECK(rendered.isRendered());
+  CHECK(rendered.message().rfind("d.yaml: error: deadlock after ", 0) == 0);
+  CHECK(mentions({rendered.message()}, "d.yaml:10:25: note: stage 0 is stuck at backward:0\n"));
+  // A validator problem comes alone (no dry run of a broken list), at the job, with its line and a caret.
+  Schedule twice = s;
+  twice.stageJobs[0][1] = twice.stageJobs[0][0];
+  std::vector<ScheduleProblem> problems = checkScheduleList(twice);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message == "stage 0: duplicate job " + twice.stageJobs[0][0].name());
+  CHECK(validateSchedule(twice) == std::vector<std::string>{problems[0].at.str() + ": " + problems[0].message});
+  std::string out = renderScheduleProblems(problems, "d.yaml", text).message();
+  CHECK(out.rfind("d.yaml:" + problems[0].at.str() + ": error: stage 0: duplicate job", 0) == 0);
+  CHECK(out.find("\n" + std::string(size_t(problems[0].at.column - 1), ' ') + "^\n") != std::string::npos);
+  CHECK(checkScheduleList(make("1F1B", 2, 4)).empty());
+  CHECK(renderScheduleProblems({}, "d.yaml", text).isOk());
 }

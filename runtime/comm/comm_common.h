@@ -29,6 +29,15 @@ struct CommTimer {
 };
 
 /// steady_clock's now in nanoseconds (the executor's clock, for the trace).
+/// The moment `timeout` from now, saturated: a timeout too long for the
+/// steady clock's nanoseconds (pir-run's `--timeout inf`) never comes.
+inline std::chrono::steady_clock::time_point deadlineAfter(std::chrono::milliseconds timeout) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point now = Clock::now();
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::time_point::max() - now);
+  return timeout >= left ? Clock::time_point::max() : now + timeout;
+}
+
 inline int64_t steadyNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();

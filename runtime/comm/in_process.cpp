@@ -285,7 +285,7 @@ void InProcessWorld::post(int64_t ring, int64_t src, int64_t dst, Message m, cor
 Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, int64_t dst, const std::string& what,
                                                      core::MessageKey key) {
   Inbox& in = *inboxes_[dst];
-  auto deadline = std::chrono::steady_clock::now() + timeout_;
+  auto deadline = deadlineAfter(timeout_);
   std::unique_lock<std::mutex> lock(in.mutex);
   auto& q = in.queues[lane(ring, src, key)];
   TraceSink* trace = q.empty() ? comms_[dst]->traceSink() : nullptr;

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <deque>
+#include <optional>
 #include <thread>
 
 #include "runtime/comm/comm_common.h"
@@ -21,6 +22,7 @@ namespace {
 
 constexpr int kTag = 7;        // collectives and ordered messages: a header, then its payload
 constexpr int kGatherTag = 8;  // gather(): the size, then the bytes
+constexpr int kReportTag = 9;  // gatherReports(): 'F' and a failure, or 'O'
 // A keyed message (core/message_key.h) travels under its own tag, so MPI's
 // matching on (communicator, source, tag) takes it by key.
 constexpr int64_t kKeyedTagBase = 16;
@@ -137,6 +139,7 @@ class MpiComm final : public Communicator {
 
   int64_t rank() const override { return rank_; }
   int64_t worldSize() const override { return size_; }
+  std::chrono::milliseconds timeout() const { return timeout_; }
   bool stopping() const override { return false; }  // a failing process aborts the job
   bool deadlocked() const { return deadlocked_; }
 
@@ -475,7 +478,7 @@ class MpiComm final : public Communicator {
   /// Polls until every request completes; past the timeout, the first one
   /// still open is what this rank waits on.
   Status waitAll(std::vector<Wait>& waits) {
-    auto deadline = std::chrono::steady_clock::now() + timeout_;
+    auto deadline = deadlineAfter(timeout_);
     int64_t start = steadyNs();
     struct WaitEnd {  // a wait that did not complete at the first test, for the trace
       TraceSink* trace;
@@ -572,6 +575,60 @@ Result<std::vector<std::string>> MpiWorld::gather(std::string mine) {
     for (size_t at = 0; at < n; at += kMaxMessage)
       MPI_Recv(all[r].data() + at, int(std::min<size_t>(kMaxMessage, n - at)), MPI_BYTE, r, kGatherTag, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
+  }
+  return all;
+}
+
+std::vector<MpiWorld::Report> MpiWorld::gatherReports(const std::string& failure, std::chrono::milliseconds grace) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<Report> all;
+  if (rank() != 0) {
+    std::string msg = (failure.empty() ? "O" : "F") + failure;
+    // A synchronous send: it completes once rank 0 took the report.
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Issend(msg.data(), int(msg.size()), MPI_BYTE, 0, kReportTag, MPI_COMM_WORLD, &req);
+    if (failure.empty()) {
+      MPI_Wait(&req, MPI_STATUS_IGNORE);  // as long as rank 0 runs, as the results' gather does
+      return all;
+    }
+    auto deadline = Clock::now() + comm_->timeout() + grace;
+    int done = 0;
+    while (!done && Clock::now() < deadline) {
+      MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+      if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    // Taken: rank 0 reports and ends the job within its grace.
+    if (done) std::this_thread::sleep_for(grace + std::chrono::seconds(2));
+    return all;  // rank 0 did not: the caller reports its own
+  }
+  all.resize(size_t(size()));
+  all[0] = {true, failure};
+  std::vector<int> pending;
+  for (int r = 1; r < size(); ++r) pending.push_back(r);
+  std::optional<Clock::time_point> deadline;
+  if (!failure.empty()) deadline = Clock::now() + grace;
+  while (!pending.empty() && (!deadline || Clock::now() < *deadline)) {
+    bool got = false;
+    for (size_t i = 0; i < pending.size();) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(pending[i], kReportTag, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) {
+        ++i;
+        continue;
+      }
+      int n = 0;
+      MPI_Get_count(&st, MPI_BYTE, &n);
+      std::string msg(size_t(std::max(n, 0)), '\0');
+      MPI_Recv(msg.data(), n, MPI_BYTE, pending[i], kReportTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      Report& rep = all[size_t(pending[i])];
+      rep.answered = true;
+      if (!msg.empty() && msg[0] == 'F') rep.failure = msg.substr(1);
+      if (!rep.failure.empty() && !deadline) deadline = Clock::now() + grace;
+      pending.erase(pending.begin() + std::ptrdiff_t(i));
+      got = true;
+    }
+    if (!got) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return all;
 }

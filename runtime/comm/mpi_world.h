@@ -18,8 +18,8 @@
 //   bits are the same, never MPI_Allreduce's own order. all_reduce's chunks
 //   are received into a buffer the ring keeps across calls.
 // - Waits poll: a wait longer than the timeout fails with what this rank
-//   waits on (the process cannot see the others'); the caller aborts the
-//   job (mpiAbort).
+//   waits on; the processes then send theirs to rank 0 (gatherReports),
+//   which reports them all and aborts the job (mpiAbort).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -65,6 +65,22 @@ class MpiWorld {
   /// Every process's `mine` on rank 0, by rank (its own slot included);
   /// the other ranks get an empty vector.
   core::Result<std::vector<std::string>> gather(std::string mine);
+
+  /// After run(), on every process, so that rank 0 can report every rank's
+  /// wait of a deadlock (each process sees only its own): `failure` is this
+  /// process's report (empty: its rank finished). Rank 0 gets each rank's
+  /// (its own slot included): it waits for every other process as long as
+  /// it takes until a rank (or itself) failed, from then on `grace` at most;
+  /// a process that did not answer by then is left unanswered. Another
+  /// process sends its own: having finished, it returns at once (empty);
+  /// having failed, it waits for rank 0 to end the job, and returns (empty)
+  /// only when rank 0 did not take its report within `timeout` + `grace` or
+  /// did not end the job soon after.
+  struct Report {
+    bool answered = false;
+    std::string failure;  // empty: finished
+  };
+  std::vector<Report> gatherReports(const std::string& failure, std::chrono::milliseconds grace);
 
  private:
   std::unique_ptr<MpiComm> comm_;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/attr_access.h"
+#include "core/hash.h"
 #include "core/op_table.h"
 #include "runtime/npy.h"
 #include "runtime/runner/phase_timer.h"
@@ -17,13 +18,9 @@ namespace pir::runtime::runner {
 
 using core::Status;
 
-namespace {
+uint64_t fnv1a64(std::string_view s) { return core::hashString(s); }
 
-uint64_t fnv1a64(std::string_view s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
+namespace {
 
 Status located(const core::SourceFile& source, const ProgramInput& in, std::string msg) {
   return Status::error(std::move(msg), in.op ? in.op->location() : -1).in(&source);
@@ -139,6 +136,17 @@ void drawAll(std::vector<Draw>& draws, uint64_t seed) {
 }
 
 }  // namespace
+
+Status checkInputFolder(const InputOptions& opts) {
+  if (opts.dir.empty()) return Status::ok();
+  std::error_code ec;
+  auto st = std::filesystem::status(opts.dir, ec);
+  if (st.type() == std::filesystem::file_type::not_found)
+    return Status::error("--inputs " + opts.dir + ": no such folder");
+  if (ec) return Status::error("--inputs " + opts.dir + ": " + ec.message());
+  if (!std::filesystem::is_directory(st)) return Status::error("--inputs " + opts.dir + ": not a folder");
+  return Status::ok();
+}
 
 Status loadInputs(const std::vector<ProgramInput>& inputs, const InputOptions& opts, const core::SourceFile& source,
                   TensorMap& feeds) {

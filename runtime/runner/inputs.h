@@ -20,6 +20,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/diagnostics.h"
@@ -32,6 +33,15 @@ struct InputOptions {
   std::string dir;  // empty: draw every input
   uint64_t seed = 0;
 };
+
+/// FNV-1a, 64 bits (offset basis 14695981039346656037, prime
+/// 1099511628211; core::hashString): the per-name part of each input
+/// generator's seed.
+uint64_t fnv1a64(std::string_view s);
+
+/// With a folder: that it is one (a missing folder is named as such, not
+/// as every input missing in it).
+core::Status checkInputFolder(const InputOptions& opts);
 
 /// The tensor for each of `inputs` into `feeds`. A failure is located at
 /// the op in `source` (naming the .npy file and both types); with a folder,

@@ -61,6 +61,27 @@ std::vector<int64_t> begins(const passes::LayoutPiece& p) {
 
 }  // namespace
 
+Status checkProgramReads(const passes::LayoutValue& v, const ProgramInput& in, int64_t rank,
+                         const core::SourceFile* source) {
+  auto list = [](const std::vector<int64_t>& dims) {
+    std::string text = "[";
+    for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
+    return text + "]";
+  };
+  const int64_t at = in.op ? in.op->location() : -1;
+  const std::string who = "rank " + std::to_string(rank) + " reads '" + in.name + "' as " +
+                          std::string(core::dataTypeName(in.dtype)) + list(in.shape) + ", but ranks.yaml gives ";
+  if (v.dtype != in.dtype)
+    return Status::error(who + "dtype " + std::string(core::paddleDataTypeName(v.dtype)), at).in(source);
+  const passes::LayoutPiece* piece = pieceOf(v, rank);
+  if (!piece) return Status::ok();  // not on this rank's mesh: slicePiece says so
+  bool fits = piece->shape.size() == in.shape.size();
+  for (size_t d = 0; fits && d < in.shape.size(); ++d)
+    fits = in.shape[d] < 0 || piece->shape[d] < 0 || in.shape[d] == piece->shape[d];
+  if (!fits) return Status::error(who + "its piece the shape " + list(piece->shape), at).in(source);
+  return Status::ok();
+}
+
 core::Result<Tensor> slicePiece(const passes::LayoutValue& v, const Tensor& global, int64_t rank) {
   const passes::LayoutPiece* p = pieceOf(v, rank);
   if (!p) return Status::error("'" + v.name + "' has no piece on rank " + std::to_string(rank) + " in ranks.yaml");

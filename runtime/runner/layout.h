@@ -14,6 +14,7 @@
 
 #include "core/status.h"
 #include "passes/rank_layout.h"
+#include "runtime/executor.h"
 #include "runtime/tensor.h"
 
 namespace pir::runtime::runner {
@@ -23,6 +24,13 @@ namespace pir::runtime::runner {
 /// every partial mesh dim, elsewhere the reduction's identity (0 for SUM, 1
 /// for PROD) or the whole value (MAX, MIN, AVG).
 core::Result<Tensor> slicePiece(const passes::LayoutValue& v, const Tensor& global, int64_t rank);
+
+/// Whether `v` (ranks.yaml's entry) is what rank `rank`'s program reads as
+/// `in`: the same dtype, and the rank's piece of the program's shape (a dim
+/// the program leaves dynamic takes any size). A failure is located at the
+/// op reading it, in `source`.
+core::Status checkProgramReads(const passes::LayoutValue& v, const ProgramInput& in, int64_t rank,
+                               const core::SourceFile* source);
 
 /// The global value from every rank's piece; an error names the ranks whose
 /// replicas differ.

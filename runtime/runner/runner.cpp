@@ -3,6 +3,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 
 #include "core/clone.h"
 #include "parser/program_file.h"
@@ -10,9 +11,13 @@
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_layout.h"
+#include "passes/schedule/comm_check.h"
+#include "passes/schedule/comm_ops.h"
 #include "passes/schedule/formats.h"
 #include "passes/schedule/generate.h"
+#include "passes/schedule/list_check.h"
 #include "runtime/runner/made_from.h"
+#include "runtime/runner/output_names.h"
 #include "runtime/runner/phase_timer.h"
 #include "runtime/runner/run_passes.h"
 #include "runtime/runner/serial_check.h"
@@ -39,12 +44,10 @@ Status loadProgram(const std::string& path, Loaded& l) {
   return parser::loadProgramFile(path, l);
 }
 
+/// --schedule FILE, checked as `pir-opt schedule --check` checks it (the
+/// same code: a list that would crash or compute wrong numbers stops here).
 Status readSchedule(const std::string& path, sched::Schedule& out) {
-  std::ifstream f(path);
-  if (!f) return Status::error("cannot read the schedule '" + path + "'");
-  std::stringstream text;
-  text << f.rdbuf();
-  auto s = sched::scheduleFromYaml(text.str(), path);
+  auto s = sched::loadCheckedSchedule(path);
   if (!s) return s.status();
   out = std::move(s.value());
   return Status::ok();
@@ -76,6 +79,44 @@ Status makeSchedule(const RunConfig& cfg, const std::string& mode, int stages, i
   return Status::ok();
 }
 
+/// `s` with its located notes (a compile's further ops without a kernel)
+/// in `source` too, as `s` is.
+Status locatedIn(const Status& s, const core::SourceFile* source) {
+  std::vector<Status> notes;
+  for (const Status& n : s.notes()) notes.push_back(n.offset() >= 0 ? n.in(source) : n);
+  return s.in(source).withNotes(std::move(notes));
+}
+
+/// Every failure of `failures` as one: the first, then the others (and
+/// their notes) as its notes, so that all are listed at once.
+Status joinFailures(std::vector<Status> failures) {
+  if (failures.empty()) return Status::ok();
+  std::vector<Status> notes = failures.front().notes();
+  for (size_t i = 1; i < failures.size(); ++i) {
+    notes.push_back(failures[i].withNotes({}));
+    for (const Status& n : failures[i].notes()) notes.push_back(n);
+  }
+  return failures.front().withNotes(std::move(notes));
+}
+
+/// Every ring a communication op of the programs names is in the ring table
+/// (ranks.yaml's, with the world ring) and holds the op's rank and peer as
+/// the ring plan orders them: checked before anything is computed, each
+/// problem located at its op.
+Status checkRings(const std::vector<sched::CommProgram>& programs, const Session& session) {
+  core::RingTable rings = session.layout ? session.layout->rings : core::RingTable{};
+  rings.addWorld(session.worldSize);
+  sched::CommCheckReport report;
+  for (const sched::CommProgram& p : programs) sched::checkCommRings(p, rings, report.errors);
+  if (report.errors.empty()) return Status::ok();
+  if (size_t n = report.errors.size(); n > sched::kMaxCommErrors) {
+    report.errors.resize(sched::kMaxCommErrors);
+    report.errors.push_back(
+        {core::Severity::Error, -1, "and " + std::to_string(n - sched::kMaxCommErrors) + " more ring problems", {}});
+  }
+  return Status::rendered(core::ErrorKind::User, sched::renderCommErrors(report));
+}
+
 }  // namespace
 
 struct Runner::State {
@@ -87,6 +128,8 @@ struct Runner::State {
   std::unique_ptr<World> world;
   Session session;
   std::string lossName;
+  std::vector<sched::CommProgram> comm;  // every program run, for checkRings
+  std::string sourceHash;  // --programs: programs.yaml's source_hash (empty: not recorded)
 
   /// PROGRAM: a dense one as it is, a distributed one through the passes.
   Status fromProgram(const RunConfig& cfg);
@@ -134,11 +177,14 @@ World* Runner::world() const { return state_->world.get(); }
 namespace {
 
 /// --programs DIR: the rank (or job) programs of programs.yaml with ranks.yaml.
-Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& loaded, Session& session) {
+Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& loaded, Session& session,
+                  std::vector<sched::CommProgram>& comm, std::string& sourceHash) {
   if (cfg.check && cfg.program.empty())
     return Status::error("--check with --programs DIR needs the distributed PROGRAM DIR was made from");
   auto manifest = passes::loadManifest(cfg.programsDir + "/" + std::string(passes::kManifestName));
+  // Their failures are rendered diagnostics already (FILE:L:C: error: ..., the line, a caret).
   if (!manifest) return manifest.status();
+  sourceHash = manifest->sourceHash;
   {
     PhaseTimer timer("layout");
     auto layout = passes::loadRankLayout(cfg.programsDir + "/" + std::string(passes::kRankLayoutName));
@@ -146,6 +192,10 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
     session.layout = std::move(layout.value());
   }
   session.pipelined = cfg.pipelined();
+  std::unordered_set<std::string> state;  // every rank's: one tensor per name in the results
+  for (const passes::LayoutValue& v : session.layout->values)
+    if (v.isState()) state.insert(v.name);
+  std::vector<Status> failures;  // of compiling: every program's, at once
   for (const passes::ManifestProgram& mp : manifest->programs) {
     if (session.pipelined && (mp.rank < 0 || mp.job.empty()))
       return Status::error(mp.name + ": a pipeline program needs a rank and a job in programs.yaml");
@@ -153,6 +203,7 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
       return Status::error(mp.name + ": a job program: give --mode, --schedule or --micro-batches");
     auto l = std::make_unique<Loaded>();
     if (Status s = loadProgram(cfg.programsDir + "/" + mp.file, *l); !s) return s;
+    if (Status s = checkOutputNames(*l->program, {cfg.namesAreFiles, &state}); !s) return s.in(l->source.get());
     core::NamedProgram np(mp.name, std::move(l->program));
     np.rank = mp.rank;
     np.stage = mp.stage;
@@ -160,9 +211,11 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
     Status s = cfg.check ? runPassesOn(kExportGradients, *np.program, *l->source, "--check: ") : Status::ok();
     if (s) s = addPlan(session, np, l->source.get(), "");
     l->program = std::move(np.program);
+    comm.push_back({mp.rank < 0 ? 0 : mp.rank, mp.stage, mp.job, l->program.get(), l->source.get()});
     loaded.push_back(std::move(l));
-    if (!s) return s;
+    if (!s) failures.push_back(locatedIn(s, loaded.back()->source.get()));
   }
+  if (Status s = joinFailures(std::move(failures)); !s) return s;
   if (session.ranks.empty()) return Status::error(cfg.programsDir + " lists no program");
   if (!session.pipelined) {
     session.schedule = plainSchedule();
@@ -172,7 +225,25 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
   std::string mode = cfg.mode.empty() ? manifest->mode : cfg.mode;
   int vpp = cfg.vpp > 0 ? int(cfg.vpp) : manifest->vpp > 0 ? manifest->vpp : 0;
   bool splitBw = cfg.splitBw || manifest->splitBw == 1;
-  return planPipeline(cfg, session, mode, vpp, splitBw);
+  const std::string manifestPath = cfg.programsDir + "/" + std::string(passes::kManifestName);
+  const int k = manifest->gradientMergeK;
+  if (k < 1)
+    return Status::error(manifestPath +
+                         " records no gradient_merge_k: the programs were split without gradient-merge (the "
+                         "optimizer would see one micro-batch's gradient, not the merged one) or by an older "
+                         "pir-opt; make them again with gradient-merge{k=N avg=true} before pipeline-split");
+  RunConfig c = cfg;
+  if (c.microBatches == 0 && c.schedule.empty()) c.microBatches = k;  // N defaults to the merge's k
+  if (Status s = planPipeline(c, session, mode, vpp, splitBw); !s) return s;
+  if (int n = session.schedule.microBatches; n != k)
+    return Status::error((cfg.microBatches > 0 ? "--micro-batches " + std::to_string(n)
+                                               : cfg.schedule + " has " + std::to_string(n) + " micro-batches") +
+                         ", but the programs merge the gradients of k=" + std::to_string(k) + " (" + manifestPath +
+                         "): run " + std::to_string(k) +
+                         " micro-batches, or make the programs again with "
+                         "gradient-merge{k=" +
+                         std::to_string(n) + "}");
+  return Status::ok();
 }
 
 /// The pass pipeline that makes a pipelined run's job programs, and the
@@ -205,6 +276,9 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
   auto& l = *loaded.emplace_back(std::make_unique<Loaded>());
   if (Status s = loadProgram(cfg.program, l); !s) return s;
   bool distributed = core::hasDistTypes(*l.program);
+  // Every result's name is in the program as written: checked before the
+  // passes, located there.
+  if (Status s = checkOutputNames(*l.program, {cfg.namesAreFiles, nullptr}); !s) return s.in(l.source.get());
   session.pipelined = cfg.pipelined();
   if (session.pipelined && !distributed && cfg.passes.empty())
     return Status::error("--mode needs a distributed program (its stages on meshes)");
@@ -214,7 +288,11 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
         "--check-determinism to run it twice and compare the bits)");
   if (cfg.checkDeterminism && distributed)
     return Status::error("--check-determinism runs a dense program; a distributed one has --check");
-  if (!distributed) lossName = pickLoss(*l.program, cfg.loss);
+  if (!distributed) {
+    auto loss = pickLoss(*l.program, cfg.loss);
+    if (!loss) return loss.status();
+    lossName = *loss;
+  }
   if (!distributed && cfg.passes.empty()) {
     if (cfg.ranks > 1)
       return Status::error("--ranks " + std::to_string(cfg.ranks) + ": a dense program runs on one rank");
@@ -222,7 +300,7 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
     Status s = addPlan(session, np, l.source.get(), "");
     l.program = std::move(np.program);
     session.schedule = plainSchedule();
-    return s;
+    return locatedIn(s, l.source.get());
   }
   if (cfg.check) {
     serial = core::cloneProgram(*l.program, serialCtx);  // before the split takes the program
@@ -238,11 +316,14 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
     return s;
   if (const passes::RankLayout* layout = pm.results().get<passes::RankLayout>()) session.layout = *layout;
   if (distributed && !session.layout) return Status::internal("split-ranks made no ranks.yaml");
+  std::vector<Status> failures;  // of compiling: every program's, at once
   for (core::NamedProgram& np : made.programs) {
     std::string where =
         np.rank < 0 ? "" : "rank " + std::to_string(np.rank) + (session.pipelined ? " " + np.job : "") + ": ";
-    if (Status s = addPlan(session, np, l.source.get(), where); !s) return s;
+    if (Status s = addPlan(session, np, l.source.get(), where); !s) failures.push_back(locatedIn(s, l.source.get()));
+    comm.push_back({np.rank < 0 ? 0 : np.rank, np.stage, np.job, np.program.get(), l.source.get()});
   }
+  if (Status s = joinFailures(std::move(failures)); !s) return s;
   if (!session.pipelined) {
     session.schedule = plainSchedule();
     return Status::ok();
@@ -256,6 +337,11 @@ Status Runner::State::checkAgainst(const RunConfig& cfg) {
   if (!core::hasDistTypes(*l.program))
     return Status::error("--check compares with a distributed program's serial meaning; " + cfg.program + " is dense");
   if (Status s = checkMadeFrom(*l.program, *l.source, *session.layout, cfg.programsDir); !s) return s;
+  // The layout agrees (the specific differences are named above); the bytes
+  // must too, or an op's attribute could differ unseen.
+  if (!sourceHash.empty() && passes::sourceHashOf(l.source->text()) != sourceHash)
+    return Status::error(cfg.program + " is not the program " + cfg.programsDir + " was made from: its hash is " +
+                         passes::sourceHashOf(l.source->text()) + ", programs.yaml's source_hash " + sourceHash);
   serial = core::cloneProgram(*l.program, serialCtx);
   serialSource = l.source.get();
   return Status::ok();
@@ -263,7 +349,9 @@ Status Runner::State::checkAgainst(const RunConfig& cfg) {
 
 Status Runner::State::sizeWorld(const RunConfig& cfg) {
   if (!session.layout) return Status::ok();
-  lossName = pickLoss(*session.layout, cfg.loss);
+  auto loss = pickLoss(*session.layout, cfg.loss);
+  if (!loss) return loss.status();
+  lossName = *loss;
   session.worldSize = session.layout->worldSize;
   if (cfg.ranks > 0 && cfg.ranks < session.worldSize)
     return Status::error("--ranks " + std::to_string(cfg.ranks) + " is smaller than the world size " +
@@ -305,6 +393,8 @@ Status Runner::State::report(const RunConfig& cfg, const TensorMap& original, Ru
     again.trace = false;
     again.mpi = false;
     again.showProgress = nullptr;
+    again.beforeCompute = nullptr;
+    again.stepLoss = nullptr;
     Runner second;
     RunReport other;
     if (Status s = second.run(again, other); !s) return s.prefixed("the second run: ");
@@ -324,23 +414,31 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   State& st = *state_;
   if (!cfg.programsDir.empty()) {
     if (cfg.checkDeterminism) return Status::error("--check-determinism runs a dense PROGRAM, not --programs");
-    if (Status s = loadFolder(cfg, st.loaded, st.session); !s) return s;
+    if (Status s = loadFolder(cfg, st.loaded, st.session, st.comm, st.sourceHash); !s) return s;
     if (cfg.check)
       if (Status s = st.checkAgainst(cfg); !s) return s;
   } else if (Status s = st.fromProgram(cfg); !s) {
     return s;
   }
   if (Status s = st.sizeWorld(cfg); !s) return s;
+  if (Status s = checkRings(st.comm, st.session); !s) return s;
   TensorMap global;
   if (Status s = loadSessionInputs(st.session, cfg.inputs, global); !s) return s;
   TensorMap original;  // the run changes parameters in place
   if (st.serial) original = cloneAll(global);
   if (Status s = st.openWorld(cfg); !s) return s;
-  SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress, st.serial != nullptr};
+  if (st.world->isRoot() && cfg.beforeCompute)
+    if (Status s = cfg.beforeCompute(); !s) return s;
+  SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
+  so.record = st.serial != nullptr;
+  if (cfg.stepLoss) so.stepLoss = [&](int64_t step, double loss) { cfg.stepLoss(step, st.lossName, loss); };
   if (Status s = runSession(st.session, *st.world, so); !s) return s;
   report.root = st.world->isRoot();
   if (!report.root) return Status::ok();
-  return st.report(cfg, original, report);
+  Status s = st.report(cfg, original, report);
+  if (s && cfg.stepLoss && st.world->isMpi())
+    for (size_t i = 0; i < report.losses.size(); ++i) cfg.stepLoss(int64_t(i), report.lossName, report.losses[i]);
+  return s;
 }
 
 }  // namespace pir::runtime::runner

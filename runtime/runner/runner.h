@@ -51,8 +51,20 @@ struct RunConfig {
   /// and for a pipeline gradient-merge{k=N avg=true},pipeline-split{mode=M}).
   std::string passes;
   bool mpi = false;  // this process runs its own rank over MPI (started by mpirun)
+  /// The names of outputs, parameters and state become file names (the CLI
+  /// writes NAME.npy): each must be one (output_names.h).
+  bool namesAreFiles = false;
+  /// On the process of rank 0, once everything the run reads is validated
+  /// and before any compute: the CLI opens its output files here, so an
+  /// unwritable path fails at once (may be empty).
+  std::function<core::Status()> beforeCompute;
   /// While the ranks run, on the process of rank 0 (may be empty).
   std::function<std::shared_ptr<void>(const RunProgress&)> showProgress;
+  /// Each step's loss (step from 0), once, in step order, on the process of
+  /// rank 0: in process as soon as every rank finished the step; under MPI
+  /// after the run (a step's loss may need every process's pieces). May be
+  /// empty; RunReport::losses has them all either way.
+  std::function<void(int64_t step, const std::string& lossName, double loss)> stepLoss;
 
   /// Whether this asks for a pipeline run (a mode, a schedule or micro-batches).
   bool pipelined() const { return !mode.empty() || !schedule.empty() || microBatches > 0; }

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <set>
 
 #include "core/op_table.h"
@@ -134,6 +136,8 @@ Status loadRankInputs(Session& session, const passes::LayoutIndex* index, RankSe
       }
       if (!v && index)
         return Status::error("'" + in.name + "' (rank " + std::to_string(rank.rank) + ") is not in ranks.yaml");
+      if (v)
+        if (Status s = checkProgramReads(*v, in, rank.rank, jp.source); !s) return s;
       if (v) in.shape = v->shape;
       if (!in.isState() && session.pipelined) {
         if (in.shape.empty())
@@ -182,6 +186,7 @@ Status loadRankInputs(Session& session, const passes::LayoutIndex* index, RankSe
 
 Status loadSessionInputs(Session& session, const InputOptions& opts, TensorMap& global) {
   PhaseTimer timer("inputs");
+  if (Status s = checkInputFolder(opts); !s) return s;
   std::optional<passes::LayoutIndex> index;
   if (session.layout) index.emplace(*session.layout);
   for (RankSession& rank : session.ranks)
@@ -190,6 +195,20 @@ Status loadSessionInputs(Session& session, const InputOptions& opts, TensorMap& 
 }
 
 namespace {
+
+/// `name`'s value from every rank that holds it, assembled: through the
+/// layout value `v`, or rank 0's own (no layout).
+Status assembleValue(const passes::LayoutValue* v, const std::map<int64_t, Tensor>& byRank, Tensor& out) {
+  if (!v) {
+    if (byRank.empty()) return Status::error("no rank holds the value");
+    out = byRank.begin()->second;
+    return Status::ok();
+  }
+  auto value = assemble(*v, byRank);
+  if (!value) return value.status();
+  out = *value;
+  return Status::ok();
+}
 
 /// Runs one job of `rank`'s list on its micro-batch's scope.
 Status runJob(const Session& session, RankSession& rank, const sched::Job& job, const SessionOptions& opts,
@@ -246,8 +265,95 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   return Status::ok();
 }
 
+/// The lone layout value of the loss output `name` (null: no layout, or none).
+const passes::LayoutValue* lossValue(const Session& session, const std::string& name) {
+  if (!session.layout || name.empty()) return nullptr;
+  for (const passes::LayoutValue& v : session.layout->values)
+    if (v.kind == passes::LayoutValueKind::ShadowOutput && v.name == name) return &v;
+  return nullptr;
+}
+
+/// One step's loss: the mean over its micro-batches of each one's loss
+/// assembled from the ranks' pieces; none when one cannot be assembled.
+std::optional<double> stepLossOf(const passes::LayoutValue* v, const std::vector<std::map<int64_t, Tensor>>& pieces) {
+  double sum = 0;
+  for (const auto& byRank : pieces) {
+    Tensor l;
+    if (!assembleValue(v, byRank, l)) return std::nullopt;
+    auto x = scalarOf(l);
+    if (!x) return std::nullopt;
+    sum += *x / double(pieces.size());
+  }
+  return pieces.empty() ? std::nullopt : std::optional<double>(sum);
+}
+
+/// The steps every rank of this process finished: it counts them for the
+/// progress bar (a plain run's unit) and hands each step's loss to
+/// SessionOptions::stepLoss in step order, as soon as the step's last rank
+/// finishes it. Ranks call it from their threads.
+class StepTracker {
+ public:
+  StepTracker(const Session& session, const SessionOptions& opts, int64_t ranksHere, RunProgress& progress,
+              bool liveLoss)
+      : session_(session),
+        opts_(opts),
+        ranksHere_(ranksHere),
+        progress_(progress),
+        countSteps_(!session.pipelined),
+        liveLoss_(liveLoss && opts.stepLoss),
+        loss_(lossValue(session, opts.lossName)),
+        ranksDone_(size_t(opts.steps), 0),
+        pieces_(size_t(opts.steps)) {
+    if (countSteps_) progress_.expect(opts.steps, 0);
+  }
+
+  /// `rank` finished `step`; its loss pieces of the step start at `first`.
+  void finished(const RankSession& rank, int64_t step, size_t first) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (liveLoss_) {
+      auto& mine = pieces_[size_t(step)];
+      for (size_t i = first; i < rank.lossPieces.size(); ++i) mine.push_back({rank.rank, rank.lossPieces[i]});
+    }
+    ++ranksDone_[size_t(step)];
+    while (next_ < opts_.steps && ranksDone_[size_t(next_)] == ranksHere_) {
+      if (countSteps_) progress_.done(1, 0);
+      if (liveLoss_) report(next_);
+      ++next_;
+    }
+  }
+
+ private:
+  void report(int64_t step) {
+    const int64_t n = session_.microBatches();
+    std::vector<std::map<int64_t, Tensor>> byMicroBatch(static_cast<size_t>(n));
+    std::map<int64_t, size_t> seen;  // per rank, its pieces so far: piece j is micro-batch j
+    for (auto& [rank, t] : pieces_[size_t(step)]) {
+      size_t j = seen[rank]++;
+      if (j < byMicroBatch.size()) byMicroBatch[j][rank] = t;
+    }
+    pieces_[size_t(step)].clear();
+    if (auto loss = stepLossOf(loss_, byMicroBatch)) opts_.stepLoss(step, *loss);
+  }
+
+  const Session& session_;
+  const SessionOptions& opts_;
+  const int64_t ranksHere_;
+  RunProgress& progress_;
+  const bool countSteps_, liveLoss_;
+  const passes::LayoutValue* loss_;
+  std::mutex mutex_;
+  std::vector<int64_t> ranksDone_;                               // per step
+  std::vector<std::vector<std::pair<int64_t, Tensor>>> pieces_;  // per step: (rank, loss piece) in run order
+  int64_t next_ = 0;                                             // the first step not yet finished everywhere
+};
+
+int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 Status runRank(const Session& session, RankSession& rank, const SessionOptions& opts, Communicator& comm,
-               RunProgress& progress) {
+               RunProgress& progress, StepTracker& steps) {
   threadMemory() = {};
   auto start = std::chrono::steady_clock::now();
   const auto& jobs = session.schedule.stageJobs[size_t(rank.stage)];
@@ -257,19 +363,29 @@ Status runRank(const Session& session, RankSession& rank, const SessionOptions& 
   };
   int64_t stepOps = 0;
   for (const sched::Job& job : jobs) stepOps += opsOf(job);
-  progress.expect(opts.steps * int64_t(jobs.size()), opts.steps * stepOps);
+  // A pipeline counts its jobs; a plain run its steps (StepTracker).
+  const int64_t jobUnit = session.pipelined ? 1 : 0;
+  progress.expect(opts.steps * int64_t(jobs.size()) * jobUnit, opts.steps * stepOps);
   for (int64_t step = 0; step < opts.steps; ++step) {
     rank.scopes.assign(rank.feeds.size(), {});
     if (opts.record) rank.stepBefore.push_back(cloneAll(rank.shared));
+    const int64_t stepStart = nowNs();
+    const size_t firstSpan = rank.track.spans.size(), firstLoss = rank.lossPieces.size();
     for (const sched::Job& job : jobs) {
       if (Status s = runJob(session, rank, job, opts, comm); !s) return s;
-      progress.done(1, opsOf(job));
+      progress.done(jobUnit, opsOf(job));
     }
-    if (!opts.record) continue;
-    TensorMap& grads = rank.stepGradients.emplace_back();
-    for (const TensorMap& scope : rank.scopes)
-      for (auto& [name, t] : scope)
-        if (passes::isExportedGradientName(name)) grads[passes::paramOfExported(name)] = t;
+    if (opts.record) {
+      TensorMap& grads = rank.stepGradients.emplace_back();
+      for (const TensorMap& scope : rank.scopes)
+        for (auto& [name, t] : scope)
+          if (passes::isExportedGradientName(name)) grads[passes::paramOfExported(name)] = t;
+    }
+    // The step's span encloses its jobs' spans: before them, so viewers nest them.
+    if (opts.trace)
+      rank.track.spans.insert(rank.track.spans.begin() + std::ptrdiff_t(firstSpan),
+                              {"step " + std::to_string(step + 1), stepStart, nowNs() - stepStart});
+    steps.finished(rank, step, firstLoss);
   }
   rank.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rank.commSeconds = comm.stats().seconds;
@@ -330,38 +446,84 @@ Status unpackRank(std::string_view bytes, RankSession& r) {
   return in.ok() ? Status::ok() : Status::internal("rank " + std::to_string(r.rank) + "'s results are cut short");
 }
 
+/// A rank's error located in its running job's program (else prefixed with the rank).
+Status locatedOn(Session& session, int64_t rank, const Status& s) {
+  RankSession* r = session.find(rank);
+  if (r && r->current) return s.in(r->current);
+  return s.prefixed("rank " + std::to_string(rank) + ": ");
+}
+
+/// A deadlock's report of what every rank waits on: its notes are each
+/// rank's wait (or that it finished). Under MPI `remote` holds the other
+/// processes' reports (rendered by each process, which alone knows its wait).
+Status deadlockStatus(Session& session, World& world, const WorldOutcome& outcome, const SessionOptions& opts,
+                      const std::vector<World::RankReport>& remote, std::chrono::milliseconds grace) {
+  std::vector<Status> waits;
+  for (size_t r = 0; r < outcome.perRank.size(); ++r) {
+    const std::string who = "rank " + std::to_string(r) + ": ";
+    if (!world.runsRank(int64_t(r))) {
+      if (r >= remote.size()) continue;
+      if (!remote[r].answered)
+        waits.push_back(Status::error(who + "did not answer within " + std::to_string(grace.count()) +
+                                      " ms (still running or waiting)"));
+      else if (remote[r].failure.empty())
+        waits.push_back(Status::error(who + "finished"));
+      else
+        waits.push_back(Status::rendered(core::ErrorKind::Timeout, remote[r].failure));
+      continue;
+    }
+    const Status& s = outcome.perRank[r];
+    waits.push_back(s.isOk() ? Status::error(who + "finished") : locatedOn(session, int64_t(r), s));
+  }
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", double(opts.timeout.count()) / 1000.0);
+  return Status::timeout("deadlock: a rank waited longer than --timeout " + std::string(seconds) +
+                         " s; what every rank waits on:")
+      .withNotes(std::move(waits));
+}
+
 /// How a failed run is reported: the first failing rank's error located in
 /// its program, or a deadlock's report of what every rank waits on.
 Status outcomeStatus(Session& session, World& world, const WorldOutcome& outcome, const SessionOptions& opts) {
-  auto sourceOf = [&](int64_t rank) -> const core::SourceFile* {
-    RankSession* r = session.find(rank);
-    return r ? r->current : nullptr;
-  };
   if (outcome.kind == WorldOutcome::Kind::Failed) {
     int64_t r = outcome.failedRank;
-    return outcome.perRank[size_t(r)].prefixed("rank " + std::to_string(r) + ": ").in(sourceOf(r));
+    return outcome.perRank[size_t(r)]
+        .prefixed("rank " + std::to_string(r) + ": ")
+        .in(session.find(r) ? session.find(r)->current : nullptr);
   }
-  std::vector<Status> waits;
-  for (size_t r = 0; r < outcome.perRank.size(); ++r) {
-    if (!world.runsRank(int64_t(r))) continue;
-    const Status& s = outcome.perRank[r];
-    if (s.isOk())
-      waits.push_back(Status::error("rank " + std::to_string(r) + ": finished"));
-    else if (const core::SourceFile* src = sourceOf(int64_t(r)))
-      waits.push_back(s.in(src));
-    else
-      waits.push_back(s.prefixed("rank " + std::to_string(r) + ": "));
+  return deadlockStatus(session, world, outcome, opts, {}, {});
+}
+
+/// Under MPI, after the ranks ran and none failed but by a timeout: every
+/// process's outcome to rank 0 (World::gatherReports), which reports every
+/// rank's wait of a deadlock. Ok when every rank finished (or on a process
+/// other than rank 0 that finished).
+Status mpiOutcome(Session& session, World& world, const WorldOutcome& outcome, const SessionOptions& opts) {
+  // Waiting ranks time out within about one --timeout of each other.
+  const auto grace = std::min(opts.timeout, std::chrono::milliseconds(10000));
+  const bool deadlocked = outcome.kind == WorldOutcome::Kind::Deadlock;
+  std::string mine;
+  if (deadlocked) {
+    int64_t me = outcome.failedRank;
+    mine = core::renderStatus(locatedOn(session, me, outcome.perRank[size_t(me)]));
   }
-  double seconds = double(opts.timeout.count()) / 1000.0;
-  return Status::timeout("deadlock: a rank waited longer than --timeout " + std::to_string(int64_t(seconds)) +
-                         " s; what every rank waits on:")
-      .withNotes(std::move(waits));
+  std::vector<World::RankReport> reports = world.gatherReports(mine, grace);
+  bool failed = deadlocked;
+  for (const World::RankReport& r : reports) failed |= !r.answered || !r.failure.empty();
+  if (!failed) return Status::ok();
+  // On rank 0, or on another rank that rank 0 did not stop: its own.
+  return deadlockStatus(session, world, outcome, opts, reports, grace);
 }
 
 }  // namespace
 
 Status runSession(Session& session, World& world, const SessionOptions& opts) {
   RunProgress progress(session.pipelined ? "jobs" : "steps");
+  int64_t ranksHere = 0;
+  for (const RankSession& r : session.ranks) ranksHere += world.runsRank(r.rank) ? 1 : 0;
+  // Under MPI a step's loss may need other processes' pieces: the caller
+  // reports the losses after the gather.
+  StepTracker steps(session, opts, ranksHere, progress, !world.isMpi());
   WorldOutcome outcome;
   {
     std::shared_ptr<void> bar;
@@ -370,10 +532,15 @@ Status runSession(Session& session, World& world, const SessionOptions& opts) {
     outcome = world.run([&](int64_t rank, Communicator& comm) -> Status {
       RankSession* r = session.find(rank);
       if (!r) return Status::ok();  // a rank in no mesh idles
-      return runRank(session, *r, opts, comm, progress);
+      return runRank(session, *r, opts, comm, progress, steps);
     });
   }
-  if (outcome.kind != WorldOutcome::Kind::Ok) return outcomeStatus(session, world, outcome, opts);
+  // A failing rank stops the job at once; a deadlock under MPI is reported
+  // by rank 0 with every process's wait.
+  if (outcome.kind == WorldOutcome::Kind::Failed || (outcome.kind != WorldOutcome::Kind::Ok && !world.isMpi()))
+    return outcomeStatus(session, world, outcome, opts);
+  if (world.isMpi())
+    if (Status s = mpiOutcome(session, world, outcome, opts); !s) return s;
   // Under MPI: every rank's results to rank 0.
   return world.gatherToRoot(
       [&](int64_t rank) {
@@ -387,20 +554,6 @@ Status runSession(Session& session, World& world, const SessionOptions& opts) {
 }
 
 namespace {
-
-/// `name`'s value from every rank that holds it, assembled: through the
-/// layout value `v`, or rank 0's own (no layout).
-Status assembleValue(const passes::LayoutValue* v, const std::map<int64_t, Tensor>& byRank, Tensor& out) {
-  if (!v) {
-    if (byRank.empty()) return Status::error("no rank holds the value");
-    out = byRank.begin()->second;
-    return Status::ok();
-  }
-  auto value = assemble(*v, byRank);
-  if (!value) return value.status();
-  out = *value;
-  return Status::ok();
-}
 
 /// What a session reports, by name: its layout's outputs, parameters and
 /// state, or (no layout) the one rank's.
@@ -459,16 +612,17 @@ core::Result<SessionResults> assembleResults(const Session& session, int64_t ste
     }
     if (int64_t(parts.size()) == n) res.values[rep.name] = session.pipelined ? stackMicroBatches(parts) : parts[0];
     if (rep.name != lossName) continue;
-    for (int64_t k = 0; k < steps * n; ++k) {
-      std::map<int64_t, Tensor> pieces;
-      for (auto& r : session.ranks)
-        if (size_t(k) < r.lossPieces.size()) pieces[r.rank] = r.lossPieces[size_t(k)];
-      Tensor l;
-      if (!assembleValue(rep.value, pieces, l)) continue;
-      if (auto x = scalarOf(l)) {
-        if (k % n == 0) res.stepLosses.push_back(0);
-        res.stepLosses.back() += *x / double(n);
-        if (k >= (steps - 1) * n) res.microBatchLosses.push_back(*x);
+    for (int64_t step = 0; step < steps; ++step) {
+      std::vector<std::map<int64_t, Tensor>> pieces(static_cast<size_t>(n));
+      for (int64_t j = 0; j < n; ++j)
+        for (auto& r : session.ranks)
+          if (size_t k = size_t(step * n + j); k < r.lossPieces.size()) pieces[size_t(j)][r.rank] = r.lossPieces[k];
+      if (auto loss = stepLossOf(rep.value, pieces)) res.stepLosses.push_back(*loss);
+      if (step + 1 < steps) continue;
+      for (const auto& byRank : pieces) {
+        Tensor l;
+        if (assembleValue(rep.value, byRank, l))
+          if (auto x = scalarOf(l)) res.microBatchLosses.push_back(*x);
       }
     }
   }
@@ -519,16 +673,30 @@ core::Result<std::vector<StepValues>> assembleSteps(const Session& session) {
   return steps;
 }
 
-std::string pickLoss(const passes::RankLayout& layout, const std::string& wanted) {
-  if (!wanted.empty()) return wanted;
+namespace {
+
+/// `wanted` when it is one of the 0-D outputs, else an error listing them;
+/// no `wanted`: the only one, or none.
+core::Result<std::string> chooseLoss(std::vector<std::string> zeroD, const std::string& wanted) {
+  if (wanted.empty()) return zeroD.size() == 1 ? zeroD[0] : std::string();
+  if (std::find(zeroD.begin(), zeroD.end(), wanted) != zeroD.end()) return wanted;
+  std::sort(zeroD.begin(), zeroD.end());
+  std::string list;
+  for (const std::string& n : zeroD) list += (list.empty() ? "" : ", ") + n;
+  return Status::error("--loss '" + wanted + "' names no 0-D shadow_output; " +
+                       (zeroD.empty() ? std::string("the program has none") : "the 0-D outputs: " + list));
+}
+
+}  // namespace
+
+core::Result<std::string> pickLoss(const passes::RankLayout& layout, const std::string& wanted) {
   std::vector<std::string> zeroD;
   for (const passes::LayoutValue& v : layout.values)
     if (v.kind == passes::LayoutValueKind::ShadowOutput && v.shape.empty()) zeroD.push_back(v.name);
-  return zeroD.size() == 1 ? zeroD[0] : std::string();
+  return chooseLoss(std::move(zeroD), wanted);
 }
 
-std::string pickLoss(const core::Program& program, const std::string& wanted) {
-  if (!wanted.empty()) return wanted;
+core::Result<std::string> pickLoss(const core::Program& program, const std::string& wanted) {
   std::vector<std::string> zeroD;
   for (const core::Operation& op : program.body()) {
     const core::OpInfo* info = core::lookupOp(op);
@@ -538,7 +706,7 @@ std::string pickLoss(const core::Program& program, const std::string& wanted) {
     if (shape && shape->dims.empty())
       if (auto* n = op.attrOf<core::StringAttr>(info->scopeKey)) zeroD.push_back(n->value());
   }
-  return zeroD.size() == 1 ? zeroD[0] : std::string();
+  return chooseLoss(std::move(zeroD), wanted);
 }
 
 Tensor microBatch(const Tensor& t, int64_t j, int64_t n) {

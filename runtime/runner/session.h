@@ -128,6 +128,11 @@ struct SessionOptions {
   /// While the ranks run, on the process that runs rank 0: shows progress
   /// (the token it returns lives until the ranks are joined). May be empty.
   std::function<std::shared_ptr<void>(const RunProgress&)> showProgress;
+  /// In process: each step's loss (the mean over micro-batches; step from
+  /// 0), in step order, as soon as every rank finished the step, on the
+  /// thread of the step's last rank. Under MPI it is not called (a step's
+  /// loss may need other processes' pieces). May be empty.
+  std::function<void(int64_t step, double loss)> stepLoss;
   bool record = false;  // keep each step's RankSession::stepBefore and stepGradients (--check)
 };
 
@@ -152,10 +157,12 @@ core::Result<SessionResults> assembleResults(const Session& session, int64_t ste
 /// gradient (by parameter name, through the parameter's layout value).
 core::Result<std::vector<StepValues>> assembleSteps(const Session& session);
 
-/// The loss output: `wanted`, or the only 0-D shadow output of the layout.
-std::string pickLoss(const passes::RankLayout& layout, const std::string& wanted);
-/// The same for a dense program: its only 0-D shadow output.
-std::string pickLoss(const core::Program& program, const std::string& wanted);
+/// The loss output: `wanted` if it is a 0-D shadow output of the layout
+/// (else an error listing those), or without `wanted` the only one (or
+/// none: no loss lines).
+core::Result<std::string> pickLoss(const passes::RankLayout& layout, const std::string& wanted);
+/// The same for a dense program.
+core::Result<std::string> pickLoss(const core::Program& program, const std::string& wanted);
 
 /// Rows [j*s, (j+1)*s) of `t` (s = dim 0 / n): micro-batch j of n.
 Tensor microBatch(const Tensor& t, int64_t j, int64_t n);

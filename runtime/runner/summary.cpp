@@ -28,7 +28,7 @@ std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing) {
 namespace {
 
 std::string plainSummary(const Session& session, int64_t steps, const std::vector<double>& losses) {
-  std::string y = "# pir-run summary\nranks: " + std::to_string(session.ranks.size()) +
+  std::string y = "# pir-run summary\nranks: " + std::to_string(session.worldSize) +
                   "\nsteps: " + std::to_string(steps) + "\nloss: [";
   for (size_t i = 0; i < losses.size(); ++i) y += (i ? ", " : "") + number(losses[i]);
   y += "]\nper_rank:\n";
@@ -45,7 +45,7 @@ std::string plainSummary(const Session& session, int64_t steps, const std::vecto
 /// and `costs:` (what `pir-opt schedule --costs` reads).
 std::string pipelineSummary(const Session& set, const std::vector<double>& mbLosses) {
   const sched::Schedule& sc = set.schedule;
-  std::string y = "# pir-run summary\nranks: " + std::to_string(set.ranks.size()) +
+  std::string y = "# pir-run summary\nranks: " + std::to_string(set.worldSize) +
                   "\nmode: " + (sc.mode.empty() ? std::string("null") : sc.mode) +
                   "\nstages: " + std::to_string(sc.stages) + "\nmicro_batches: " + std::to_string(sc.microBatches) +
                   "\nmicro_batch_loss: [";

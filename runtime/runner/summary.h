@@ -1,8 +1,9 @@
 //===- summary.h - summary.yaml ----------------------------------*- C++ -*-===//
 //
-// What pir-run writes beside the tensors: the ranks, the losses and each
-// rank's costs; for a pipeline also each stage's job costs, the measured
-// makespan and bubble, and `costs:` (what `pir-opt schedule --costs` reads).
+// What pir-run writes beside the tensors: the ranks (the world size, what
+// `mpirun -np` must be: 4 for a program on process_ids [2,3]; per_rank lists
+// the ranks that run a program), the losses and each rank's costs; for a pipeline also each stage's job costs, the
+// measured makespan and bubble, and `costs:` (what `pir-opt schedule --costs` reads).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

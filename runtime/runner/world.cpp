@@ -33,6 +33,7 @@ class LocalWorld final : public World {
                       const std::function<Status(int64_t, std::string_view)>&) override {
     return Status::ok();
   }
+  std::vector<RankReport> gatherReports(const std::string&, std::chrono::milliseconds) override { return {}; }
   bool isRoot() const override { return true; }
   void abort(int) override {}
 
@@ -56,6 +57,9 @@ class MpiRankWorld final : public World {
     for (size_t r = 1; r < all->size(); ++r)
       if (Status s = unpack(int64_t(r), (*all)[r]); !s) return s;
     return Status::ok();
+  }
+  std::vector<RankReport> gatherReports(const std::string& failure, std::chrono::milliseconds grace) override {
+    return world_.gatherReports(failure, grace);
   }
   bool isRoot() const override { return world_.rank() == 0; }
   void abort(int code) override { mpiAbort(code); }

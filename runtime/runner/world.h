@@ -17,10 +17,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/status.h"
 #include "runtime/comm/communicator.h"
 #include "runtime/comm/in_process.h"  // WorldOutcome
+#include "runtime/comm/mpi_world.h"   // MpiWorld::Report
 
 namespace pir::runtime::runner {
 
@@ -41,6 +43,15 @@ class World {
   virtual core::Status gatherToRoot(
       const std::function<std::string(int64_t rank)>& pack,
       const std::function<core::Status(int64_t rank, std::string_view bytes)>& unpack) = 0;
+  /// Under MPI, after run(): every process's failure report (empty: its
+  /// rank finished) on rank 0, by rank, so that rank 0 reports every rank's
+  /// wait of a deadlock (MpiWorld::gatherReports: rank 0 waits `grace` for
+  /// the rest once one failed; an unanswered slot is a process that did
+  /// not answer by then). Another process gets none; a failed one returns
+  /// only when rank 0 did not end the job. In process: none (every
+  /// outcome is here already).
+  using RankReport = MpiWorld::Report;
+  virtual std::vector<RankReport> gatherReports(const std::string& failure, std::chrono::milliseconds grace) = 0;
   /// Whether this process reports for the job (in process: always).
   virtual bool isRoot() const = 0;
   /// Ends every process of the job with `code` (MPI_Abort); in process,

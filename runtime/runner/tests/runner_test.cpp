@@ -242,14 +242,13 @@ TEST_CASE("a blob reads back what was written, and a cut one is not ok", "[runne
 }
 
 TEST_CASE("the input draw follows the documented formula", "[runner][inputs]") {
-  // docs/pir-run.md "Inputs": mt19937_64 seeded with seed ^ H(name), H the
-  // FNV-1a loop over the name's bytes with offset basis 1469598103934665603
-  // and prime 1099511628211; u = (next >> 11) * 2^-53; Box-Muller in pairs.
-  auto hash = [](const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-  };
+  // docs/pir-run.md "Inputs": mt19937_64 seeded with seed ^ FNV-1a(name),
+  // u = (next >> 11) * 2^-53; Box-Muller in pairs. The hash is pinned by
+  // FNV-1a's published 64-bit test vectors, not by a second copy of the loop.
+  CHECK(fnv1a64("") == 0xcbf29ce484222325ull);
+  CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cull);
+  CHECK(fnv1a64("foobar") == 0x85944171f73967e8ull);
+  auto hash = [](const std::string& s) { return fnv1a64(s); };
   const std::string name = "linear_0.w_0";
   const uint64_t seed = 42;
   std::mt19937_64 gen(seed ^ hash(name));
@@ -332,5 +331,102 @@ TEST_CASE("a failure is a located status, rendered once by the caller", "[runner
   std::string text = core::renderStatus(s);
   INFO(text);
   CHECK(text.starts_with(cfg.program + ":2:5: error: 'x' has a dynamic shape tensor<?x2xf32>"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("each step's loss is handed over in order as the step finishes, and before a later step fails",
+          "[runner][steps]") {
+  passes::registerAllPasses();
+  // loss = mean(w); each step sets w to w * 2: from w = [1, 3] the losses are 2, 4, 8.
+  std::string body =
+      "    (%0) = \"builtin.parameter\" () {is_parameter:true,parameter_name:\"w\",persistable:true,"
+      "stop_gradient:false,trainable:true} : () -> builtin.tensor<2xf32>\n"
+      "    (%1) = \"pd_op.mean\" (%0) {axis:(pd_op.IntArray)[],keepdim:false,stop_gradient:[false]} : "
+      "(builtin.tensor<2xf32>) -> builtin.tensor<f32>\n"
+      "    () = \"builtin.shadow_output\" (%1) {output_name:\"loss\"} : (builtin.tensor<f32>) -> \n";
+  std::string dir = std::filesystem::temp_directory_path() / "pir_runner_step_loss_test";
+  auto run = [&](const std::string& update, int64_t steps, std::vector<std::pair<int64_t, double>>& seen,
+                 RunReport& report) {
+    RunConfig cfg;
+    cfg.program = writeProgram(dir, "{\n" + body + update + "}\n");
+    std::filesystem::create_directories(dir + "/in");
+    std::ofstream(dir + "/in/w.npy", std::ios::binary) << encodeNpy(f32({2}, {1, 3}));
+    cfg.inputs.dir = dir + "/in";
+    cfg.steps = steps;
+    cfg.stepLoss = [&](int64_t step, const std::string& name, double loss) {
+      CHECK(name == "loss");
+      seen.push_back({step, loss});
+    };
+    Runner r;
+    return r.run(cfg, report);
+  };
+  std::vector<std::pair<int64_t, double>> seen;
+  RunReport report;
+  core::Status s =
+      run("    (%2) = \"pd_op.scale\" (%0) {bias:(Float)0,bias_after_scale:true,scale:(Float)2,stop_gradient:false} : "
+          "(builtin.tensor<2xf32>) -> builtin.tensor<2xf32>\n"
+          "    () = \"builtin.set_parameter\" (%2) {parameter_name:\"w\"} : (builtin.tensor<2xf32>) -> \n",
+          3, seen, report);
+  INFO(core::renderStatus(s));
+  REQUIRE(s.isOk());
+  CHECK(seen == std::vector<std::pair<int64_t, double>>{{0, 2.0}, {1, 4.0}, {2, 8.0}});
+  CHECK(report.losses == std::vector<double>{2, 4, 8});
+  // Step 2 reads a w of another shape (step 1 set a [3]): step 1's loss was handed over before the failure.
+  seen.clear();
+  RunReport failed;
+  s =
+      run("    (%2) = \"pd_op.full\" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),"
+          "shape:(pd_op.IntArray)[3],stop_gradient:[true],value:(Float)1} : () -> builtin.tensor<3xf32>\n"
+          "    () = \"builtin.set_parameter\" (%2) {parameter_name:\"w\"} : (builtin.tensor<3xf32>) -> \n",
+          3, seen, failed);
+  CHECK_FALSE(s.isOk());
+  CHECK(seen == std::vector<std::pair<int64_t, double>>{{0, 2.0}});
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ranks.yaml's entry must be what the rank's program reads: dtype and piece shape", "[runner][layout]") {
+  passes::LayoutValue v = shardedOnTwo();
+  ProgramInput in;
+  in.name = "y";
+  in.dtype = DataType::F32;
+  in.shape = {2};
+  CHECK(checkProgramReads(v, in, 1, nullptr).isOk());
+  ProgramInput any = in;
+  any.shape = {-1};  // a dynamic dim takes any size
+  CHECK(checkProgramReads(v, any, 0, nullptr).isOk());
+  ProgramInput whole = in;
+  whole.shape = {4};
+  core::Status shape = checkProgramReads(v, whole, 0, nullptr);
+  REQUIRE_FALSE(shape.isOk());
+  CHECK(shape.message() == "rank 0 reads 'y' as f32[4], but ranks.yaml gives its piece the shape [2]");
+  v.dtype = DataType::F64;
+  core::Status dtype = checkProgramReads(v, in, 0, nullptr);
+  REQUIRE_FALSE(dtype.isOk());
+  CHECK(dtype.message() == "rank 0 reads 'y' as f32[2], but ranks.yaml gives dtype float64");
+}
+
+TEST_CASE("every op without a kernel is listed at once, each located", "[runner][errors]") {
+  passes::registerAllPasses();
+  std::string dir = std::filesystem::temp_directory_path() / "pir_runner_kernel_test";
+  RunConfig cfg;
+  const std::string data =
+      "    (%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(cpu),shape:"
+      "(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>\n";
+  cfg.program = writeProgram(dir, "{\n" + data +
+                                      "    (%1) = \"pd_op.nokernel_a\" (%0) {} : (builtin.tensor<2xf32>) -> "
+                                      "builtin.tensor<2xf32>\n"
+                                      "    (%2) = \"pd_op.relu\" (%1) {} : (builtin.tensor<2xf32>) -> "
+                                      "builtin.tensor<2xf32>\n"
+                                      "    (%3) = \"pd_op.nokernel_b\" (%2) {} : (builtin.tensor<2xf32>) -> "
+                                      "builtin.tensor<2xf32>\n"
+                                      "}\n");
+  Runner r;
+  RunReport report;
+  core::Status s = r.run(cfg, report);
+  REQUIRE_FALSE(s.isOk());
+  std::string text = core::renderStatus(s);
+  INFO(text);
+  CHECK(text.starts_with(cfg.program + ":3:5: error: pd_op.nokernel_a: no kernel for this op\n"));
+  CHECK(text.find(cfg.program + ":5:5: error: pd_op.nokernel_b: no kernel for this op\n") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
