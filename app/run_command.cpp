@@ -115,9 +115,9 @@ int runRun(int argc, char** argv) {
   app.add_option("--seed", cfg.inputs.seed, "Seed of the input generator (default 0)");
   app.add_option("--loss", cfg.loss, "The shadow_output printed per step (default: the only 0-D one)");
   app.add_flag("--check", cfg.check,
-               "Also run the distributed program's serial meaning on the same inputs and compare every output, "
-               "parameter and state (1e-6 + 1e-5|b| for f32); with --programs DIR, PROGRAM is the program DIR was "
-               "made from");
+               "Also run the distributed program's serial meaning on the same inputs and compare each step's "
+               "gradients and updates (within their own size) and every output, parameter and state (1e-6 + "
+               "1e-5|b| for f32); with --programs DIR, PROGRAM is the program DIR was made from");
   app.add_flag("--check-determinism", cfg.checkDeterminism,
                "Run a dense program a second time from the same inputs and compare every output, parameter and "
                "state bit for bit");

@@ -24,7 +24,18 @@ bool printReport(const runner::RunReport& report) {
     std::fprintf(stderr, "check: %s\n", report.check->mismatch.c_str());
     return false;
   }
-  std::printf("check: %zu tensors match (max rel err %.3g)\n", report.check->compared, report.check->maxRel);
+  const runner::CompareReport& c = *report.check;
+  std::printf("check: %zu tensors match", c.compared);
+  if (c.steps > 0 && c.gradients + c.updates > 0)
+    std::printf(", and %zu gradients and %zu updates at each of %zu step%s", c.gradients, c.updates, c.steps,
+                c.steps == 1 ? "" : "s");
+  if (c.bitwise)
+    std::printf(" (bitwise)\n");
+  else if (c.worst.ratio == 0)
+    std::printf(" (every element equal)\n");
+  else
+    std::printf(" (worst: %s: %.9g, serially %.9g, %.3g of the tolerance)\n", c.worst.what.c_str(), c.worst.got,
+                c.worst.want, c.worst.ratio);
   return true;
 }
 

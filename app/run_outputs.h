@@ -21,9 +21,9 @@ namespace pir::app {
 /// flushed: pir-run prints it as the step finishes (RunConfig::stepLoss).
 void printStepLoss(int64_t step, const std::string& lossName, double loss);
 
-/// The check's verdict on stdout (`check: N tensors match (max rel err
-/// E)`, or on stderr what differs). False when the check found a
-/// difference.
+/// The check's verdict on stdout (`check: N tensors match, and G
+/// gradients and U updates at each of S steps (worst: ...)`, or on stderr
+/// what differs). False when the check found a difference.
 bool printReport(const runtime::runner::RunReport& report);
 
 /// The trace (when `tracePath` is not empty) and the output folder (when

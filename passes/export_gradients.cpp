@@ -6,7 +6,10 @@
 // and reads
 // the kwarg `<param>@GRAD@CHECK_MEAN` instead (value_naming.h). The check
 // then runs the backward per micro-batch for the gradients, and the
-// optimizers once on their mean, whatever the optimizer. A parameter
+// optimizers once on their mean, whatever the optimizer. With
+// `{feed=false}` the optimizer keeps its own gradient: the export alone,
+// which the check adds to the rank programs it runs, to compare the
+// gradient each optimizer receives with the serial one. A parameter
 // without a name, a name that cannot name a kwarg, or a parameter of two
 // optimizer ops is a located error.
 //
@@ -41,6 +44,7 @@ class ExportGradientsPass : public ProgramPass {
     std::vector<core::Operation*> optimizers;
     for (core::Operation& op : body)
       if (optimizerOperands(op)) optimizers.push_back(&op);
+    const bool feed = feed_;
     std::set<std::string, std::less<>> taken;
     for (const core::BlockArgument* kw : body.kwargs()) taken.emplace(kw->name());
     for (core::Operation* op : optimizers) {
@@ -74,11 +78,15 @@ class ExportGradientsPass : public ProgramPass {
       attrs.set("output_name", p.context().stringAttrFromValue(exportedGradientName(param)));
       core::Value* ins[] = {copy->result(0)};
       attrs.applyOwn(*b.create("builtin.shadow_output", ins, {}, {}));
-      op->operand(uint32_t(o.grad)).set(body.addKwarg(p.context(), fed, grad->type()));
+      if (feed) op->operand(uint32_t(o.grad)).set(body.addKwarg(p.context(), fed, grad->type()));
       stats_.add("gradient(s) exported");
     }
     return core::Status::ok();
   }
+
+ private:
+  Option<bool> feed_{this, "feed",
+                     "make each optimizer read the fed kwarg <param>@GRAD@CHECK_MEAN (false: export only)", true};
 };
 
 }  // namespace

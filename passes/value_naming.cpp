@@ -37,6 +37,10 @@ std::string fedGradientName(std::string_view param) { return exportedGradientNam
 
 bool isExportedGradientName(std::string_view name) { return name.ends_with(kExportedGradient); }
 
+std::string paramOfExported(std::string_view exported) {
+  return std::string(exported.substr(0, exported.size() - kExportedGradient.size()));
+}
+
 std::string exportedOfFed(std::string_view fed) {
   constexpr std::string_view kMean = "_MEAN";
   if (!fed.ends_with(kMean) || !isExportedGradientName(fed.substr(0, fed.size() - kMean.size()))) return {};

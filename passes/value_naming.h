@@ -70,6 +70,8 @@ std::string exportedGradientName(std::string_view param);
 std::string mergeBufferName(std::string_view param);
 std::string fedGradientName(std::string_view param);
 bool isExportedGradientName(std::string_view name);
+/// The parameter an exported gradient's name is of (`w` for `w@GRAD@CHECK`).
+std::string paramOfExported(std::string_view exported);
 /// For a fed gradient's name, the exported one it takes the mean of; empty
 /// for any other name.
 std::string exportedOfFed(std::string_view fed);

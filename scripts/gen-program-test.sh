@@ -16,7 +16,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 variants=("--ops 2000" "--ops 1500 --seed 3 --optimizer adamw" "--ops 800 --mesh 4" "--ops 900 --mesh 2x2x2"
           "--ops 1200 --stages 4 --mesh 1" "--ops 1200 --stages 2 --vpp 2 --mesh 2 --optimizer adamw"
           "--ops 900 --stages 2 --vpp 2 --vschedule --mesh 2x2" "--ops 1200 --stages 4 --last-stage"
-          "--ops 1200 --stages 4 --vpp 2 --last-stage --optimizer adamw" "--ops 100")
+          "--ops 1200 --stages 4 --vpp 2 --last-stage --optimizer adamw" "--ops 100"
+          "--ops 1000 --mesh 2x2 --loss sum" "--ops 1200 --stages 2 --mesh 2 --loss sum --optimizer adamw")
 
 case $case in
   verify)
@@ -37,6 +38,17 @@ case $case in
     "$gen" --ops 3000 --seed 5 | cmp - "$tmp/a.pir" || fail "stdout differs from -o"
     "$gen" --ops 3000 --seed 6 -o "$tmp/c.pir" || fail "gen-program"
     ! cmp -s "$tmp/a.pir" "$tmp/c.pir" || fail "the seed changes nothing" ;;
+  loss_sum)
+    # --loss sum: the same program but sum/sum_grad for mean/mean_grad, and a loss B*S*H = 8192 times the mean's.
+    [ -x "$pir_run" ] || fail "no pir-run at $pir_run"
+    "$gen" --ops 600 --mesh 2x2 -o "$tmp/mean.pir" && "$gen" --ops 600 --mesh 2x2 --loss sum -o "$tmp/sum.pir" ||
+      fail "gen-program"
+    [ "$(diff "$tmp/mean.pir" "$tmp/sum.pir" | grep -c '^>')" = 2 ] || fail "more than the loss and its grad differ"
+    grep -q '"pd_op.sum" ' "$tmp/sum.pir" && grep -q '"pd_op.sum_grad" ' "$tmp/sum.pir" || fail "no sum, sum_grad"
+    "$pir_run" "$tmp/mean.pir" > "$tmp/m.out" && "$pir_run" "$tmp/sum.pir" > "$tmp/s.out" || fail "pir-run"
+    python3 -c "import sys; m, s = (float(open(f).read().split()[-1]) for f in sys.argv[1:])
+sys.exit(abs(s - 8192 * m) > 1e-4 * abs(s))" "$tmp/m.out" "$tmp/s.out" ||
+      fail "the sum loss is not 8192 times the mean: $(cat "$tmp/m.out" "$tmp/s.out")" ;;
   apply_partition)
     for v in "${variants[@]}"; do
       "$gen" $v -o "$tmp/p.pir" || fail "gen-program $v"

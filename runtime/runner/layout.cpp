@@ -135,8 +135,7 @@ core::Result<Tensor> assemble(const passes::LayoutValue& v, const std::map<int64
         first = value, firstRank = addends[0].first;
         continue;
       }
-      double maxRel = 0, va = 0, vb = 0;
-      if (value.numel() != first.numel() || firstMismatch(value, first, maxRel, va, vb) >= 0)
+      if (value.numel() != first.numel() || !withinTolerance(value, first))
         return Status::error("the replicas of '" + v.name + "' on ranks " + std::to_string(firstRank) + " and " +
                              std::to_string(addends[0].first) + " differ");
     }

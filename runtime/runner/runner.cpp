@@ -31,6 +31,11 @@ namespace sched = passes::schedule;
 
 namespace {
 
+/// What --check adds to the programs it runs: a copy of each optimizer's
+/// gradient exported (`<param>@GRAD@CHECK`), the optimizer unchanged, so
+/// the gradient each optimizer receives is compared with the serial one.
+constexpr const char* kExportGradients = "export-gradients{feed=false}";
+
 /// A program read from a file, with the source its errors are located in.
 using Loaded = parser::ProgramFile;
 
@@ -203,7 +208,8 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
     np.rank = mp.rank;
     np.stage = mp.stage;
     np.job = mp.job;
-    Status s = addPlan(session, np, l->source.get(), "");
+    Status s = cfg.check ? runPassesOn(kExportGradients, *np.program, *l->source, "--check: ") : Status::ok();
+    if (s) s = addPlan(session, np, l->source.get(), "");
     l->program = std::move(np.program);
     comm.push_back({mp.rank < 0 ? 0 : mp.rank, mp.stage, mp.job, l->program.get(), l->source.get()});
     loaded.push_back(std::move(l));
@@ -303,6 +309,7 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
   std::string mode, pipeline = cfg.passes.empty() ? "apply-partition,split-ranks" : cfg.passes;
   if (session.pipelined)
     if (Status s = pipelinePasses(cfg, mode, pipeline); !s) return s;
+  if (cfg.check) pipeline += std::string(",") + kExportGradients;
   passes::PassManager pm;
   made.programs.emplace_back("", std::move(l.program));
   if (Status s = runPasses(pipeline, made, *l.source, session.pipelined ? "pipeline: " : "split-ranks: ", pm); !s)
@@ -375,7 +382,9 @@ Status Runner::State::report(const RunConfig& cfg, const TensorMap& original, Ru
     SerialOptions o{session.microBatches(), cfg.steps, session.pipelined};
     auto want = serialResults(*serial, *serialSource, o, original);
     if (!want) return want.status();
-    out.check = compareResults(results->values, *want);
+    auto steps = assembleSteps(session);
+    if (!steps) return steps.status().prefixed("--check: ");
+    out.check = compareRun({results->values, std::move(steps.value())}, *want);
   }
   if (cfg.checkDeterminism) {
     PhaseTimer timer("check");
@@ -421,6 +430,7 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   if (st.world->isRoot() && cfg.beforeCompute)
     if (Status s = cfg.beforeCompute(); !s) return s;
   SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
+  so.record = st.serial != nullptr;
   if (cfg.stepLoss) so.stepLoss = [&](int64_t step, double loss) { cfg.stepLoss(step, st.lossName, loss); };
   so.checkFinite = cfg.checkFinite;
   if (Status s = runSession(st.session, *st.world, so); !s) return s;

@@ -41,7 +41,7 @@ Tensor meanOf(const std::vector<double>& sum, const Tensor& like, int64_t n) {
 
 }  // namespace
 
-core::Result<TensorMap> serialResults(core::Program& program, const core::SourceFile& source, const SerialOptions& opts,
+core::Result<RunValues> serialResults(core::Program& program, const core::SourceFile& source, const SerialOptions& opts,
                                       const TensorMap& global) {
   if (Status s = runPassesOn("drop-dist,export-gradients", program, source, "serial meaning: "); !s) return s;
   auto compiled = [&] {
@@ -82,8 +82,11 @@ core::Result<TensorMap> serialResults(core::Program& program, const core::Source
     return Status::ok();
   };
   std::map<std::string, std::vector<Tensor>> outputs;
+  RunValues want;
   for (int64_t step = 0; step < opts.steps; ++step) {
     outputs.clear();
+    StepValues& record = want.steps.emplace_back();
+    record.before = cloneAll(state);
     std::map<std::string, std::vector<double>> sums;
     TensorMap like;
     for (int64_t j = 0; j < n; ++j) {
@@ -99,11 +102,14 @@ core::Result<TensorMap> serialResults(core::Program& program, const core::Source
       }
     }
     TensorMap mean, fetches;
-    for (auto& [name, t] : like) mean[name] = meanOf(sums.at(name), t, n);
+    for (auto& [name, t] : like) {
+      mean[name] = meanOf(sums.at(name), t, n);
+      record.gradients[passes::paramOfExported(name)] = mean[name].clone();
+    }
     if (Status s = run(0, mean, true, fetches); !s) return s;
   }
-  TensorMap want = state;
-  for (auto& [name, parts] : outputs) want[name] = opts.stacked ? stackMicroBatches(parts) : parts[0];
+  want.final = state;
+  for (auto& [name, parts] : outputs) want.final[name] = opts.stacked ? stackMicroBatches(parts) : parts[0];
   return want;
 }
 

@@ -7,7 +7,9 @@
 // optimizer's gradient; the same program then runs once with each optimizer
 // fed the gradients' mean (summed in f64), which gives the updated
 // parameters and state: gradient merge's averaged step, for any optimizer.
-// A plain run is the case of one micro-batch.
+// A plain run is the case of one micro-batch. Each step's record keeps the
+// gradients' mean (what each optimizer received) and the state the step
+// began from, so --check compares what every step changed.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -15,6 +17,7 @@
 #include "core/diagnostics.h"
 #include "core/program.h"
 #include "runtime/executor.h"
+#include "runtime/runner/compare.h"
 
 namespace pir::runtime::runner {
 
@@ -26,8 +29,9 @@ struct SerialOptions {
 
 /// The serial meaning of `program` (the distributed original, rewritten
 /// here) on `global` (whole-batch feeds, the original parameters and
-/// state): every output, parameter and piece of state after `steps` steps.
-core::Result<TensorMap> serialResults(core::Program& program, const core::SourceFile& source, const SerialOptions& opts,
+/// state): every output, parameter and piece of state after `steps` steps,
+/// and each step's record.
+core::Result<RunValues> serialResults(core::Program& program, const core::SourceFile& source, const SerialOptions& opts,
                                       const TensorMap& global);
 
 }  // namespace pir::runtime::runner

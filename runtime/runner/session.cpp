@@ -11,6 +11,7 @@
 #include "core/op_table.h"
 #include "core/program.h"
 #include "core/types.h"
+#include "passes/value_naming.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/runner/blob.h"
 #include "runtime/runner/layout.h"
@@ -368,11 +369,18 @@ Status runRank(const Session& session, RankSession& rank, const SessionOptions& 
   progress.expect(opts.steps * int64_t(jobs.size()) * jobUnit, opts.steps * stepOps);
   for (int64_t step = 0; step < opts.steps; ++step) {
     rank.scopes.assign(rank.feeds.size(), {});
+    if (opts.record) rank.stepBefore.push_back(cloneAll(rank.shared));
     const int64_t stepStart = nowNs();
     const size_t firstSpan = rank.track.spans.size(), firstLoss = rank.lossPieces.size();
     for (const sched::Job& job : jobs) {
       if (Status s = runJob(session, rank, job, opts, comm); !s) return s;
       progress.done(jobUnit, opsOf(job));
+    }
+    if (opts.record) {
+      TensorMap& grads = rank.stepGradients.emplace_back();
+      for (const TensorMap& scope : rank.scopes)
+        for (auto& [name, t] : scope)
+          if (passes::isExportedGradientName(name)) grads[passes::paramOfExported(name)] = t;
     }
     // The step's span encloses its jobs' spans: before them, so viewers nest them.
     if (opts.trace)
@@ -393,7 +401,12 @@ std::string packRank(const RankSession& r) {
   BlobWriter w;
   w.put(r.shared), w.put(uint64_t(r.scopes.size()));
   for (const TensorMap& m : r.scopes) w.put(m);
-  w.put(r.lossPieces), w.put(uint64_t(r.costs.size()));
+  w.put(r.lossPieces);
+  for (const auto* steps : {&r.stepBefore, &r.stepGradients}) {
+    w.put(uint64_t(steps->size()));
+    for (const TensorMap& m : *steps) w.put(m);
+  }
+  w.put(uint64_t(r.costs.size()));
   for (const auto& [type, c] : r.costs) w.put(type), w.put(c);
   w.put(r.firstNs), w.put(r.lastNs), w.put(r.busySeconds), w.put(r.kernelSeconds), w.put(r.track.events);
   w.put(uint64_t(r.track.eventNames.size()));
@@ -411,7 +424,13 @@ Status unpackRank(std::string_view bytes, RankSession& r) {
   in.get(r.shared), in.get(n);
   r.scopes.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
   for (TensorMap& m : r.scopes) in.get(m);
-  in.get(r.lossPieces), in.get(n);
+  in.get(r.lossPieces);
+  for (auto* steps : {&r.stepBefore, &r.stepGradients}) {
+    in.get(n);
+    steps->assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
+    for (TensorMap& m : *steps) in.get(m);
+  }
+  in.get(n);
   for (uint64_t i = 0; i < n && i < bytes.size(); ++i) {
     std::string type;
     in.get(type);
@@ -609,6 +628,50 @@ core::Result<SessionResults> assembleResults(const Session& session, int64_t ste
     }
   }
   return res;
+}
+
+core::Result<std::vector<StepValues>> assembleSteps(const Session& session) {
+  PhaseTimer timer("assemble");
+  std::optional<passes::LayoutIndex> index;
+  if (session.layout) index.emplace(*session.layout);
+  // A name's value from every rank's map `of(rank)`, through `v`.
+  auto gather = [&](const std::string& name, const passes::LayoutValue* v, auto&& of, Tensor& out) -> Status {
+    std::map<int64_t, Tensor> byRank;
+    for (const RankSession& r : session.ranks)
+      if (const TensorMap* m = of(r))
+        if (auto it = m->find(name); it != m->end()) byRank[r.rank] = it->second;
+    if (byRank.empty()) return Status::ok();
+    return assembleValue(v, byRank, out);
+  };
+  std::vector<StepValues> steps;
+  size_t count = 0;
+  for (const RankSession& r : session.ranks) count = std::max(count, r.stepBefore.size());
+  for (size_t s = 0; s < count; ++s) {
+    StepValues& step = steps.emplace_back();
+    std::string at = "step " + std::to_string(s + 1) + ": ";
+    auto before = [&](const RankSession& r) { return s < r.stepBefore.size() ? &r.stepBefore[s] : nullptr; };
+    auto grads = [&](const RankSession& r) { return s < r.stepGradients.size() ? &r.stepGradients[s] : nullptr; };
+    for (const Reported& rep : reportedValues(session)) {
+      if (rep.output) continue;
+      Tensor t;
+      if (Status st = gather(rep.name, rep.value, before, t); !st) return st.prefixed(at + "'" + rep.name + "': ");
+      if (t.defined()) step.before[rep.name] = t;
+    }
+    std::set<std::string> params;
+    for (const RankSession& r : session.ranks)
+      if (const TensorMap* m = grads(r))
+        for (auto& [name, t] : *m) params.insert(name);
+    for (const std::string& p : params) {
+      // A gradient lies as its parameter does.
+      const passes::LayoutValue* v = index ? index->find(p, passes::LayoutValueKind::Parameter) : nullptr;
+      if (!v && index) v = index->find(p, passes::LayoutValueKind::Data);
+      if (!v && index) return Status::error(at + "the gradient of '" + p + "': the parameter is not in ranks.yaml");
+      Tensor t;
+      if (Status st = gather(p, v, grads, t); !st) return st.prefixed(at + "the gradient of '" + p + "': ");
+      step.gradients[p] = t;
+    }
+  }
+  return steps;
 }
 
 namespace {

@@ -34,6 +34,7 @@
 #include "passes/rank_layout.h"
 #include "passes/schedule/job.h"
 #include "runtime/executor.h"
+#include "runtime/runner/compare.h"
 #include "runtime/runner/inputs.h"
 #include "runtime/runner/progress.h"
 #include "runtime/runner/trace.h"
@@ -73,6 +74,10 @@ struct RankSession {
   double seconds = 0, commSeconds = 0;
   int64_t peakBytes = 0;
   std::map<int64_t, uint64_t> bytesByRing;
+  // With SessionOptions::record, per step: the shared scope as the step
+  // began, and the gradients the optimizers received (exported by
+  // `export-gradients{feed=false}` as `<param>@GRAD@CHECK`).
+  std::vector<TensorMap> stepBefore, stepGradients;
 
   JobPlan* job(std::string_view type);
 };
@@ -129,6 +134,7 @@ struct SessionOptions {
   /// loss may need other processes' pieces). May be empty.
   std::function<void(int64_t step, double loss)> stepLoss;
   bool checkFinite = false;  // RunStats::checkFinite for every job
+  bool record = false;  // keep each step's RankSession::stepBefore and stepGradients (--check)
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,
@@ -146,6 +152,11 @@ struct SessionResults {
   std::vector<double> stepLosses, microBatchLosses;
 };
 core::Result<SessionResults> assembleResults(const Session& session, int64_t steps, const std::string& lossName);
+
+/// With SessionOptions::record, each step's record assembled across ranks:
+/// the parameters and state as the step began, and each optimizer's
+/// gradient (by parameter name, through the parameter's layout value).
+core::Result<std::vector<StepValues>> assembleSteps(const Session& session);
 
 /// The loss output: `wanted` if it is a 0-D shadow output of the layout
 /// (else an error listing those), or without `wanted` the only one (or

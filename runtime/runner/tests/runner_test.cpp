@@ -117,10 +117,13 @@ TEST_CASE("compare: f32 within 1e-6 + 1e-5|b|, NaN equals NaN, integers exactly"
   CompareReport r = compareResults({{"a", f32({3}, {1.000001f, 100.001f, NAN})}}, want);
   CHECK(r.match);
   CHECK(r.compared == 1);
-  CHECK(r.maxRel > 0);
+  // The worst element, relative to its tolerance: 100.001 is 0.001 of 1e-6 + 1e-3.
+  CHECK(r.worst.what == "'a', flat index 1");
+  CHECK(r.worst.ratio == Approx(0.001 / 0.001001).epsilon(1e-3));
   r = compareResults({{"a", f32({3}, {1, 100.01f, NAN})}}, want);
   CHECK_FALSE(r.match);
-  CHECK(r.mismatch == "'a' differs at flat index 1: 100.010002, serially 100");
+  CHECK(r.mismatch ==
+        "'a' differs at flat index 1: 100.010002, serially 100 (9.99 times the tolerance; 1 of 3 elements beyond it)");
   r = compareResults({{"a", f32({3}, {1, 100, 0})}}, want);
   CHECK_FALSE(r.match);  // a NaN is no number
   r = compareResults({}, want);
@@ -130,6 +133,77 @@ TEST_CASE("compare: f32 within 1e-6 + 1e-5|b|, NaN equals NaN, integers exactly"
   Tensor i = Tensor::zeros(DataType::I64, std::vector<int64_t>{2}), j = i.clone();
   j.data<int64_t>()[1] = 1;
   CHECK_FALSE(compareResults({{"i", j}}, {{"i", i}}).match);
+}
+
+TEST_CASE("compare: inf equals inf of its sign, NaN only NaN", "[runner][compare]") {
+  TensorMap want{{"a", f32({3}, {INFINITY, -INFINITY, NAN})}};
+  CompareReport r = compareResults({{"a", f32({3}, {INFINITY, -INFINITY, NAN})}}, want);
+  CHECK(r.match);
+  CHECK(r.worst.ratio == 0);
+  r = compareResults({{"a", f32({3}, {INFINITY, INFINITY, NAN})}}, want);
+  CHECK_FALSE(r.match);
+  CHECK(r.mismatch == "'a' differs at flat index 1: inf, serially -inf (1 of 3 elements beyond it)");
+  CHECK_FALSE(compareResults({{"a", f32({3}, {INFINITY, -INFINITY, 1})}}, want).match);
+}
+
+namespace {
+
+/// A one-step record: parameter `w` from `before` to `after`, its gradient `g`.
+RunValues oneStep(std::vector<float> before, std::vector<float> after, std::vector<float> g) {
+  RunValues v;
+  auto n = int64_t(before.size());
+  v.final = {{"w", f32({n}, after)}};
+  v.steps.push_back({{{"w", f32({n}, g)}}, {{"w", f32({n}, before)}}});
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("compare: a gradient twice the serial one fails however small it is", "[runner][compare]") {
+  // Gradients of ~1e-8 are within 1e-6 of anything as values; relative to
+  // their own size, twice them is far off. The parameters end equal.
+  RunValues want = oneStep({1, 2}, {1, 2}, {1e-8f, -2e-8f});
+  CompareReport r = compareRun(oneStep({1, 2}, {1, 2}, {1.00001e-8f, -2e-8f}), want);
+  CHECK(r.match);
+  CHECK(r.gradients == 1);
+  CHECK(r.updates == 1);
+  CHECK(r.steps == 1);
+  r = compareRun(oneStep({1, 2}, {1, 2}, {2e-8f, -4e-8f}), want);
+  REQUIRE_FALSE(r.match);
+  INFO(r.mismatch);
+  // 2e-8 off, against a tolerance of 1e-5 * 2e-8 + 1e-4 * 2e-8.
+  CHECK(r.mismatch ==
+        "'w' gradient at step 1 differs at flat index 1: -3.99999998e-08, serially -1.99999999e-08 (9.09e+03 times the "
+        "tolerance; 2 of 2 elements beyond it)");
+}
+
+TEST_CASE("compare: an update is checked against its own size, less its parameter's rounding", "[runner][compare]") {
+  // Updates of 1e-3 on parameters of 1: 1% more fails, although the
+  // parameters are within 1e-6 + 1e-5|b| of each other...
+  RunValues want = oneStep({1, 1}, {1.001f, 0.999f}, {1, 1});
+  CHECK(compareRun(oneStep({1, 1}, {1.001f, 0.999f}, {1, 1}), want).match);
+  CompareReport r = compareRun(oneStep({1, 1}, {1.00101f, 0.999f}, {1, 1}), want);
+  REQUIRE_FALSE(r.match);
+  CHECK(r.mismatch.rfind("'w' update at step 1 differs at flat index 0: ", 0) == 0);
+  // ...and an update below the parameter's resolution is not held to more
+  // than the rounding: one ulp of 1 more is still within it.
+  RunValues tiny = oneStep({1, 1}, {1, 1}, {1, 1});
+  CHECK(compareRun(oneStep({1, 1}, {std::nextafter(1.0f, 2.0f), 1}, {1, 1}), tiny).match);
+  CHECK_FALSE(compareRun(oneStep({1, 1}, {1.000002f, 1}, {1, 1}), tiny).match);
+}
+
+TEST_CASE("compare: the earliest step's gradient is named first; a missing gradient too", "[runner][compare]") {
+  RunValues want = oneStep({1}, {1}, {1});
+  want.steps.push_back(want.steps[0]);
+  RunValues got = want;
+  got.steps[1].gradients["w"] = f32({1}, {2});
+  got.final["w"] = f32({1}, {5});
+  CompareReport r = compareRun(got, want);
+  REQUIRE_FALSE(r.match);
+  CHECK(r.mismatch.rfind("'w' gradient at step 2 differs", 0) == 0);
+  got = want;
+  got.steps[0].gradients.clear();
+  CHECK(compareRun(got, want).mismatch == "'w' gradient at step 1 is missing from the run");
 }
 
 TEST_CASE("the determinism check compares bits", "[runner][compare]") {
