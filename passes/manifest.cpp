@@ -160,8 +160,8 @@ core::Status readSchedule(const YAML::Node& root, Manifest& m) {
 
 core::Result<Manifest> fromNode(const YAML::Node& root, const std::string& dir) {
   if (!root.IsMap()) return errorAt(root, "a manifest is a map of 'version' and 'programs'");
-  constexpr std::string_view kRootKeys[] = {"version", "programs", "mode", "vpp", "split_bw", "gradient_merge_k",
-                                            "source_hash"};
+  constexpr std::string_view kRootKeys[] = {"version",  "programs",         "mode",       "vpp",
+                                            "split_bw", "gradient_merge_k", "source_hash"};
   for (const auto& kv : root)
     if (!kv.first.IsScalar() ||
         std::find(std::begin(kRootKeys), std::end(kRootKeys), kv.first.Scalar()) == std::end(kRootKeys))

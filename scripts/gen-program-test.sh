@@ -139,7 +139,8 @@ sys.exit(abs(s - 8192 * m) > 1e-4 * abs(s))" "$tmp/m.out" "$tmp/s.out" ||
     done ;;
   pipeline_shapes)
     # --pipeline-shapes SEED (scripts/pipeline_shapes.py, issue 27): 20 seeds parse, round trip but for the
-    # `// SHAPE:` line, depend only on the seed, and pass FThenB (the reference path) under pir-run --check.
+    # `// SHAPE:` line, depend only on the seed, and pass their first mode (FThenB for one chunk a stage, else
+    # VPP or ZBVPP: one-chunk modes refuse chunk ids 1) under pir-run --check.
     [ -x "$pir_run" ] || fail "no pir-run at $pir_run"
     for s in $(seq 0 19); do
       "$gen" --pipeline-shapes "$s" -o "$tmp/p.pir" || fail "gen-program --pipeline-shapes $s"
@@ -148,13 +149,14 @@ sys.exit(abs(s - 8192 * m) > 1e-4 * abs(s))" "$tmp/m.out" "$tmp/s.out" ||
       "$pir_opt" "$tmp/p.pir" -o "$tmp/rt.pir" || fail "seed $s does not verify: $(head -n 1 "$tmp/p.pir")"
       tail -n +2 "$tmp/p.pir" | cmp -s - "$tmp/rt.pir" || fail "seed $s does not round-trip"
       "$gen" --pipeline-shapes "$s" --describe > "$tmp/modes" || fail "seed $s --describe"
-      head -n 1 "$tmp/modes" | grep -qx -- '--mode FThenB --micro-batches 4' || fail "seed $s: modes $(cat "$tmp/modes")"
-      if grep -q '2 chunks a stage (V placement)' "$tmp/p.pir"; then want=ZBVPP
-      elif grep -q '2 chunks a stage (VPP placement)' "$tmp/p.pir"; then want=VPP
-      else want=1F1B; fi
+      if grep -q '2 chunks a stage (V placement)' "$tmp/p.pir"; then want=ZBVPP first='--mode ZBVPP'
+      elif grep -q '2 chunks a stage (VPP placement)' "$tmp/p.pir"; then want=VPP first='--mode VPP --vpp 2'
+      else want=1F1B first='--mode FThenB'; fi
+      head -n 1 "$tmp/modes" | grep -q -- "^$first --micro-batches" || fail "seed $s: modes $(cat "$tmp/modes")"
       grep -q -- "--mode $want " "$tmp/modes" || fail "seed $s: no $want among $(cat "$tmp/modes")"
-      "$pir_run" "$tmp/p.pir" --mode FThenB --micro-batches 2 --check --timeout 30 > "$tmp/out" 2>&1 ||
-        fail "seed $s: FThenB --check: $(head -n 1 "$tmp/p.pir"): $(head -c 600 "$tmp/out")"
+      read -ra flags < "$tmp/modes"
+      "$pir_run" "$tmp/p.pir" "${flags[@]}" --check --timeout 30 > "$tmp/out" 2>&1 ||
+        fail "seed $s: ${flags[*]} --check: $(head -n 1 "$tmp/p.pir"): $(head -c 600 "$tmp/out")"
       grep -q '^check: [0-9]* tensors match' "$tmp/out" || fail "seed $s: no check line: $(cat "$tmp/out")"
       cp "$tmp/p.pir" "$tmp/seed$s.pir"
     done

@@ -149,11 +149,10 @@ class Config:
         if self.V == 1:
             return ["--mode FThenB --micro-batches 4", "--mode 1F1B --micro-batches 4",
                     "--mode ZBH1 --micro-batches 4", "--mode ZB1P --micro-batches 4"]
+        # Chunk ids 1 are refused by the one-chunk modes (pipeline-split: chunk ids lie in [0, vpp)).
         if self.vshape:
-            return ["--mode FThenB --micro-batches 4", "--mode ZBVPP --micro-batches %d" % P,
-                    "--mode ZBVPP --micro-batches %d" % (2 * P)]
-        return ["--mode FThenB --micro-batches 4", "--mode VPP --vpp 2 --micro-batches 4",
-                "--mode VPP --vpp 2 --split-bw --micro-batches %d" % P]
+            return ["--mode ZBVPP --micro-batches %d" % P, "--mode ZBVPP --micro-batches %d" % (2 * P)]
+        return ["--mode VPP --vpp 2 --micro-batches 4", "--mode VPP --vpp 2 --split-bw --micro-batches %d" % P]
 
     def describe(self):
         parts = ["%d stages (stage s on %s)" % (self.P, "[2s,2s+1]" if self.tp else "[s]")]

@@ -62,6 +62,23 @@ prun() {
   check_no_crash
 }
 
+# write_dense_named OUT1 OUT2: p.pir, a dense program using only data-movement
+# kernels: the 0-D loss 0.5 written as OUT1, t = transpose(x) as OUT2 and
+# assigned into the parameter w.
+write_dense_named() {
+  cat > p.pir <<PIR
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2,3],stop_gradient:[true]} : () -> builtin.tensor<2x3xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"w",persistable:[true]} : () -> builtin.tensor<3x2xf32>
+    (%2) = "pd_op.transpose" (%0) {perm:[(Int32)1,(Int32)0]} : (builtin.tensor<2x3xf32>) -> builtin.tensor<3x2xf32>
+    (%3) = "pd_op.assign_out_" (%2, %1) {} : (builtin.tensor<3x2xf32>, builtin.tensor<3x2xf32>) -> builtin.tensor<3x2xf32>
+    (%4) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[],value:(Double)0.5} : () -> builtin.tensor<f32>
+    () = "builtin.shadow_output" (%4) {output_name:"$1"} : (builtin.tensor<f32>) -> 
+    () = "builtin.shadow_output" (%2) {output_name:"$2"} : (builtin.tensor<3x2xf32>) -> 
+}
+PIR
+}
+
 # write_split: d.pir, a distributed program (x sharded on a 2-rank mesh,
 # resharded to replicated: an all_gather once split, written out as y), and
 # dd/, its split by pir-opt.

@@ -5,25 +5,9 @@
 # --split-bw without --mode. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
-# write_program OUT1 OUT2: a dense program writing the 0-D loss as OUT1 and
-# t = transpose(x) as OUT2, with the parameter w updated from t.
-write_program() {
-  cat > p.pir <<PIR
-{
-    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2,3],stop_gradient:[true]} : () -> builtin.tensor<2x3xf32>
-    (%1) = "builtin.parameter" () {parameter_name:"w",persistable:[true]} : () -> builtin.tensor<3x2xf32>
-    (%2) = "pd_op.transpose" (%0) {perm:[(Int32)1,(Int32)0]} : (builtin.tensor<2x3xf32>) -> builtin.tensor<3x2xf32>
-    (%3) = "pd_op.assign_out_" (%2, %1) {} : (builtin.tensor<3x2xf32>, builtin.tensor<3x2xf32>) -> builtin.tensor<3x2xf32>
-    (%4) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[],value:(Double)0.5} : () -> builtin.tensor<f32>
-    () = "builtin.shadow_output" (%4) {output_name:"$1"} : (builtin.tensor<f32>) -> 
-    () = "builtin.shadow_output" (%2) {output_name:"$2"} : (builtin.tensor<3x2xf32>) -> 
-}
-PIR
-}
-
 test_run_output_name_cannot_leave_the_folder() {
   mkdir -p a/b
-  write_program loss "../../x"
+  write_dense_named loss "../../x"
   cd a/b
   prun ../../p.pir --output-dir o
   expect_rc 1 "an output named ../../x"
@@ -36,7 +20,7 @@ test_run_output_name_cannot_leave_the_folder() {
   prun p.pir
   expect_rc 0
   for bad in '.' '..' "$(printf 'a\tb')"; do
-    write_program loss "$bad"
+    write_dense_named loss "$bad"
     prun p.pir --output-dir o
     expect_rc 1 "output named '$bad'"
     stderr_has "cannot name a file in --output-dir"
@@ -45,7 +29,7 @@ test_run_output_name_cannot_leave_the_folder() {
 }
 
 test_run_two_outputs_of_one_name() {
-  write_program t t
+  write_dense_named t t
   prun p.pir
   expect_rc 1 "two outputs named t"
   expect_located p.pir 8
@@ -53,7 +37,7 @@ test_run_two_outputs_of_one_name() {
 }
 
 test_run_output_named_like_a_parameter() {
-  write_program loss w
+  write_dense_named loss w
   prun p.pir
   expect_rc 1 "an output named like the parameter w"
   expect_located p.pir 8
@@ -61,10 +45,10 @@ test_run_output_named_like_a_parameter() {
 }
 
 test_run_output_dir_is_replaced_not_merged() {
-  write_program loss t
+  write_dense_named loss t
   prun p.pir --output-dir o
   expect_rc 0
-  write_program loss u
+  write_dense_named loss u
   prun p.pir --output-dir o
   expect_rc 0
   [ -e o/u.npy ] || fail "the second run's u.npy is missing"
@@ -85,7 +69,7 @@ test_run_output_dir_is_replaced_not_merged() {
 # An output path that cannot be written fails before the compute: a run of
 # a million steps ends at once.
 test_run_unwritable_output_found_before_compute() {
-  write_program loss t
+  write_dense_named loss t
   echo file > f
   SECONDS=0
   prun p.pir --steps 100000000 --output-dir f/o
@@ -98,7 +82,7 @@ test_run_unwritable_output_found_before_compute() {
 }
 
 test_run_timeout_is_bounded() {
-  write_program loss t
+  write_dense_named loss t
   for bad in nan -1 0 1e10 1e-9 abc; do
     prun p.pir --timeout "$bad"
     expect_rc 1 "--timeout $bad"
@@ -112,7 +96,7 @@ test_run_timeout_is_bounded() {
 }
 
 test_run_counts_must_be_at_least_one() {
-  write_program loss t
+  write_dense_named loss t
   for opt in --steps --ranks --micro-batches --vpp; do
     prun p.pir "$opt" 0
     expect_rc 1 "$opt 0"
@@ -125,7 +109,7 @@ test_run_counts_must_be_at_least_one() {
 }
 
 test_run_loss_must_name_a_0d_output() {
-  write_program loss t
+  write_dense_named loss t
   prun p.pir --loss nosuch
   expect_rc 1 "--loss naming no output"
   stderr_has "--loss 'nosuch' names no 0-D shadow_output; the 0-D outputs: loss"

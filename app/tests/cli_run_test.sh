@@ -5,19 +5,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 # A dense program using only data-movement kernels: t = transpose(x) is
 # assigned into the parameter w; loss is a constant 0-D output.
-write_dense() {
-  cat > p.pir <<'PIR'
-{
-    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2,3],stop_gradient:[true]} : () -> builtin.tensor<2x3xf32>
-    (%1) = "builtin.parameter" () {parameter_name:"w",persistable:[true]} : () -> builtin.tensor<3x2xf32>
-    (%2) = "pd_op.transpose" (%0) {perm:[(Int32)1,(Int32)0]} : (builtin.tensor<2x3xf32>) -> builtin.tensor<3x2xf32>
-    (%3) = "pd_op.assign_out_" (%2, %1) {} : (builtin.tensor<3x2xf32>, builtin.tensor<3x2xf32>) -> builtin.tensor<3x2xf32>
-    (%4) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[],value:(Double)0.5} : () -> builtin.tensor<f32>
-    () = "builtin.shadow_output" (%4) {output_name:"loss"} : (builtin.tensor<f32>) -> 
-    () = "builtin.shadow_output" (%2) {output_name:"t"} : (builtin.tensor<3x2xf32>) -> 
-}
-PIR
-}
+write_dense() { write_dense_named loss t; }
 
 # npy_header DICT: a v1 .npy header for DICT (padded to 128 bytes).
 npy_header() {

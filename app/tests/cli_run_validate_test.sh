@@ -198,4 +198,19 @@ test_run_validate_check_program_source_hash() {
   stderr_has "other\.pir is not the program d was made from: its hash is fnv1a64:[0-9a-f]{16}, programs\.yaml's source_hash fnv1a64:[0-9a-f]{16}"
 }
 
+# A collective's ring reordered in ranks.yaml (an all_gather's [0, 1] as [1, 0]) gathers the pieces
+# in another order; with --check PROGRAM the folder's rings are compared with PROGRAM's ring plan by
+# their ordered ranks, and the reordered one is refused before anything runs.
+test_run_validate_check_reordered_collective_ring() {
+  write_split
+  grep -q 'ranks: \[0, 1\]}' dd/ranks.yaml || fail "no ring [0, 1]: $(cat dd/ranks.yaml)"
+  sed -i 's/ranks: \[0, 1\]}/ranks: [1, 0]}/' dd/ranks.yaml
+  prun --programs dd --check d.pir
+  expect_rc 1 "a reordered all_gather ring under --check"
+  expect_located d.pir
+  stderr_has "the folder's ring [0-9]+ \[1, 0\] is no ring this program's lowering plans"
+  grep -q '^check: ' out && fail "it computed: $(cat out)"
+  return 0
+}
+
 cli_main

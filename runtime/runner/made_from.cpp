@@ -1,11 +1,13 @@
 //===- made_from.cpp ------------------------------------------------------===//
 #include "runtime/runner/made_from.h"
 
+#include <set>
 #include <sstream>
 
 #include "core/clone.h"
 #include "core/context.h"
 #include "core/op_table.h"
+#include "core/process_group.h"
 #include "passes/pass_manager.h"
 #include "runtime/runner/run_passes.h"
 
@@ -91,6 +93,16 @@ Status checkMadeFrom(const core::Program& program, const core::SourceFile& sourc
     if (!ours.find(t.name, t.kind))
       return fail("the folder's " + std::string(passes::layoutValueKindName(t.kind)) + " '" + t.name +
                       "' is not in this program",
+                  firstOp(program));
+  // Rings by their ordered ranks, not their ids (numbering is the passes'
+  // choice): a ring PROGRAM's plan has no such list for, a reordered one
+  // above all, would gather or send in another order.
+  std::set<std::vector<int64_t>> planned;
+  for (const core::ProcessGroup& g : mine->rings.rings()) planned.insert(g.ranks);
+  for (const core::ProcessGroup& g : folder.rings.rings())
+    if (g.ringId != 0 && !planned.count(g.ranks))
+      return fail("the folder's ring " + std::to_string(g.ringId) + " " + list(g.ranks) +
+                      " is no ring this program's lowering plans (a ring's ranks in another order?)",
                   firstOp(program));
   return Status::ok();
 }

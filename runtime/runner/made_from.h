@@ -8,8 +8,10 @@
 // stages, and every named value (data, parameter, output) with the same
 // dtype, shape, mesh, dims_mapping, partial dims and persistability. The
 // first difference is an error located at the op in PROGRAM that names the
-// value (or at its first op, for ranks and stages). Rings are not compared:
-// they are how the passes numbered the groups, not what the program means.
+// value (or at its first op, for ranks and stages). Rings are compared by
+// their ordered ranks, not their ids (how the passes numbered the groups):
+// each of the folder's must be one PROGRAM's lowering plans, so a ring's
+// ranks reordered in ranks.yaml are an error.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -129,7 +129,7 @@ struct Runner::State {
   Session session;
   std::string lossName;
   std::vector<sched::CommProgram> comm;  // every program run, for checkRings
-  std::string sourceHash;  // --programs: programs.yaml's source_hash (empty: not recorded)
+  std::string sourceHash;                // --programs: programs.yaml's source_hash (empty: not recorded)
 
   /// PROGRAM: a dense one as it is, a distributed one through the passes.
   Status fromProgram(const RunConfig& cfg);
@@ -429,7 +429,12 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   if (Status s = st.openWorld(cfg); !s) return s;
   if (st.world->isRoot() && cfg.beforeCompute)
     if (Status s = cfg.beforeCompute(); !s) return s;
-  SessionOptions so{cfg.steps, st.lossName, cfg.trace, cfg.timeout, cfg.showProgress};
+  SessionOptions so;
+  so.steps = cfg.steps;
+  so.lossName = st.lossName;
+  so.trace = cfg.trace;
+  so.timeout = cfg.timeout;
+  so.showProgress = cfg.showProgress;
   so.record = st.serial != nullptr;
   if (cfg.stepLoss) so.stepLoss = [&](int64_t step, double loss) { cfg.stepLoss(step, st.lossName, loss); };
   so.checkFinite = cfg.checkFinite;

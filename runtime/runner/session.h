@@ -134,7 +134,7 @@ struct SessionOptions {
   /// loss may need other processes' pieces). May be empty.
   std::function<void(int64_t step, double loss)> stepLoss;
   bool checkFinite = false;  // RunStats::checkFinite for every job
-  bool record = false;  // keep each step's RankSession::stepBefore and stepGradients (--check)
+  bool record = false;       // keep each step's RankSession::stepBefore and stepGradients (--check)
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,
