@@ -23,21 +23,29 @@ progress_re() {
   echo "pir-run: steps [0-9]*/$1, ops [0-9]*/$(($1 * 202)), [0-9.]* s"
 }
 
+# on_a_tty PROGRAM STDOUT STEPS...: runs pir-run PROGRAM --steps S under
+# script(1), stderr on its pty copied to tty.txt and stdout to STDOUT (empty:
+# the pty too), for each S in turn until the bar was drawn or a run lasted
+# over 1.5 s (about 0.1 ms an op on the 2-core machine: a faster machine
+# ends the short run before the bar draws). Sets steps, ms and rc.
+on_a_tty() {
+  local program=$1 stdout=$2 start
+  shift 2
+  for steps in "$@"; do
+    start=$(date +%s%N)
+    timeout 60 script -qec "'$PIR_RUN' $program --steps $steps${stdout:+ > $stdout}" /dev/null < /dev/null > tty.txt
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    grep -q 'pir-run: steps [0-9]*/' tty.txt && break
+    [ "$ms" -gt 1500 ] && break
+  done
+}
+
 test_run_progress_bar_on_a_tty() {
   command -v script > /dev/null || skip "no util-linux script"
   write_chain 200
-  # About 0.1 ms an op on the 2-core machine: 60 steps last over a second;
-  # on a faster machine a run that ended before the bar drew is redone longer.
-  local steps start ms
-  for steps in 60 240 960; do
-    start=$(date +%s%N)
-    # stdout to a file; stderr is script's pty, which script copies to tty.txt.
-    timeout 60 script -qec "'$PIR_RUN' c.pir --steps $steps > out" /dev/null < /dev/null > tty.txt
-    rc=$?
-    ms=$((($(date +%s%N) - start) / 1000000))
-    grep -q "$(progress_re $steps)" tty.txt && break
-    [ "$ms" -gt 1500 ] && break  # long enough: the bar should have been drawn
-  done
+  local steps ms
+  on_a_tty c.pir out 60 240 960
   expect_rc 0
   grep -q "$(progress_re $steps)" tty.txt || fail "no progress line after ${ms} ms: $(od -c tty.txt | head)"
   # The last bytes erase the line: \r, spaces, \r.
@@ -63,15 +71,8 @@ test_run_progress_none_without_tty() {
 test_run_progress_counts_steps_not_ranks() {
   command -v script > /dev/null || skip "no util-linux script"
   "$HERE/../../scripts/gen-program" --ops 400 --mesh 2 -o p.pir || { fail "gen-program --mesh 2"; return; }
-  local steps start ms re
-  for steps in 40 160 640; do
-    start=$(date +%s%N)
-    timeout 60 script -qec "'$PIR_RUN' p.pir --steps $steps > out" /dev/null < /dev/null > tty.txt
-    rc=$?
-    ms=$((($(date +%s%N) - start) / 1000000))
-    grep -q 'pir-run: steps [0-9]*/' tty.txt && break
-    [ "$ms" -gt 1500 ] && break
-  done
+  local steps ms re
+  on_a_tty p.pir out 40 160 640
   expect_rc 0
   re="pir-run: steps [0-9]*/$steps, ops [0-9]*/[0-9]*, [0-9.]* s"
   grep -q "$re" tty.txt || fail "no 'steps K/$steps' line after ${ms} ms: $(tr '\r' '\n' < tty.txt | head -3)"
@@ -87,15 +88,8 @@ test_run_progress_counts_steps_not_ranks() {
 test_run_progress_loss_lines_above_the_bar() {
   command -v script > /dev/null || skip "no util-linux script"
   "$HERE/../../scripts/gen-program" --ops 400 -o p.pir || { fail "gen-program"; return; }
-  local steps start ms
-  for steps in 80 320 1280; do
-    start=$(date +%s%N)
-    timeout 60 script -qec "'$PIR_RUN' p.pir --steps $steps" /dev/null < /dev/null > tty.txt
-    rc=$?
-    ms=$((($(date +%s%N) - start) / 1000000))
-    grep -q 'pir-run: steps [0-9]*/' tty.txt && break
-    [ "$ms" -gt 1500 ] && break
-  done
+  local steps ms
+  on_a_tty p.pir "" 80 320 1280
   expect_rc 0
   grep -q "pir-run: steps [0-9]*/$steps, " tty.txt || fail "no bar after ${ms} ms"
   # What each terminal line shows: the text after its last carriage return.
