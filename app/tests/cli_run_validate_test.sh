@@ -97,6 +97,26 @@ test_run_validate_k_differs_from_n() {
   grep -q '^step 1: loss_0 ' out || fail "no loss line: $(cat out err)"
 }
 
+# A folder of whole-step programs that merge k=2 gradients (no pipeline-split): a plain run gives each
+# step one batch, so each optimizer would see half its gradient. Old main ran it, exit 0 ('w0' gradient
+# -0.0303, serially -0.0606 under --check); --micro-batches 2 on it said "a pipeline program needs a rank
+# and a job".
+test_run_validate_whole_steps_merging_k() {
+  pipeline gm 'apply-partition,split-ranks,gradient-merge{k=2 avg=true}'
+  grep -qx 'gradient_merge_k: 2' gm/programs.yaml || fail "programs.yaml: $(cat gm/programs.yaml)"
+  prun --programs gm --timeout 10
+  expect_rc 1 "whole steps merging k=2"
+  stderr_has "^error: gm/programs\.yaml records gradient_merge_k: 2, but its programs are whole steps \(no pipeline-split made them\): a run of one batch would give each optimizer 1/2 of its gradient"
+  grep -q '^step ' out && fail "it computed: $(cat out)"
+  prun --programs gm --micro-batches 2 --timeout 10
+  expect_rc 1 "--micro-batches on whole steps"
+  stderr_has "^error: gm/programs\.yaml lists whole-step programs \(no pipeline-split made them\): --mode, --schedule and --micro-batches run a pipeline's job programs"
+  # k=1 merges nothing: it runs.
+  pipeline g1 'apply-partition,split-ranks,gradient-merge{k=1 avg=true}'
+  prun --programs g1 --timeout 10
+  expect_rc 0 "k=1"
+}
+
 test_run_validate_tampered_pieces() {
   write_split
   prun --programs dd --seed 3

@@ -1,6 +1,7 @@
 //===- runner.cpp - run programs with real tensors, check them ------------===//
 #include "runtime/runner/runner.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
@@ -177,6 +178,28 @@ World* Runner::world() const { return state_->world.get(); }
 namespace {
 
 /// --programs DIR: the rank (or job) programs of programs.yaml with ranks.yaml.
+/// Whether a folder's programs are what the run asks for: job programs for a
+/// pipelined run (--mode, --schedule, --micro-batches), whole steps for a
+/// plain one; and whole steps that merge no gradients, since a plain run
+/// gives each step one batch (a merge of k would give the optimizer 1/k of
+/// its gradient, and exit 0).
+Status checkFolderKind(const passes::Manifest& manifest, const std::string& manifestPath, bool pipelined) {
+  bool jobs = std::any_of(manifest.programs.begin(), manifest.programs.end(),
+                          [](const passes::ManifestProgram& mp) { return !mp.job.empty(); });
+  if (pipelined && !jobs && !manifest.programs.empty())
+    return Status::error(manifestPath +
+                         " lists whole-step programs (no pipeline-split made them): --mode, --schedule and "
+                         "--micro-batches run a pipeline's job programs; run the folder without them");
+  if (!pipelined && !jobs && manifest.gradientMergeK > 1)
+    return Status::error(manifestPath + " records gradient_merge_k: " + std::to_string(manifest.gradientMergeK) +
+                         ", but its programs are whole steps (no pipeline-split made them): a run of one batch "
+                         "would give each optimizer 1/" +
+                         std::to_string(manifest.gradientMergeK) +
+                         " of its gradient; make them again without gradient-merge, or with pipeline-split "
+                         "after it");
+  return Status::ok();
+}
+
 Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& loaded, Session& session,
                   std::vector<sched::CommProgram>& comm, std::string& sourceHash) {
   if (cfg.check && cfg.program.empty())
@@ -192,6 +215,8 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
     session.layout = std::move(layout.value());
   }
   session.pipelined = cfg.pipelined();
+  const std::string manifestPath = cfg.programsDir + "/" + std::string(passes::kManifestName);
+  if (Status s = checkFolderKind(*manifest, manifestPath, session.pipelined); !s) return s;
   std::unordered_set<std::string> state;  // every rank's: one tensor per name in the results
   for (const passes::LayoutValue& v : session.layout->values)
     if (v.isState()) state.insert(v.name);
@@ -225,7 +250,6 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
   std::string mode = cfg.mode.empty() ? manifest->mode : cfg.mode;
   int vpp = cfg.vpp > 0 ? int(cfg.vpp) : manifest->vpp > 0 ? manifest->vpp : 0;
   bool splitBw = cfg.splitBw || manifest->splitBw == 1;
-  const std::string manifestPath = cfg.programsDir + "/" + std::string(passes::kManifestName);
   const int k = manifest->gradientMergeK;
   if (k < 1)
     return Status::error(manifestPath +
