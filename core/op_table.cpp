@@ -8,6 +8,14 @@
 
 namespace pir::core {
 
+const OpInfo* lookupRunOp(const Operation& op) {
+  if (const OpInfo* own = lookupOp(op)) return own;
+  std::string_view name = op.name();
+  if (!name.ends_with("(phi_kernel)") && !name.ends_with("(legacy_kernel)")) return nullptr;
+  auto* opName = op.attrOf<StringAttr>("op_name");
+  return opName ? lookupOp(opName->value()) : nullptr;
+}
+
 uint32_t OpInfo::index() const { return static_cast<uint32_t>(this - opTable().data()); }
 
 const OpLayout* OpInfo::layoutFor(uint32_t numOperands) const {

@@ -101,6 +101,21 @@ enum class Communication : uint8_t {
   Broadcast,
 };
 
+/// How the runner runs an op's regions.
+enum class RegionRun : uint8_t {
+  None,
+  /// pd_op.if: region 0 when the 0-D or 1-element bool condition holds,
+  /// else region 1; the taken region's cf.yield gives the results.
+  IfElse,
+  /// pd_op.while(cond=, inputs=): while the condition holds, the body runs
+  /// with the carried values as its block arguments; its cf.yield gives the
+  /// next condition, then the next values, which are the results at the end.
+  While,
+  /// cinn_op.group and cinn_op.fusion: the one region runs in place, reading
+  /// outer values; its cf.yield gives the results.
+  Inline,
+};
+
 /// A tensor as result-type functions see it: dtype and dims (-1: dynamic).
 struct TensorSpec {
   DataType dtype = DataType::Undefined;
@@ -153,6 +168,9 @@ struct OpInfo {
   ScopeAccess scope = ScopeAccess::None;
   std::string_view scopeKey = {};  // the attribute naming what `scope` reads or writes
   Communication comm = Communication::None;
+  RegionRun regionRun = RegionRun::None;
+  /// Why the runner refuses the op (a located error naming it), or empty.
+  std::string_view refusal = {};
   LinearWhenFn linearWhen = nullptr;   // null: the linear masks hold unconditionally
   ResultTypeFn resultTypes = nullptr;  // null: none (yet)
 
@@ -184,6 +202,10 @@ std::span<const OpInfo> opTable();
 /// The entry for `name`, or null for an op the table does not know.
 const OpInfo* lookupOp(std::string_view name);
 const OpInfo* lookupOp(const Operation& op);
+/// The entry `op` runs as: its own, or for an op of the kernel dialect
+/// (`"add(phi_kernel)"`, `"..(legacy_kernel)"`) the entry of the `op_name`
+/// it carries (pd_op.add); null when there is none.
+const OpInfo* lookupRunOp(const Operation& op);
 
 /// An optimizer op's parameter and gradient operands (an entry with a
 /// `param` and a `grad` operand: sgd_, adam_, adamw_, lamb_, momentum_);

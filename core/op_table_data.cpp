@@ -50,6 +50,10 @@ constexpr std::span<const SV> kEmpty;
 
 constexpr InplacePair kFirstToFirst[] = {{0, 0}};
 
+constexpr SV kLoopStack =
+    "training through a loop (the cf stack ops that keep its forward values for the backward) is not supported: "
+    "the runner runs control flow forward only";
+
 // sgd_(param, learning_rate, grad, master_param) -> (param_out, master_param_out)
 constexpr SV kSgdIn[] = {"param", "learning_rate", "grad", "master_param"};
 constexpr SV kSgdOut[] = {"param_out", "master_param_out"};
@@ -157,6 +161,19 @@ constexpr OpInfo kOps[] = {
      .layout = {.operands = kInput, .results = kOutputs, .linear = kL0, .variadicResults = true},
      .traits = kPacksVec | kReshardStep},
     {.name = "cf.yield", .layout = {.operands = kInputs, .results = kEmpty, .linear = kL0, .variadicOperands = true}},
+    // The stack ops carry a loop's forward values to its backward.
+    {.name = "cf.has_elements", .refusal = kLoopStack},
+    {.name = "cf.stack_create", .refusal = kLoopStack},
+    {.name = "cf.tuple_pop", .refusal = kLoopStack},
+    {.name = "cf.tuple_push", .refusal = kLoopStack},
+    {.name = "cinn_op.fusion",
+     .layout = {.operands = kEmpty, .results = kOut, .variadicResults = true},
+     .regionRun = RegionRun::Inline},
+    {.name = "cinn_op.group",
+     .layout = {.operands = kEmpty, .results = kOut, .variadicResults = true},
+     .regionRun = RegionRun::Inline},
+    // kernel_info is a pointer into the process that compiled it.
+    {.name = "cinn_runtime.jit_kernel", .refusal = "compiled CINN kernel: its code is not in the program"},
     {.name = "dist_op.reshard", .layout = kLinearUnary},
     {.name = "dist_op.shard_tensor", .layout = kLinearUnary},
 
@@ -233,7 +250,8 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.greater_than", .layout = kBinary},
     {.name = "pd_op.if",
      .layout = {.operands = kCond, .results = kOut, .variadicResults = true},
-     .regionSyntax = RegionSyntax::IfElse},
+     .regionSyntax = RegionSyntax::IfElse,
+     .regionRun = RegionRun::IfElse},
     {.name = "pd_op.isnan", .layout = kUnary},
     {.name = "pd_op.label_smooth", .layout = fixed(kLabelSmoothIn, kOut)},
     {.name = "pd_op.layer_norm", .layout = fixed(kLayerNormIn, kLayerNormOut)},
@@ -301,7 +319,8 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.uniform", .layout = fixed(kUniformIn, kOut)},
     {.name = "pd_op.while",
      .layout = {.operands = kWhileIn, .results = kOut, .variadicOperands = true, .variadicResults = true},
-     .regionSyntax = RegionSyntax::While},
+     .regionSyntax = RegionSyntax::While,
+     .regionRun = RegionRun::While},
 
     // pd_op, backward: linear in the incoming gradient
     {.name = "pd_op.add_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
