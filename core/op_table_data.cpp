@@ -118,6 +118,8 @@ constexpr SV kSliceIn[] = {"input", "starts", "ends"};
 constexpr SV kSplitIn[] = {"x", "sections", "axis"};
 constexpr SV kUniformIn[] = {"shape", "min", "max"};
 constexpr SV kOutputs[] = {"outputs"};
+// where(condition, x, y) -> out
+constexpr SV kWhereIn[] = {"condition", "x", "y"};
 constexpr SV kXYOutOutGrad[] = {"x", "y", "out", "out_grad"};
 constexpr SV kXOutGradAxis[] = {"x", "out_grad", "axis"};
 
@@ -172,6 +174,11 @@ constexpr OpInfo kOps[] = {
     {.name = "cinn_op.group",
      .layout = {.operands = kEmpty, .results = kOut, .variadicResults = true},
      .regionRun = RegionRun::Inline},
+    // Ops of cinn_op.group regions (CINN's ops.yaml): broadcast (x){broadcast_axes,
+    // out_shape}, reduce_max and reduce_sum (x){dim, keep_dim}
+    {.name = "cinn_op.broadcast", .layout = kLinearUnary},
+    {.name = "cinn_op.reduce_max", .layout = kUnary},
+    {.name = "cinn_op.reduce_sum", .layout = kLinearUnary},
     // kernel_info is a pointer into the process that compiled it.
     {.name = "cinn_runtime.jit_kernel", .refusal = "compiled CINN kernel: its code is not in the program"},
     {.name = "dist_op.reshard", .layout = kLinearUnary},
@@ -234,6 +241,7 @@ constexpr OpInfo kOps[] = {
      .scope = ScopeAccess::ReadsData,
      .scopeKey = "name"},
     {.name = "pd_op.divide", .layout = fixed(kXY, kOut, kL0)},
+    {.name = "pd_op.equal", .layout = kBinary},
     {.name = "pd_op.exp", .layout = kUnary},
     {.name = "pd_op.fetch", .layout = kLinearUnary},
     {.name = "pd_op.flatten", .layout = fixed(kX, kOutXShape, kL0)},
@@ -252,6 +260,7 @@ constexpr OpInfo kOps[] = {
      .layout = {.operands = kCond, .results = kOut, .variadicResults = true},
      .regionSyntax = RegionSyntax::IfElse,
      .regionRun = RegionRun::IfElse},
+    {.name = "pd_op.isinf", .layout = kUnary},
     {.name = "pd_op.isnan", .layout = kUnary},
     {.name = "pd_op.label_smooth", .layout = fixed(kLabelSmoothIn, kOut)},
     {.name = "pd_op.layer_norm", .layout = fixed(kLayerNormIn, kLayerNormOut)},
@@ -260,11 +269,16 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.less_than", .layout = kBinary},
     {.name = "pd_op.logical_and", .layout = kBinary},
     {.name = "pd_op.logical_not", .layout = kUnary},
+    {.name = "pd_op.logical_or", .layout = kBinary},
+    {.name = "pd_op.logical_xor", .layout = kBinary},
     {.name = "pd_op.matmul", .layout = fixed(kXY, kOut, kL0 | kL1), .resultTypes = t::matmul},
     {.name = "pd_op.max", .layout = fixed(kXAxis, kOut)},
     {.name = "pd_op.maximum", .layout = kBinary},
     {.name = "pd_op.mean", .layout = kLinearUnary},
+    {.name = "pd_op.min", .layout = fixed(kXAxis, kOut)},
+    {.name = "pd_op.minimum", .layout = kBinary},
     {.name = "pd_op.multiply", .layout = fixed(kXY, kOut, kL0 | kL1)},
+    {.name = "pd_op.not_equal", .layout = kBinary},
     {.name = "pd_op.numel", .layout = fixed(kX, kSize)},
     {.name = "pd_op.pool2d", .layout = fixed(kPoolIn, kOut, kL0), .linearWhen = t::poolsByAverage},
     {.name = "pd_op.print", .layout = fixed(kPrintIn, kOut, kL0)},
@@ -317,6 +331,8 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.tanh", .layout = kUnary},
     {.name = "pd_op.transpose", .layout = kLinearUnary, .traits = kReshardStep, .resultTypes = t::transpose},
     {.name = "pd_op.uniform", .layout = fixed(kUniformIn, kOut)},
+    // linear in x and y together
+    {.name = "pd_op.where", .layout = fixed(kWhereIn, kOut, kL1 | kL2)},
     {.name = "pd_op.while",
      .layout = {.operands = kWhileIn, .results = kOut, .variadicOperands = true, .variadicResults = true},
      .regionSyntax = RegionSyntax::While,

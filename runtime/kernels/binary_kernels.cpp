@@ -86,14 +86,6 @@ Status prepareOut(KernelContext& ctx, const Shape& shape, DataType dtype) {
   return Status::ok();
 }
 
-Status broadcastOf(const KernelContext& ctx, const Tensor& x, const Tensor& y, Shape& shape) {
-  auto s = broadcastShapes(x.shape(), y.shape());
-  if (!s)
-    return kernelError(ctx, "shapes " + shapeText(x.shape()) + " and " + shapeText(y.shape()) + " do not broadcast");
-  shape = std::move(*s);
-  return Status::ok();
-}
-
 template <class Op>
 Status binaryKernel(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {0, 1}); !s) return s;

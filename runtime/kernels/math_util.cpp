@@ -47,6 +47,14 @@ std::optional<Shape> broadcastShapes(std::span<const int64_t> a, std::span<const
   return out;
 }
 
+core::Status broadcastOf(const KernelContext& ctx, const Tensor& x, const Tensor& y, Shape& shape) {
+  auto s = broadcastShapes(x.shape(), y.shape());
+  if (!s)
+    return kernelError(ctx, "shapes " + shapeText(x.shape()) + " and " + shapeText(y.shape()) + " do not broadcast");
+  shape = std::move(*s);
+  return core::Status::ok();
+}
+
 Shape broadcastStrides(std::span<const int64_t> in, std::span<const int64_t> out) {
   Shape strides(out.size(), 0);
   int64_t s = 1;

@@ -115,6 +115,9 @@ core::Status requireOperands(const KernelContext& ctx, std::initializer_list<siz
 /// numpy's broadcast of two shapes, or nothing when a pair of dims is
 /// neither equal nor 1.
 std::optional<Shape> broadcastShapes(std::span<const int64_t> a, std::span<const int64_t> b);
+/// broadcastShapes of x's and y's shapes into `shape`, or an error naming
+/// both shapes.
+core::Status broadcastOf(const KernelContext& ctx, const Tensor& x, const Tensor& y, Shape& shape);
 /// The element strides with which a contiguous tensor of shape `in` is read
 /// at each index of the broadcast shape `out` (0 on stretched dims).
 Shape broadcastStrides(std::span<const int64_t> in, std::span<const int64_t> out);

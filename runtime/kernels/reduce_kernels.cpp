@@ -1,13 +1,19 @@
-//===- reduce_kernels.cpp - mean, sum and their grads ---------------------===//
+//===- reduce_kernels.cpp - mean, sum, max, min and their kin -------------===//
 //
 // mean(x){axis, keepdim} and sum(x, axis?){dtype, keepdim}: an empty axis
 // list (or reduce_all) reduces every dim. A reduction is the broadcast-grad
 // sum (sumToShape) onto the shape with reduced dims set to 1, then viewed
 // without them unless keepdim. mean_grad divides by the local count
-// numel(x) / numel(out) as Paddle's MeanGradFunctor does.
+// numel(x) / numel(out) as Paddle's MeanGradFunctor does. max(x, axis) and
+// min(x, axis){keepdim} propagate NaN (np.max, np.min); reducing a dim of
+// size 0 is an error, as in numpy. CINN's reduce_max and reduce_sum
+// (x){dim, keep_dim} are the same with their axes an attribute (an empty
+// list reduces every dim) and sum's dtype x's.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "runtime/kernels/math_util.h"
 
@@ -46,6 +52,43 @@ void scaleBy(Tensor& t, double k) {
   });
 }
 
+/// Which of x's dims `axes` reduce (checked by keptShape): every dim when
+/// `all` or when the list is empty.
+std::vector<bool> reducedDims(std::span<const int64_t> xs, const std::vector<int64_t>& axes, bool all) {
+  std::vector<bool> red(xs.size(), all || axes.empty());
+  for (int64_t a : axes)
+    if (auto n = normalizeAxis(a, xs.size()); n && !xs.empty()) red[size_t(*n)] = true;
+  return red;
+}
+
+/// The result shape: `kept` itself with keepdim, else x's dims that are
+/// not reduced.
+Shape resultShape(std::span<const int64_t> xs, const std::vector<int64_t>& axes, bool all, bool keepdim,
+                  const Shape& kept) {
+  if (keepdim) return kept;
+  Shape out;
+  std::vector<bool> red = reducedDims(xs, axes, all);
+  for (size_t i = 0; i < xs.size(); ++i)
+    if (!red[i]) out.push_back(xs[i]);
+  return out;
+}
+
+/// The sum (or mean) of x over `axes` in `dtype`.
+template <bool kMean>
+Status sumOver(KernelContext& ctx, const Tensor& x, const std::vector<int64_t>& axes, bool all, bool keepdim,
+               DataType dtype) {
+  Shape kept;
+  if (Status s = keptShape(ctx, x.shape(), axes, all, kept); !s) return s;
+  if (dtype == DataType::Bool) return kernelError(ctx, "no reduction into bool");
+  if (kMean && dtype != DataType::F32 && dtype != DataType::F64 && dtype != DataType::BF16)
+    return kernelError(ctx, "mean needs a float dtype");
+  Tensor in = castTensor(x, dtype);
+  Tensor r = sumToShape(in, kept);
+  if (kMean && x.numel() > 0) scaleBy(r, double(r.numel()) / double(x.numel()));
+  ctx.setOut(0, r.view(resultShape(x.shape(), axes, all, keepdim, kept)));
+  return Status::ok();
+}
+
 /// mean (axis an attribute) and sum (axis operand 1 or an attribute).
 template <bool kMean>
 Status reduceKernel(KernelContext& ctx) {
@@ -55,8 +98,6 @@ Status reduceKernel(KernelContext& ctx) {
   if (!axes) return kernelError(ctx, "axis is neither an int tensor nor an IntArray attribute");
   bool keepdim = core::getBool(ctx.op, "keepdim").value_or(false);
   bool all = core::getBool(ctx.op, "reduce_all").value_or(false);
-  Shape kept;
-  if (Status s = keptShape(ctx, x.shape(), *axes, all, kept); !s) return s;
   DataType dtype = x.dtype();
   if (!kMean) {
     // Paddle's SumInferMeta: bool and int32 sum to int64 unless a dtype is given.
@@ -64,23 +105,71 @@ Status reduceKernel(KernelContext& ctx) {
     bool promote = x.dtype() == DataType::Bool || x.dtype() == DataType::I32;
     dtype = given && *given != DataType::Undefined ? *given : promote ? DataType::I64 : x.dtype();
   }
-  if (dtype == DataType::Bool) return kernelError(ctx, "no reduction into bool");
-  if (kMean && dtype != DataType::F32 && dtype != DataType::F64 && dtype != DataType::BF16)
-    return kernelError(ctx, "mean needs a float dtype");
-  Tensor in = castTensor(x, dtype);
-  Tensor r = sumToShape(in, kept);
-  if (kMean && x.numel() > 0) scaleBy(r, double(r.numel()) / double(x.numel()));
-  Shape out = kept;
-  if (!keepdim) {  // the same elements without the reduced dims
-    out.clear();
-    std::vector<bool> red(x.rank(), all || axes->empty());
-    for (int64_t a : *axes)
-      if (auto n = normalizeAxis(a, x.rank()); n && x.rank()) red[size_t(*n)] = true;
-    for (size_t i = 0; i < x.rank(); ++i)
-      if (!red[i]) out.push_back(x.dim(i));
-  }
-  ctx.setOut(0, r.view(out));
-  return Status::ok();
+  return sumOver<kMean>(ctx, x, *axes, all, keepdim, dtype);
+}
+
+/// The maximum (or minimum) of x over `axes`, NaN propagating; an error
+/// when a reduced dim has no elements (numpy's "zero-size array").
+template <bool kMax>
+Status extremeOver(KernelContext& ctx, const Tensor& x, const std::vector<int64_t>& axes, bool keepdim) {
+  Shape kept;
+  if (Status s = keptShape(ctx, x.shape(), axes, false, kept); !s) return s;
+  std::vector<bool> red = reducedDims(x.shape(), axes, false);
+  for (size_t i = 0; i < x.rank(); ++i)
+    if (red[i] && x.dim(i) == 0)
+      return kernelError(
+          ctx, "reducing dim " + std::to_string(i) + " of " + shapeText(x.shape()) + ", which has no elements");
+  return visitNumber(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    using C = ComputeT<T>;
+    using Limits = std::numeric_limits<C>;
+    C init;
+    if constexpr (Limits::has_infinity)
+      init = kMax ? -Limits::infinity() : Limits::infinity();
+    else
+      init = kMax ? Limits::lowest() : Limits::max();
+    std::vector<C> acc(size_t(numElements(kept)), init);
+    Shape xs(x.shape().begin(), x.shape().end());
+    Shape contiguous = broadcastStrides(xs, xs);
+    Shape target = broadcastStrides(kept, xs);
+    int64_t tl = xs.empty() ? 0 : target.back();
+    const T* a = x.data<T>();
+    forEachRow(xs, contiguous, target, [&](int64_t offX, int64_t offT, int64_t, int64_t n) {
+      for (int64_t j = 0; j < n; ++j) {
+        C& m = acc[size_t(offT + j * tl)];
+        m = kMax ? nanMax(m, load(a[offX + j])) : nanMin(m, load(a[offX + j]));
+      }
+    });
+    Tensor out = Tensor::allocate(x.dtype(), kept);
+    T* o = out.data<T>();
+    for (size_t i = 0; i < acc.size(); ++i) o[i] = store<T>(acc[i]);
+    ctx.setOut(0, out.view(resultShape(x.shape(), axes, false, keepdim, kept)));
+    return Status::ok();
+  });
+}
+
+/// max and min (x, axis){keepdim}: axis an int tensor (full_int_array's) or
+/// an IntArray attribute.
+template <bool kMax>
+Status extremeKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  auto axes = intArrayArg(ctx, 1, "axis");
+  if (!axes) return kernelError(ctx, "axis is neither an int tensor nor an IntArray attribute");
+  return extremeOver<kMax>(ctx, ctx.in(0), *axes, core::getBool(ctx.op, "keepdim").value_or(false));
+}
+
+/// cinn_op.reduce_max and cinn_op.reduce_sum (x){dim, keep_dim}.
+template <bool kSum>
+Status cinnReduceKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  auto dims = core::getInt64Array(ctx.op, "dim");
+  if (!dims) return kernelError(ctx, "dim is not an int array attribute");
+  bool keepdim = core::getBool(ctx.op, "keep_dim").value_or(false);
+  const Tensor& x = ctx.in(0);
+  if constexpr (kSum)
+    return sumOver<false>(ctx, x, *dims, false, keepdim, x.dtype());
+  else
+    return extremeOver<true>(ctx, x, *dims, keepdim);
 }
 
 /// mean_grad (x, out_grad){axis, keepdim, reduce_all} and sum_grad (x,
@@ -124,8 +213,12 @@ Status reduceGradKernel(KernelContext& ctx) {
 
 void registerReduceKernels(KernelRegistry& r) {
   using namespace kernels;
+  r.add("cinn_op.reduce_max", cinnReduceKernel<false>);
+  r.add("cinn_op.reduce_sum", cinnReduceKernel<true>);
+  r.add("pd_op.max", extremeKernel<true>);
   r.add("pd_op.mean", reduceKernel<true>);
   r.add("pd_op.mean_grad", reduceGradKernel<true>);
+  r.add("pd_op.min", extremeKernel<false>);
   r.add("pd_op.sum", reduceKernel<false>);
   r.add("pd_op.sum_grad", reduceGradKernel<false>);
 }

@@ -5,7 +5,9 @@ namespace pir::runtime {
 
 // One function per kernel file; keep the list sorted.
 void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
+void registerCinnKernels(KernelRegistry& registry);       // kernels/cinn_kernels.cpp
 void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
+void registerCompareKernels(KernelRegistry& registry);    // kernels/compare_kernels.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
 void registerLossKernels(KernelRegistry& registry);       // kernels/loss_kernels.cpp
 void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
@@ -18,7 +20,9 @@ void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kerne
 
 void registerAllKernels(KernelRegistry& registry) {
   registerBinaryKernels(registry);
+  registerCinnKernels(registry);
   registerCommKernels(registry);
+  registerCompareKernels(registry);
   registerCreationKernels(registry);
   registerLossKernels(registry);
   registerMatmulKernels(registry);

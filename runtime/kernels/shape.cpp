@@ -1,7 +1,7 @@
 //===- shape.cpp - kernels that move data without computing ---------------===//
 //
-// slice, split, split_with_num, concat, transpose, reshape and the builtin
-// vec ops. Index operands (starts, sections, axis, shape) are tensors a
+// slice, split, split_with_num, concat, transpose, reshape, the builtin
+// vec ops and fetch (the identity: its operand, shared). Index operands (starts, sections, axis, shape) are tensors a
 // full_int_array or a full produced; numbers follow Paddle: negative starts,
 // ends and axes wrap, slice bounds clamp, one -1 in sections or a shape is
 // inferred, a 0 in a reshape's shape copies the input's dim.
@@ -243,6 +243,12 @@ Status builtinSlice(KernelContext& ctx) {
   return Status::ok();
 }
 
+Status fetch(KernelContext& ctx) {
+  if (!ctx.has(0) || !ctx.in(0).defined()) return Status::error("operand 0 is missing");
+  ctx.setOut(0, ctx.in(0));
+  return Status::ok();
+}
+
 }  // namespace
 
 void registerShapeKernels(KernelRegistry& r) {
@@ -250,6 +256,7 @@ void registerShapeKernels(KernelRegistry& r) {
   r.add("builtin.slice", builtinSlice);
   r.add("builtin.split", builtinSplit);
   r.add("pd_op.concat", concat);
+  r.add("pd_op.fetch", fetch);
   r.add("pd_op.reshape", reshape);
   r.add("pd_op.slice", slice);
   r.add("pd_op.split", split);

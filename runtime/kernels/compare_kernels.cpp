@@ -1,0 +1,234 @@
+//===- compare_kernels.cpp - comparisons, logic, where, maximum, minimum --===//
+//
+// less_than, less_equal, greater_than, greater_equal, equal, not_equal (bool
+// results); logical_and, logical_or, logical_xor, logical_not (any dtype,
+// nonzero is true, as numpy's logical_*); isnan, isinf (bool results);
+// where(condition, x, y); maximum, minimum. numpy broadcasting throughout,
+// where's over all three operands. NaN compares as in numpy (NaN < x and
+// NaN == NaN are false, NaN != NaN is true) and propagates through maximum
+// and minimum (np.maximum, np.minimum). bf16 is compared in f32.
+//
+// Departure from Paddle: `equal` and `not_equal` on f32 and f64 are exact,
+// as numpy's; Paddle's EqualFunctor (phi/kernels/funcs/compare_functors.h)
+// calls two finite ones equal within 1e-8.
+//
+//===----------------------------------------------------------------------===//
+#include <cmath>
+#include <functional>
+
+#include "runtime/kernels/elementwise.h"
+
+namespace pir::runtime {
+namespace kernels {
+namespace {
+
+using core::Status;
+
+/// Calls `f(T*)` for any dtype the runner computes with; an error naming
+/// the dtype for the others.
+template <class F>
+Status visitRunnable(const KernelContext& ctx, DataType dtype, F&& f) {
+  if (!isRunnable(dtype))
+    return kernelError(ctx, std::string("no kernel for dtype ") + std::string(core::dataTypeName(dtype)));
+  return visitDtype(dtype, f);
+}
+
+struct Less {
+  template <class C>
+  bool operator()(C a, C b) const {
+    return a < b;
+  }
+};
+struct LessEqual {
+  template <class C>
+  bool operator()(C a, C b) const {
+    return a <= b;
+  }
+};
+struct Greater {
+  template <class C>
+  bool operator()(C a, C b) const {
+    return a > b;
+  }
+};
+struct GreaterEqual {
+  template <class C>
+  bool operator()(C a, C b) const {
+    return a >= b;
+  }
+};
+struct Equal {
+  template <class C>
+  bool operator()(C a, C b) const {
+    return a == b;
+  }
+};
+struct NotEqual {
+  template <class C>
+  bool operator()(C a, C b) const {
+    return a != b;
+  }
+};
+
+/// A comparison of x and y (one dtype) into a bool tensor of their
+/// broadcast shape.
+template <class Op>
+Status compareKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  const Tensor& y = ctx.in(1);
+  Shape shape;
+  if (Status s = broadcastOf(ctx, x, y, shape); !s) return s;
+  return visitRunnable(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor out = Tensor::allocate(DataType::Bool, shape);
+    binaryLoopTo<T, bool>(x, y, out, Op{});
+    ctx.setOut(0, std::move(out));
+    return Status::ok();
+  });
+}
+
+/// `t` as bool (nonzero, NaN included, is true): numpy's truth of a value.
+Status truthOf(const KernelContext& ctx, const Tensor& t, Tensor& out) {
+  if (!isRunnable(t.dtype()))
+    return kernelError(ctx, std::string("no kernel for dtype ") + std::string(core::dataTypeName(t.dtype())));
+  out = castTensor(t, DataType::Bool);
+  return Status::ok();
+}
+
+/// logical_and, logical_or, logical_xor: the operands' truths combined; the
+/// two dtypes may differ.
+template <class Op>
+Status logicalKernel(KernelContext& ctx) {
+  for (size_t i : {0, 1})
+    if (Status s = requireOperands(ctx, {i}); !s) return s;
+  Tensor x, y;
+  if (Status s = truthOf(ctx, ctx.in(0), x); !s) return s;
+  if (Status s = truthOf(ctx, ctx.in(1), y); !s) return s;
+  Shape shape;
+  if (Status s = broadcastOf(ctx, x, y, shape); !s) return s;
+  Tensor out = Tensor::allocate(DataType::Bool, shape);
+  binaryLoopTo<bool, bool>(x, y, out, Op{});
+  ctx.setOut(0, std::move(out));
+  return Status::ok();
+}
+
+Status logicalNot(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  Tensor x;
+  if (Status s = truthOf(ctx, ctx.in(0), x); !s) return s;
+  Tensor out = Tensor::allocate(DataType::Bool, x.shape());
+  const bool* a = x.data<bool>();
+  bool* o = out.data<bool>();
+  for (int64_t i = 0; i < x.numel(); ++i) o[i] = !a[i];
+  ctx.setOut(0, std::move(out));
+  return Status::ok();
+}
+
+/// isnan and isinf: a bool per element, false for integers and bools.
+template <bool kNan>
+Status classifyKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  return visitRunnable(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor out = Tensor::allocate(DataType::Bool, x.shape());
+    const T* a = x.data<T>();
+    bool* o = out.data<bool>();
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      if constexpr (std::is_floating_point_v<ComputeT<T>>)
+        o[i] = kNan ? std::isnan(load(a[i])) : std::isinf(load(a[i]));
+      else
+        o[i] = false;
+    }
+    ctx.setOut(0, std::move(out));
+    return Status::ok();
+  });
+}
+
+/// where(condition, x, y): x where the condition holds (nonzero), else y,
+/// over the broadcast of the three shapes; x's dtype.
+Status where(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  if (Status s = requireOperands(ctx, {1, 2}); !s) return s;
+  Tensor cond;
+  if (Status s = truthOf(ctx, ctx.in(0), cond); !s) return s;
+  const Tensor& x = ctx.in(1);
+  const Tensor& y = ctx.in(2);
+  auto xy = broadcastShapes(x.shape(), y.shape());
+  std::optional<Shape> all = xy ? broadcastShapes(cond.shape(), *xy) : std::nullopt;
+  if (!all)
+    return kernelError(ctx, "shapes " + shapeText(cond.shape()) + ", " + shapeText(x.shape()) + " and " +
+                                shapeText(y.shape()) + " do not broadcast");
+  const Shape& shape = *all;
+  return visitRunnable(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor out = Tensor::allocate(x.dtype(), shape);
+    Shape sc = broadcastStrides(cond.shape(), shape);
+    Shape sx = broadcastStrides(x.shape(), shape);
+    Shape sy = broadcastStrides(y.shape(), shape);
+    const bool* c = cond.data<bool>();
+    const T* a = x.data<T>();
+    const T* b = y.data<T>();
+    T* o = out.data<T>();
+    // An odometer over the output's indices with the three operands' offsets.
+    std::vector<int64_t> idx(shape.size(), 0);
+    int64_t oc = 0, ox = 0, oy = 0;
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      o[i] = c[oc] ? a[ox] : b[oy];
+      for (size_t d = shape.size(); d-- > 0;) {
+        oc += sc[d];
+        ox += sx[d];
+        oy += sy[d];
+        if (++idx[d] < shape[d]) break;
+        oc -= sc[d] * shape[d];
+        ox -= sx[d] * shape[d];
+        oy -= sy[d] * shape[d];
+        idx[d] = 0;
+      }
+    }
+    ctx.setOut(0, std::move(out));
+    return Status::ok();
+  });
+}
+
+/// maximum and minimum (x, y of one dtype): numpy's, NaN when either is.
+template <bool kMax>
+Status extremumKernel(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  const Tensor& y = ctx.in(1);
+  Shape shape;
+  if (Status s = broadcastOf(ctx, x, y, shape); !s) return s;
+  return visitNumber(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor out = Tensor::allocate(x.dtype(), shape);
+    binaryLoop<T>(x, y, out, [](auto a, auto b) { return kMax ? nanMax(a, b) : nanMin(a, b); });
+    ctx.setOut(0, std::move(out));
+    return Status::ok();
+  });
+}
+
+}  // namespace
+}  // namespace kernels
+
+void registerCompareKernels(KernelRegistry& r) {
+  using namespace kernels;
+  r.add("pd_op.equal", compareKernel<Equal>);
+  r.add("pd_op.greater_equal", compareKernel<GreaterEqual>);
+  r.add("pd_op.greater_than", compareKernel<Greater>);
+  r.add("pd_op.isinf", classifyKernel<false>);
+  r.add("pd_op.isnan", classifyKernel<true>);
+  r.add("pd_op.less_equal", compareKernel<LessEqual>);
+  r.add("pd_op.less_than", compareKernel<Less>);
+  r.add("pd_op.logical_and", logicalKernel<std::logical_and<>>);
+  r.add("pd_op.logical_not", logicalNot);
+  r.add("pd_op.logical_or", logicalKernel<std::logical_or<>>);
+  r.add("pd_op.logical_xor", logicalKernel<std::not_equal_to<>>);
+  r.add("pd_op.maximum", extremumKernel<true>);
+  r.add("pd_op.minimum", extremumKernel<false>);
+  r.add("pd_op.not_equal", compareKernel<NotEqual>);
+  r.add("pd_op.where", where);
+}
+
+}  // namespace pir::runtime
