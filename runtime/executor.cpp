@@ -17,12 +17,18 @@ using core::Value;
 
 namespace {
 
-enum class StepKind : uint8_t { Kernel, Feed, Fetch };
+/// Kernel, Feed and Fetch are one op's; If, While and Inline run their
+/// regions' steps, which follow them in Plan::steps; Yield (a region's
+/// cf.yield, its last step) copies its operands into its targets.
+enum class StepKind : uint8_t { Kernel, Feed, Fetch, If, While, Inline, Yield };
 
 struct Step {
   KernelFn fn = nullptr;
   const Operation* op = nullptr;
   StepKind kind = StepKind::Kernel;
+  uint32_t next = 0;                           // the step after this one and its regions' steps
+  uint32_t region = 0;                         // If/While/Inline: its first region in Plan::regions
+  uint32_t targetBegin = 0;                    // Yield: its targets in Plan::yieldTargets (one per operand)
   uint32_t operandBegin = 0, numOperands = 0;  // into Plan::operandSlots
   uint32_t resultBegin = 0, numResults = 0;    // slot indices
   uint32_t inplaceBegin = 0, numInplace = 0;   // into Plan::inplace
@@ -103,6 +109,14 @@ std::optional<std::string> nonFiniteIn(const RuntimeValue& v) {
 /// No slot: an absent optional operand (`<<NULL VALUE>>`).
 constexpr uint32_t kNoSlot = UINT32_MAX;
 
+/// A region's steps, and what a while body carries: its block arguments'
+/// slots and the slot its cf.yield writes the next condition to.
+struct RegionPlan {
+  uint32_t stepBegin = 0, stepEnd = 0;
+  uint32_t argBegin = 0, numArgs = 0;  // into Plan::argSlots
+  uint32_t condSlot = kNoSlot;
+};
+
 struct Executor::Plan {
   std::vector<Step> steps;
   std::vector<uint32_t> operandSlots;  // per operand of every step, or kNoSlot
@@ -114,6 +128,11 @@ struct Executor::Plan {
   std::vector<DataType> feedTypes;
   std::vector<Declared> declared;  // by slot: an op result's type (feeds' are Null: checked as feeds)
   std::vector<Declared> elements;  // the element types of vec results
+  std::vector<RegionPlan> regions;
+  std::vector<uint32_t> argSlots;      // while bodies' block arguments
+  std::vector<uint32_t> yieldTargets;  // per cf.yield operand: the slot it writes
+  std::vector<bool> yieldClones;       // beside yieldTargets: the value is defined outside the while body it
+                                       // carries into (a copy, so that the body's in-place ops leave it be)
 };
 
 namespace {
@@ -121,9 +140,9 @@ namespace {
 /// The error at kernel step `s`'s op for a result (`what`) that is not what
 /// the op declares.
 Status notDeclared(const Step& s, const std::string& what, const std::string& declared, const std::string& made) {
-  return Status::error(
-      std::string(s.op->name()) + ": " + what + " is declared " + declared + ", the kernel made " + made,
-      s.op->location());
+  const char* maker = s.kind == StepKind::Kernel ? ", the kernel made " : ", its region's cf.yield gave ";
+  return Status::error(std::string(s.op->name()) + ": " + what + " is declared " + declared + maker + made,
+                       s.op->location());
 }
 
 /// Whether every result of kernel step `s` is what its op declares: a few
@@ -204,7 +223,9 @@ const Operation& Executor::stepOp(uint32_t step) const { return *plan_->steps[st
 
 namespace {
 
-/// Builds a Plan; one per compile().
+/// Builds a Plan; one per compile(). A region's steps follow its op's step;
+/// a value read inside a region it was not defined in lives until the op
+/// whose region that is (at the value's depth) has finished.
 class PlanBuilder {
  public:
   PlanBuilder(Executor::Plan& plan, std::vector<ProgramInput>& inputs, std::vector<std::string>& outputs,
@@ -233,29 +254,41 @@ class PlanBuilder {
     return Status::error(std::string(op.name()) + ": " + msg, op.location());
   }
 
-  /// Every op without a kernel at once (the first, the others as its
-  /// notes), not only the first: a run stops before it computes anything.
+  /// Every op the runner cannot run at once (the first, the others as its
+  /// notes), in regions too, not only the first: a run stops before it
+  /// computes anything.
   Status checkKernels(const core::Block& body) {
     constexpr size_t kMaxListed = 20;
     std::vector<Status> missing;
     size_t more = 0;
-    for (const Operation& op : body) {
-      const core::OpInfo* info = core::lookupOp(op);
-      const core::ScopeAccess scope = info ? info->scope : core::ScopeAccess::None;
-      if (op.numRegions() != 0 || scope == core::ScopeAccess::ReadsData || scope == core::ScopeAccess::ReadsParameter ||
-          scope == core::ScopeAccess::WritesOutput || scope == core::ScopeAccess::WritesParameter ||
-          registry_.find(info))
-        continue;
+    core::walk(body, [&](const Operation& op) {
+      const core::OpInfo* info = core::lookupRunOp(op);
+      std::string why;
+      if (info && !info->refusal.empty())
+        why = std::string(info->refusal);
+      else if (op.numRegions() != 0 && (!info || info->regionRun == core::RegionRun::None))
+        why = "an op with regions the runner does not know how to run";
+      else if (!runsWithoutKernel(op, info) && !registry_.find(info))
+        why = "no kernel for this op";
+      if (why.empty()) return;
       if (missing.size() < kMaxListed)
-        missing.push_back(located(op, "no kernel for this op"));
+        missing.push_back(located(op, why));
       else
         ++more;
-    }
+    });
     if (missing.empty()) return Status::ok();
-    if (more) missing.push_back(Status::error("and " + std::to_string(more) + " more ops without a kernel"));
+    if (more) missing.push_back(Status::error("and " + std::to_string(more) + " more ops the runner cannot run"));
     Status first = missing.front();
     missing.erase(missing.begin());
     return first.withNotes(std::move(missing));
+  }
+
+  /// Ops the executor runs itself: scope reads and writes, region ops and
+  /// their cf.yield.
+  static bool runsWithoutKernel(const Operation& op, const core::OpInfo* info) {
+    if (!info) return false;
+    return info->scope != core::ScopeAccess::None || info->regionRun != core::RegionRun::None ||
+           (op.name() == "cf.yield" && op.parentBlock() && op.parentBlock()->parentOp());
   }
 
   Status checkType(const core::Type* t, const Operation* op) {
@@ -278,12 +311,23 @@ class PlanBuilder {
     return Status::ok();
   }
 
+  uint32_t depth() const { return uint32_t(enclosing_.size()); }
+
   uint32_t newSlots(uint32_t n) {
     uint32_t base = plan_.numSlots;
     plan_.numSlots += n;
     lastUse_.resize(base + n, 0);
+    depthOf_.resize(base + n, depth());
+    pinned_.resize(base + n, false);
     plan_.declared.resize(base + n);
     return base;
+  }
+
+  /// `slot` is read by step `step`: it lives until that step, or until the
+  /// region op enclosing `step` at the slot's own depth has finished.
+  void use(uint32_t slot, uint32_t step) {
+    uint32_t at = depthOf_[slot] < depth() ? enclosing_[depthOf_[slot]] : step;
+    lastUse_[slot] = std::max(lastUse_[slot], at);
   }
 
   void addFeed(const Operation* op, uint32_t slot, std::string name, ProgramInput::Kind kind, DataType dtype,
@@ -294,6 +338,7 @@ class PlanBuilder {
     s.resultBegin = slot;
     s.numResults = 1;
     s.name = uint32_t(plan_.names.size());
+    s.next = uint32_t(plan_.steps.size()) + 1;
     plan_.names.push_back(name);
     plan_.feedShapes.push_back(shape);
     plan_.feedTypes.push_back(dtype);
@@ -302,12 +347,45 @@ class PlanBuilder {
     inputs_.push_back({kind, std::move(name), op, dtype, std::move(shape), persistable});
   }
 
+  /// The operand slots of step `s` (at `stepIndex`), from `op`'s operands.
+  Status addOperands(const Operation& op, Step& s, uint32_t stepIndex) {
+    s.operandBegin = uint32_t(plan_.operandSlots.size());
+    s.numOperands = op.numOperands();
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      const Value* v = op.operandValue(i);
+      if (!v) {
+        plan_.operandSlots.push_back(kNoSlot);
+        continue;
+      }
+      auto it = slotOf_.find(v);
+      if (it == slotOf_.end()) return located(op, "operand " + std::to_string(i) + " is defined nowhere it can be run");
+      plan_.operandSlots.push_back(it->second);
+      use(it->second, stepIndex);
+    }
+    return Status::ok();
+  }
+
+  /// Result slots of step `s` (at `stepIndex`), with their declared types.
+  void addResults(const Operation& op, Step& s, uint32_t stepIndex) {
+    s.resultBegin = newSlots(op.numResults());
+    s.numResults = op.numResults();
+    s.dropBegin = uint32_t(plan_.drops.size());
+    for (uint32_t i = 0; i < op.numResults(); ++i) {
+      slotOf_[op.result(i)] = s.resultBegin + i;
+      lastUse_[s.resultBegin + i] = stepIndex;
+      const core::Type* t = op.result(i)->type();
+      if (!t || t->isa<core::NullType>()) plan_.drops.push_back(s.resultBegin + i);
+      plan_.declared[s.resultBegin + i] = declare(t, &plan_.elements);
+    }
+    s.numNullResults = uint32_t(plan_.drops.size()) - s.dropBegin;
+  }
+
   Status addOp(const Operation& op) {
-    if (op.numRegions() != 0) return located(op, "ops with regions are not run (yet)");
     for (uint32_t i = 0; i < op.numResults(); ++i)
       if (Status s = checkType(op.result(i)->type(), &op); !s) return s;
     uint32_t stepIndex = uint32_t(plan_.steps.size());
-    const core::OpInfo* info = core::lookupOp(op);
+    const core::OpInfo* info = core::lookupRunOp(op);
+    if (info && info->regionRun != core::RegionRun::None) return addRegionOp(op, *info);
     const core::ScopeAccess scope = info ? info->scope : core::ScopeAccess::None;
     if (scope == core::ScopeAccess::ReadsData || scope == core::ScopeAccess::ReadsParameter) {
       if (op.numResults() != 1) return located(op, "expects one result");
@@ -324,6 +402,7 @@ class PlanBuilder {
     }
     Step s;
     s.op = &op;
+    s.next = stepIndex + 1;
     if (scope == core::ScopeAccess::WritesOutput || scope == core::ScopeAccess::WritesParameter) {
       bool out = scope == core::ScopeAccess::WritesOutput;
       auto fetchName = stringAttr(op, info->scopeKey);
@@ -338,30 +417,8 @@ class PlanBuilder {
       s.fn = registry_.find(info);
       if (!s.fn) return located(op, "no kernel for this op");
     }
-    s.operandBegin = uint32_t(plan_.operandSlots.size());
-    s.numOperands = op.numOperands();
-    for (uint32_t i = 0; i < op.numOperands(); ++i) {
-      const Value* v = op.operandValue(i);
-      if (!v) {
-        plan_.operandSlots.push_back(kNoSlot);
-        continue;
-      }
-      auto it = slotOf_.find(v);
-      if (it == slotOf_.end()) return located(op, "operand " + std::to_string(i) + " is defined nowhere it can be run");
-      plan_.operandSlots.push_back(it->second);
-      lastUse_[it->second] = stepIndex;
-    }
-    s.resultBegin = newSlots(op.numResults());
-    s.numResults = op.numResults();
-    s.dropBegin = uint32_t(plan_.drops.size());
-    for (uint32_t i = 0; i < op.numResults(); ++i) {
-      slotOf_[op.result(i)] = s.resultBegin + i;
-      lastUse_[s.resultBegin + i] = stepIndex;
-      const core::Type* t = op.result(i)->type();
-      if (!t || t->isa<core::NullType>()) plan_.drops.push_back(s.resultBegin + i);
-      plan_.declared[s.resultBegin + i] = declare(t, &plan_.elements);
-    }
-    s.numNullResults = uint32_t(plan_.drops.size()) - s.dropBegin;
+    if (Status st = addOperands(op, s, stepIndex); !st) return st;
+    addResults(op, s, stepIndex);
     s.inplaceBegin = uint32_t(plan_.inplace.size());
     if (info)
       for (const core::InplacePair& p : info->inplacePairs(op.numOperands()))
@@ -372,10 +429,118 @@ class PlanBuilder {
     return Status::ok();
   }
 
-  /// Every slot is freed after its last use.
+  /// pd_op.if, pd_op.while, cinn_op.group/fusion: the op's step, then each
+  /// region's steps, each ending in its cf.yield's step.
+  Status addRegionOp(const Operation& op, const core::OpInfo& info) {
+    const core::RegionRun run = info.regionRun;
+    uint32_t want = run == core::RegionRun::IfElse ? 2 : 1;
+    if (op.numRegions() != want || (run == core::RegionRun::Inline && op.numOperands() != 0))
+      return located(op, "expects " + std::to_string(want) + (want == 1 ? " region" : " regions") +
+                             (run == core::RegionRun::Inline ? " and no operand" : ""));
+    if (run == core::RegionRun::While && op.numOperands() != op.numResults() + 1)
+      return located(op, "expects a condition and one input per result, has " + std::to_string(op.numOperands()) +
+                             " operands for " + std::to_string(op.numResults()) + " results");
+    if (run == core::RegionRun::IfElse && op.numOperands() != 1) return located(op, "expects one condition operand");
+    uint32_t stepIndex = uint32_t(plan_.steps.size());
+    Step s;
+    s.op = &op;
+    s.kind = run == core::RegionRun::IfElse  ? StepKind::If
+             : run == core::RegionRun::While ? StepKind::While
+                                             : StepKind::Inline;
+    if (Status st = addOperands(op, s, stepIndex); !st) return st;
+    addResults(op, s, stepIndex);
+    s.region = uint32_t(plan_.regions.size());
+    plan_.regions.resize(plan_.regions.size() + want);
+    plan_.steps.push_back(s);
+    enclosing_.push_back(stepIndex);
+    for (uint32_t r = 0; r < want; ++r)
+      if (Status st = addRegion(op, r, plan_.steps[stepIndex].region + r); !st) return st;
+    enclosing_.pop_back();
+    plan_.steps[stepIndex].next = uint32_t(plan_.steps.size());
+    return Status::ok();
+  }
+
+  /// Region `r` of `op` as Plan::regions[at].
+  Status addRegion(const Operation& op, uint32_t r, uint32_t at) {
+    const core::Region& region = op.region(r);
+    if (region.blocks().size() > 1) return located(op, "a region of more than one block");
+    const core::Block* block = region.front();
+    const bool loop = plan_.steps[enclosing_.back()].kind == StepKind::While;
+    std::vector<uint32_t> targets;  // what the cf.yield writes: the results, or the next condition and arguments
+    RegionPlan rp;
+    if (loop) {
+      size_t numArgs = block ? block->arguments().size() : 0;
+      if (numArgs != op.numResults())
+        return located(op, "its body takes " + std::to_string(numArgs) + " block arguments for " +
+                               std::to_string(op.numResults()) + " carried values");
+      rp.condSlot = newSlots(1);
+      pinned_[rp.condSlot] = true;
+      targets.push_back(rp.condSlot);
+      rp.argBegin = uint32_t(plan_.argSlots.size());
+      rp.numArgs = uint32_t(numArgs);
+      for (core::BlockArgument* a : block->arguments()) {
+        if (Status st = checkType(a->type(), &op); !st) return st;
+        uint32_t slot = newSlots(1);
+        pinned_[slot] = true;  // written by the cf.yield of the iteration before: never freed inside
+        slotOf_[a] = slot;
+        plan_.argSlots.push_back(slot);
+        targets.push_back(slot);
+      }
+    } else {
+      if (block && !block->arguments().empty()) return located(op, "a region with block arguments");
+      const Step& owner = plan_.steps[enclosing_.back()];
+      for (uint32_t k = 0; k < owner.numResults; ++k) targets.push_back(owner.resultBegin + k);
+    }
+    rp.stepBegin = uint32_t(plan_.steps.size());
+    bool yielded = false;
+    if (block)
+      for (const Operation& inner : *block) {
+        if (inner.name() == "cf.yield" && &inner == block->back()) {
+          if (Status st = addYield(inner, targets, loop); !st) return st;
+          yielded = true;
+        } else if (Status st = addOp(inner); !st) {
+          return st;
+        }
+      }
+    if (!yielded && !targets.empty())
+      return located(op,
+                     "a region that ends without the cf.yield of its " + std::to_string(targets.size()) + " values");
+    rp.stepEnd = uint32_t(plan_.steps.size());
+    plan_.regions[at] = rp;
+    return Status::ok();
+  }
+
+  Status addYield(const Operation& yield, const std::vector<uint32_t>& targets, bool loop) {
+    if (yield.numOperands() != targets.size())
+      return located(yield, "yields " + std::to_string(yield.numOperands()) + " values, " +
+                                std::string(yield.parentBlock()->parentOp()->name()) + " takes " +
+                                std::to_string(targets.size()));
+    uint32_t stepIndex = uint32_t(plan_.steps.size());
+    Step s;
+    s.op = &yield;
+    s.kind = StepKind::Yield;
+    s.next = stepIndex + 1;
+    if (Status st = addOperands(yield, s, stepIndex); !st) return st;
+    s.targetBegin = uint32_t(plan_.yieldTargets.size());
+    for (uint32_t k = 0; k < targets.size(); ++k) {
+      uint32_t from = plan_.operandSlots[s.operandBegin + k];
+      if (from == kNoSlot) return located(yield, "yields no value as operand " + std::to_string(k));
+      plan_.yieldTargets.push_back(targets[k]);
+      // A value from outside a while body, carried into it, is copied: an
+      // in-place op of the next iteration would write it otherwise.
+      plan_.yieldClones.push_back(loop && depthOf_[from] < depth());
+    }
+    s.dropBegin = uint32_t(plan_.drops.size());
+    plan_.steps.push_back(s);
+    return Status::ok();
+  }
+
+  /// Every slot is freed after its last use (a while body's carried slots
+  /// by their loop, when it ends).
   Status finishFrees() {
     std::vector<std::vector<uint32_t>> freedAt(plan_.steps.size());
-    for (uint32_t slot = 0; slot < lastUse_.size(); ++slot) freedAt[lastUse_[slot]].push_back(slot);
+    for (uint32_t slot = 0; slot < lastUse_.size(); ++slot)
+      if (!pinned_[slot]) freedAt[lastUse_[slot]].push_back(slot);
     std::vector<uint32_t> drops;
     for (uint32_t i = 0; i < plan_.steps.size(); ++i) {
       Step& s = plan_.steps[i];
@@ -395,7 +560,19 @@ class PlanBuilder {
   const KernelRegistry& registry_;
   std::unordered_map<const Value*, uint32_t> slotOf_;
   std::vector<uint32_t> lastUse_;
+  std::vector<uint32_t> depthOf_;    // by slot: how many region ops enclose its definition
+  std::vector<bool> pinned_;         // by slot: a while's carried value or condition
+  std::vector<uint32_t> enclosing_;  // the steps of the region ops around the op being added, outermost first
 };
+
+/// The value of a condition: a 0-D or one-element bool tensor.
+core::Result<bool> conditionOf(const Operation& op, const Tensor& t) {
+  if (!t.defined() || t.dtype() != DataType::Bool || t.numel() != 1)
+    return Status::error(
+        std::string(op.name()) + ": the condition is " + madeText(t) + ", not a 0-D or one-element bool tensor",
+        op.location());
+  return t.data<bool>()[0];
+}
 
 }  // namespace
 
@@ -409,86 +586,178 @@ Result<std::unique_ptr<Executor>> Executor::compile(const core::Program& program
   return ex;
 }
 
+namespace {
+
+/// One run of a plan: the steps of a range, region ops running theirs.
+class Interpreter {
+ public:
+  using Plan = Executor::Plan;
+
+  Interpreter(const Plan& p, Executor::State& state, const TensorMap& feeds, TensorMap& fetches, Communicator* comm,
+              RunStats* stats)
+      : p_(p),
+        slots_(state.slots),
+        operands_(state.operands),
+        feeds_(feeds),
+        fetches_(fetches),
+        comm_(comm),
+        stats_(stats),
+        trace_(stats ? stats->trace : nullptr) {}
+
+  Status steps(uint32_t begin, uint32_t end) {
+    for (uint32_t i = begin; i < end;) {
+      const Step& s = p_.steps[i];
+      if (comm_ && comm_->stopping()) return stoppedStatus();
+      Status st;
+      switch (s.kind) {
+        case StepKind::Feed:
+          st = feed(s);
+          break;
+        case StepKind::Fetch:
+          fetches_[p_.names[s.name]] = operands_[s.operandBegin]->tensor;
+          break;
+        case StepKind::Kernel:
+          st = kernel(i, s);
+          break;
+        case StepKind::Yield:
+          yield(s);
+          break;
+        case StepKind::If:
+        case StepKind::While:
+        case StepKind::Inline:
+          st = regions(s);
+          break;
+      }
+      if (!st) return st;
+      for (uint32_t k = 0; k < s.numDrop; ++k) slots_[p_.drops[s.dropBegin + k]] = RuntimeValue{};
+      i = s.next;
+    }
+    return Status::ok();
+  }
+
+  double kernelNs = 0;
+
+ private:
+  Status feed(const Step& s) {
+    const std::string& name = p_.names[s.name];
+    auto it = feeds_.find(name);
+    std::string where = s.op ? std::string(s.op->name()) + ": " : "kwarg ";
+    int64_t loc = s.op ? s.op->location() : -1;
+    if (it == feeds_.end()) return Status::error(where + "no tensor fed for '" + name + "'", loc);
+    const Tensor& t = it->second;
+    if (t.dtype() != p_.feedTypes[s.name] || !shapeMatches(p_.feedShapes[s.name], t.shape()))
+      return Status::error(where + "'" + name + "' is " + typeText(p_.feedTypes[s.name], p_.feedShapes[s.name]) +
+                               ", the fed tensor " + t.typeText(),
+                           loc);
+    if (stats_ && stats_->checkFinite)
+      if (auto bad = nonFiniteIn(RuntimeValue{t, {}, false}))
+        return Status::error(where + "'" + name + "' " + *bad + " (--check-finite)", loc);
+    slots_[s.resultBegin].tensor = t;
+    return Status::ok();
+  }
+
+  Status kernel(uint32_t i, const Step& s) {
+    RuntimeValue* results = slots_.data() + s.resultBegin;
+    for (uint32_t k = 0; k < s.numInplace; ++k) {
+      const core::InplacePair& ip = p_.inplace[s.inplaceBegin + k];
+      results[ip.result].tensor = operands_[s.operandBegin + ip.operand]->tensor;
+    }
+    KernelContext ctx{*s.op, std::span<const RuntimeValue* const>(operands_.data() + s.operandBegin, s.numOperands),
+                      std::span<RuntimeValue>(results, s.numResults), comm_};
+    int64_t start = nowNs();
+    Status st;
+    try {
+      st = s.fn(ctx);
+    } catch (const std::exception& e) {
+      st = Status::error(std::string("the kernel threw: ") + e.what());
+    }
+    int64_t dur = nowNs() - start;
+    kernelNs += double(dur);
+    if (trace_) trace_->op(i, start, dur);
+    if (!st)
+      return st.isCancelled()
+                 ? st
+                 : Status::failure(st.kind(), std::string(s.op->name()) + ": " + st.message(), s.op->location())
+                       .withNotes(st.notes());
+    if (!resultsAsDeclared(p_, s, results)) return checkDeclared(p_, s, results);
+    if (stats_ && stats_->checkFinite) return checkFiniteResults(p_, s, results);
+    return Status::ok();
+  }
+
+  /// A cf.yield: its operands into its targets, all read before any is
+  /// written (a while's cf.yield may swap its carried values).
+  void yield(const Step& s) {
+    yielded_.clear();
+    for (uint32_t k = 0; k < s.numOperands; ++k) {
+      const RuntimeValue& v = *operands_[s.operandBegin + k];
+      yielded_.push_back(p_.yieldClones[s.targetBegin + k] && !v.isList ? RuntimeValue{v.tensor.clone(), {}, false}
+                                                                        : v);
+    }
+    for (uint32_t k = 0; k < s.numOperands; ++k) slots_[p_.yieldTargets[s.targetBegin + k]] = std::move(yielded_[k]);
+  }
+
+  Status regions(const Step& s) {
+    const RuntimeValue* const* ops = operands_.data() + s.operandBegin;
+    RuntimeValue* results = slots_.data() + s.resultBegin;
+    if (s.kind == StepKind::Inline) {
+      const RegionPlan& r = p_.regions[s.region];
+      if (Status st = steps(r.stepBegin, r.stepEnd); !st) return st;
+    } else if (s.kind == StepKind::If) {
+      auto cond = conditionOf(*s.op, ops[0]->tensor);
+      if (!cond) return cond.status();
+      const RegionPlan& r = p_.regions[s.region + (*cond ? 0 : 1)];
+      if (Status st = steps(r.stepBegin, r.stepEnd); !st) return st;
+    } else if (Status st = loop(s, ops, results); !st) {
+      return st;
+    }
+    if (!resultsAsDeclared(p_, s, results)) return checkDeclared(p_, s, results);
+    return Status::ok();
+  }
+
+  /// pd_op.while: the inputs (copies: the body may write its arguments in
+  /// place) are the first arguments; each cf.yield gives the next condition
+  /// and arguments; the last arguments are the results.
+  Status loop(const Step& s, const RuntimeValue* const* ops, RuntimeValue* results) {
+    const RegionPlan& r = p_.regions[s.region];
+    auto cond = conditionOf(*s.op, ops[0]->tensor);
+    if (!cond) return cond.status();
+    for (uint32_t k = 0; k < r.numArgs; ++k) {
+      const RuntimeValue& in = *ops[1 + k];
+      slots_[p_.argSlots[r.argBegin + k]] = in.isList ? in : RuntimeValue{in.tensor.clone(), {}, false};
+    }
+    for (bool go = *cond; go;) {
+      if (Status st = steps(r.stepBegin, r.stepEnd); !st) return st;
+      auto next = conditionOf(*s.op, slots_[r.condSlot].tensor);
+      if (!next) return next.status();
+      go = *next;
+    }
+    for (uint32_t k = 0; k < r.numArgs; ++k) results[k] = std::move(slots_[p_.argSlots[r.argBegin + k]]);
+    slots_[r.condSlot] = RuntimeValue{};
+    return Status::ok();
+  }
+
+  const Plan& p_;
+  std::vector<RuntimeValue>& slots_;
+  const std::vector<const RuntimeValue*>& operands_;
+  const TensorMap& feeds_;
+  TensorMap& fetches_;
+  Communicator* comm_;
+  RunStats* stats_;
+  TraceSink* trace_;
+  std::vector<RuntimeValue> yielded_;
+};
+
+}  // namespace
+
 Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* comm, RunStats* stats) {
-  const Plan& p = *plan_;
-  std::vector<RuntimeValue>& slots = state_->slots;
-  const std::vector<const RuntimeValue*>& operands = state_->operands;
   TraceSink* trace = stats ? stats->trace : nullptr;
   if (comm) comm->setTraceSink(trace);
-  double kernelNs = 0;
-  Status failure;
-  uint32_t i = 0;
-  for (; i < p.steps.size(); ++i) {
-    const Step& s = p.steps[i];
-    if (comm && comm->stopping()) {
-      failure = stoppedStatus();
-      break;
-    }
-    if (s.kind == StepKind::Feed) {
-      const std::string& name = p.names[s.name];
-      auto it = feeds.find(name);
-      std::string where = s.op ? std::string(s.op->name()) + ": " : "kwarg ";
-      int64_t loc = s.op ? s.op->location() : -1;
-      if (it == feeds.end()) {
-        failure = Status::error(where + "no tensor fed for '" + name + "'", loc);
-        break;
-      }
-      const Tensor& t = it->second;
-      if (t.dtype() != p.feedTypes[s.name] || !shapeMatches(p.feedShapes[s.name], t.shape())) {
-        failure = Status::error(where + "'" + name + "' is " + typeText(p.feedTypes[s.name], p.feedShapes[s.name]) +
-                                    ", the fed tensor " + t.typeText(),
-                                loc);
-        break;
-      }
-      if (stats && stats->checkFinite)
-        if (auto bad = nonFiniteIn(RuntimeValue{t, {}, false})) {
-          failure = Status::error(where + "'" + name + "' " + *bad + " (--check-finite)", loc);
-          break;
-        }
-      slots[s.resultBegin].tensor = t;
-    } else if (s.kind == StepKind::Fetch) {
-      fetches[p.names[s.name]] = operands[s.operandBegin]->tensor;
-    } else {
-      RuntimeValue* results = slots.data() + s.resultBegin;
-      for (uint32_t k = 0; k < s.numInplace; ++k) {
-        const core::InplacePair& ip = p.inplace[s.inplaceBegin + k];
-        results[ip.result].tensor = operands[s.operandBegin + ip.operand]->tensor;
-      }
-      KernelContext ctx{*s.op, std::span<const RuntimeValue* const>(operands.data() + s.operandBegin, s.numOperands),
-                        std::span<RuntimeValue>(results, s.numResults), comm};
-      int64_t start = nowNs();
-      Status st;
-      try {
-        st = s.fn(ctx);
-      } catch (const std::exception& e) {
-        st = Status::error(std::string("the kernel threw: ") + e.what());
-      }
-      int64_t dur = nowNs() - start;
-      kernelNs += double(dur);
-      if (trace) trace->op(i, start, dur);
-      if (!st) {
-        failure = st.isCancelled()
-                      ? st
-                      : Status::failure(st.kind(), std::string(s.op->name()) + ": " + st.message(), s.op->location())
-                            .withNotes(st.notes());
-        break;
-      }
-      if (!resultsAsDeclared(p, s, results)) {
-        failure = checkDeclared(p, s, results);
-        break;
-      }
-      if (stats && stats->checkFinite)
-        if (Status c = checkFiniteResults(p, s, results); !c) {
-          failure = c;
-          break;
-        }
-    }
-    for (uint32_t k = 0; k < s.numDrop; ++k) slots[p.drops[s.dropBegin + k]] = RuntimeValue{};
-  }
+  Interpreter interp(*plan_, *state_, feeds, fetches, comm, stats);
+  Status failure = interp.steps(0, uint32_t(plan_->steps.size()));
   if (comm) comm->setTraceSink(nullptr);
   if (!failure.isOk())
-    for (auto& slot : slots) slot = RuntimeValue{};  // a failed run leaves nothing behind
-  if (stats) stats->kernelSeconds += kernelNs * 1e-9;
+    for (auto& slot : state_->slots) slot = RuntimeValue{};  // a failed run leaves nothing behind
+  if (stats) stats->kernelSeconds += interp.kernelNs * 1e-9;
   return failure;
 }
 

@@ -252,8 +252,8 @@ TEST_CASE("result types of an op as built, and of ops without a function", "[cor
   REQUIRE((*r)[0] == t({4, 2}));
   Operation* relu = f.b.create("pd_op.relu", std::span<Value* const>(ins, 1), xt);
   REQUIRE(inferResultTypes(*relu).status().message() == "the op table has no result-type function for 'pd_op.relu'");
-  Operation* other = f.b.create("cinn_op.group", {}, {});
-  REQUIRE(inferResultTypes(*other).status().message() == "the op table has no entry for 'cinn_op.group'");
+  Operation* other = f.b.create("custom.group", {}, {});
+  REQUIRE(inferResultTypes(*other).status().message() == "the op table has no entry for 'custom.group'");
   // A vec operand is a list spec; a null operand an empty one.
   const Type* vec[] = {f.ctx.vectorType(std::vector<const Type*>{xt[0], yt[0]})};
   Operation* combine = f.b.create("builtin.combine", ins, vec);

@@ -1,4 +1,4 @@
-//===- creation.cpp - full*, assign, share_data_, assign_out_ -------------===//
+//===- creation.cpp - full*, assign, share_data_, shadow_feed, assign_out_ -===//
 //
 // A created tensor takes its shape from the result type when that is
 // static (dist_to_dense localises types, not `full`'s shape attribute), else
@@ -86,6 +86,7 @@ void registerCreationKernels(KernelRegistry& r) {
   r.add("pd_op.full", full);
   r.add("pd_op.full_int_array", fullIntArray);
   r.add("pd_op.full_like", fullLike);
+  r.add("pd_op.shadow_feed", shareData);  // the kernel dialect's copy to a device: the identity on CPU
   r.add("pd_op.share_data_", shareData);
 }
 
