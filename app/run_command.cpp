@@ -30,7 +30,7 @@ using core::Status;
 /// pir-run's flags beside the run's configuration.
 struct RunOptions {
   runner::RunConfig config;
-  std::string outputDir, trace;
+  std::string outputDir, trace, valuesDir;
   double timeout = 60;
   int64_t blasThreads = 0;  // 0: not given
   bool timing = false;
@@ -78,7 +78,8 @@ int execute(RunOptions& opts) {
   };
   RunFiles files;
   cfg.namesAreFiles = !opts.outputDir.empty();
-  cfg.beforeCompute = [&] { return files.open(opts.trace, opts.outputDir); };
+  cfg.dumpValues = !opts.valuesDir.empty();
+  cfg.beforeCompute = [&] { return files.open(opts.trace, opts.outputDir, opts.valuesDir); };
   runner::RunReport report;
   int rc = 0;
   {
@@ -109,6 +110,9 @@ int runRun(int argc, char** argv) {
       ->check(path);
   app.add_option("--inputs", cfg.inputs.dir, "Read every feed and parameter from DIR/NAME.npy")->check(path);
   app.add_option("--output-dir", opts.outputDir, "Write outputs, parameters, state and summary.yaml here (all or none)")
+      ->check(path);
+  app.add_option("--dump-values", opts.valuesDir,
+                 "A dense program: write each value its top block's ops make as DIR/N.npy (N: its number, %N)")
       ->check(path);
   app.add_option("--ranks", cfg.ranks, "Ranks to run (default: the world size)")->check(atLeast(1));
   app.add_option("--steps", cfg.steps, "Steps to run, reusing the feeds (default 1)")->check(atLeast(1));

@@ -39,13 +39,15 @@ bool printReport(const runner::RunReport& report) {
   return true;
 }
 
-Status RunFiles::open(const std::string& tracePath, const std::string& outputDir) {
+Status RunFiles::open(const std::string& tracePath, const std::string& outputDir, const std::string& valuesDir) {
   tracePath_ = tracePath;
   if (!tracePath.empty())
     if (Status s = trace_.open(tracePath); !s)
       return s.withMessage(tracePath + ": cannot write the trace: " + s.message());
   if (!outputDir.empty())
     if (Status s = dir_.open(outputDir, StagedDirectory::Existing::Replace, "summary.yaml"); !s) return s;
+  if (!valuesDir.empty())
+    if (Status s = values_.open(valuesDir, StagedDirectory::Existing::Replace, "values.txt"); !s) return s;
   return Status::ok();
 }
 
@@ -60,6 +62,15 @@ Status RunFiles::write(const runner::RunReport& report) {
       if (Status s = dir_.writeFile(name + ".npy", runtime::encodeNpy(t)); !s) return s;
     if (Status s = dir_.writeFile("summary.yaml", report.summary); !s) return s;
     if (Status s = dir_.commit(); !s) return s;
+  }
+  if (values_.isOpen()) {
+    std::string index;  // values.txt: `%N tensor<..>` a line, in the order the values were made
+    for (auto& [number, t] : report.values) {
+      if (Status s = values_.writeFile(number + ".npy", runtime::encodeNpy(t)); !s) return s;
+      index += "%" + number + " " + t.typeText() + "\n";
+    }
+    if (Status s = values_.writeFile("values.txt", index); !s) return s;
+    if (Status s = values_.commit(); !s) return s;
   }
   std::fflush(stdout);
   if (std::ferror(stdout)) return Status::error("cannot write to stdout");

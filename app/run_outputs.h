@@ -33,7 +33,8 @@ bool printReport(const runtime::runner::RunReport& report);
 /// marked by summary.yaml), never merges with a last run's files.
 class RunFiles {
  public:
-  core::Status open(const std::string& tracePath, const std::string& outputDir);
+  /// `valuesDir`: --dump-values' folder (empty: none).
+  core::Status open(const std::string& tracePath, const std::string& outputDir, const std::string& valuesDir = "");
   /// Writes and commits both; then stdout flushed.
   core::Status write(const runtime::runner::RunReport& report);
 
@@ -41,6 +42,7 @@ class RunFiles {
   std::string tracePath_;
   OutputFile trace_;
   StagedDirectory dir_;
+  StagedDirectory values_;
 };
 
 }  // namespace pir::app

@@ -166,7 +166,8 @@ class Interpreter {
         stats_(stats),
         trace_(stats ? stats->trace : nullptr) {}
 
-  Status steps(uint32_t begin, uint32_t end) {
+  /// Runs steps [begin, end); `top`: they are the top block's.
+  Status steps(uint32_t begin, uint32_t end, bool top = false) {
     for (uint32_t i = begin; i < end;) {
       const Step& s = p_.steps[i];
       if (comm_ && comm_->stopping()) return stoppedStatus();
@@ -191,6 +192,7 @@ class Interpreter {
           break;
       }
       if (!st) return st;
+      if (top && stats_ && stats_->madeValues) keepMade(s);
       for (uint32_t k = 0; k < s.numDrop; ++k) slots_[p_.drops[s.dropBegin + k]] = RuntimeValue{};
       i = s.next;
     }
@@ -244,6 +246,16 @@ class Interpreter {
     if (!resultsAsDeclared(p_, s, results)) return checkDeclared(p_, s, results);
     if (stats_ && stats_->checkFinite) return checkFiniteResults(p_, s, results);
     return Status::ok();
+  }
+
+  /// A copy of each tensor step `s` made, with its value, in
+  /// RunStats::madeValues (a later in-place op leaves the copy as it was).
+  void keepMade(const Step& s) {
+    if (!s.op || s.kind == StepKind::Fetch || s.kind == StepKind::Yield) return;
+    for (uint32_t k = 0; k < s.numResults && k < s.op->numResults(); ++k) {
+      const RuntimeValue& v = slots_[s.resultBegin + k];
+      if (!v.isList && v.tensor.defined()) stats_->madeValues->emplace_back(s.op->result(k), v.tensor.clone());
+    }
   }
 
   /// A cf.yield: its operands into its targets, all read before any is
@@ -315,7 +327,7 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
   TraceSink* trace = stats ? stats->trace : nullptr;
   if (comm) comm->setTraceSink(trace);
   Interpreter interp(*plan_, *state_, feeds, fetches, comm, stats);
-  Status failure = interp.steps(0, uint32_t(plan_->steps.size()));
+  Status failure = interp.steps(0, uint32_t(plan_->steps.size()), true);
   if (comm) comm->setTraceSink(nullptr);
   if (!failure.isOk())
     for (auto& slot : state_->slots) slot = RuntimeValue{};  // a failed run leaves nothing behind

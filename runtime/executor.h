@@ -62,6 +62,9 @@ struct RunStats {
   double kernelSeconds = 0;    // in kernels (communication kernels included)
   TraceSink* trace = nullptr;  // when set, every op's run and its communication go there (trace_sink.h)
   bool checkFinite = false;    // fail on the first NaN or infinity fed or made (pir-run --check-finite)
+  /// When set, a copy of every tensor the top block's ops make, as each is
+  /// made, with its value (pir-run --dump-values).
+  std::vector<std::pair<const core::Value*, Tensor>>* madeValues = nullptr;
 };
 
 class Executor {

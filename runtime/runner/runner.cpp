@@ -270,6 +270,20 @@ Status loadFolder(const RunConfig& cfg, std::vector<std::unique_ptr<Loaded>>& lo
   return Status::ok();
 }
 
+/// `made`'s tensors named by their values' result numbers as the printer
+/// gives them: one counter over every op's results in print order.
+std::vector<std::pair<std::string, Tensor>> namedByNumber(const core::Program& program,
+                                                          std::vector<std::pair<const core::Value*, Tensor>>& made) {
+  std::unordered_map<const core::Value*, int64_t> number;
+  int64_t next = 0;
+  core::walk(program.body(), [&](const core::Operation& op) {
+    for (uint32_t i = 0; i < op.numResults(); ++i) number[op.result(i)] = next++;
+  });
+  std::vector<std::pair<std::string, Tensor>> named;
+  for (auto& [value, t] : made) named.emplace_back(std::to_string(number.at(value)), std::move(t));
+  return named;
+}
+
 /// The pass pipeline that makes a pipelined run's job programs, and the
 /// schedule mode.
 Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipeline) {
@@ -444,6 +458,11 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   } else if (Status s = st.fromProgram(cfg); !s) {
     return s;
   }
+  const bool dense = cfg.programsDir.empty() && !st.session.layout && !cfg.pipelined();
+  if (cfg.dumpValues && !dense)
+    return Status::error(
+        "--dump-values runs a dense PROGRAM (one rank, no --mode); a distributed program's "
+        "values live on several ranks");
   if (Status s = st.sizeWorld(cfg); !s) return s;
   if (Status s = checkRings(st.comm, st.session); !s) return s;
   TensorMap global;
@@ -462,7 +481,10 @@ Status Runner::run(const RunConfig& cfg, RunReport& report) {
   so.record = st.serial != nullptr;
   if (cfg.stepLoss) so.stepLoss = [&](int64_t step, double loss) { cfg.stepLoss(step, st.lossName, loss); };
   so.checkFinite = cfg.checkFinite;
+  std::vector<std::pair<const core::Value*, Tensor>> made;
+  if (cfg.dumpValues) so.madeValues = &made;
   if (Status s = runSession(st.session, *st.world, so); !s) return s;
+  if (cfg.dumpValues) report.values = namedByNumber(*st.loaded.front()->program, made);
   report.root = st.world->isRoot();
   if (!report.root) return Status::ok();
   Status s = st.report(cfg, original, report);

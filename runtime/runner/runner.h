@@ -41,6 +41,7 @@ struct RunConfig {
   bool checkDeterminism = false;  // run a dense program twice, compare bitwise
   bool trace = false;             // record every op's run
   bool checkFinite = false;       // fail at the first NaN or infinity fed or made, on every rank and job
+  bool dumpValues = false;        // a dense program: RunReport::values has what its top block made
   std::chrono::milliseconds timeout{60000};
   // Pipelines: a schedule mode (as `pir-opt schedule`), or a schedule file.
   std::string mode, schedule;
@@ -80,6 +81,9 @@ struct RunReport {
   std::optional<CompareReport> check;
   std::vector<TraceTrack> tracks;  // with trace
   std::string summary;             // summary.yaml
+  /// With RunConfig::dumpValues: each tensor the top block's ops made in the
+  /// last step, named by its result number as printed (`4` for `%4`).
+  std::vector<std::pair<std::string, Tensor>> values;
 };
 
 class Runner {

@@ -231,6 +231,8 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   }
   RunStats stats;
   stats.checkFinite = opts.checkFinite;
+  if (opts.madeValues) opts.madeValues->clear();  // the last step's are kept
+  stats.madeValues = opts.madeValues;
   size_t firstEvent = rank.track.events.size();
   EventRecorder recorder(rank.track.events);
   if (opts.trace) stats.trace = &recorder;

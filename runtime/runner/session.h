@@ -135,6 +135,9 @@ struct SessionOptions {
   std::function<void(int64_t step, double loss)> stepLoss;
   bool checkFinite = false;  // RunStats::checkFinite for every job
   bool record = false;       // keep each step's RankSession::stepBefore and stepGradients (--check)
+  /// A one-job, one-rank session: what its top block made in the last step
+  /// (RunStats::madeValues). May be null.
+  std::vector<std::pair<const core::Value*, Tensor>>* madeValues = nullptr;
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,
