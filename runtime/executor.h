@@ -24,8 +24,16 @@
 //     --check-finite): feeds are checked first, so the first op that fails
 //     is the first to make a non-finite value from finite operands.
 //
-// An op without a kernel, an op with regions or a value of a type the runner
-// cannot hold is an error of compile(), located at the op (Status offset).
+// Region ops run their regions (the op table's RegionRun: pd_op.if's taken
+// branch, pd_op.while's body while its condition holds, cinn_op.group
+// inline), whose steps follow the op's in the plan; a value read inside a
+// region lives until its region op has finished. A kernel-dialect op runs
+// as the op its `op_name` names (core::lookupRunOp).
+//
+// An op without a kernel, one the op table refuses (the cf stack ops,
+// cinn_runtime.jit_kernel), a region op of unknown semantics or a value of a
+// type the runner cannot hold is an error of compile(), located at the op
+// (Status offset); every such op of the program is listed at once.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
