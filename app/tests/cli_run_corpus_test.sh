@@ -3,8 +3,9 @@
 # copied). Each test runs a dump with pir-run --dump-values (every value its top block makes, as
 # N.npy for %N) and recomputes those values with numpy, written here from the dump's text:
 # control flow (07 if, 08 while), a CINN group (11), the kernel dialect (13), fetch (22), pd_op.max
-# (30). 14 holds a compiled CINN kernel, a located error. f32 tolerance: 1e-6 + 1e-5 relative;
-# values that only move data are bitwise. See cli_lib.sh for the driver.
+# (30), the operator dialect (15), combine/concat (24), split (25). 14 holds a compiled CINN kernel, a
+# located error. f32 tolerance: 1e-6 + 1e-5 relative; values that only move data are bitwise. See
+# cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 CORPUS=${PIR_CORPUS:-$HERE/../../../shared/corpus}
 
@@ -13,7 +14,7 @@ need_corpus() {
   /usr/bin/python3 -c 'import numpy' 2> /dev/null || skip "no python3-numpy"
 }
 
-# numpy_inputs DIR NAME=SHAPE...: DIR/NAME.npy, f32 normal draws of SHAPE (seeded).
+# numpy_inputs DIR NAME=SHAPE[:f64]...: DIR/NAME.npy, f32 (or f64) normal draws of SHAPE (seeded).
 numpy_inputs() {
   local dir=$1
   shift
@@ -23,8 +24,9 @@ import sys, numpy as np
 rng = np.random.default_rng(7)
 for spec in sys.argv[2:]:
     name, shape = spec.split("=")
+    shape, _, dtype = shape.partition(":")
     dims = [int(d) for d in shape.split("x")] if shape else []
-    np.save(f"{sys.argv[1]}/{name}.npy", rng.standard_normal(dims).astype(np.float32))
+    np.save(f"{sys.argv[1]}/{name}.npy", rng.standard_normal(dims).astype({"f64": np.float64}.get(dtype, np.float32)))
 PY
 }
 
@@ -113,6 +115,42 @@ test_run_corpus_14_compiled_kernel_is_a_located_error() {
   expect_rc 1
   stderr_has "14_kernel_dialect_jit_kernel\.pir:4:2: error: cinn_runtime\.jit_kernel: compiled CINN kernel: its code is not in the program$"
   [ "$(sed -n 3p err)" = " ^" ] || fail "no caret under the op: $(cat err)"
+}
+
+test_run_corpus_15_operator_dialect() {
+  need_corpus
+  numpy_inputs in x=2x7 y=2x7
+  prun "$CORPUS/15_operator_dialect_inline_comment.pir" --inputs in --dump-values v --output-dir o
+  expect_rc 0
+  numpy_check v "
+x, y = inp('x'), inp('y')
+same(v(2), x + y, '%2 (add)')
+same(np.load('o/output_0.npy'), np.maximum(x + y, 0), 'output_0')
+"
+}
+
+test_run_corpus_24_combine_concat() {
+  need_corpus
+  numpy_inputs in _jst.0.args.0=5x1x4x5:f64 _jst.0.args.1=5x2x4x5:f64 _jst.0.args.2=5x3x4x5:f64
+  prun "$CORPUS/24_combine_concat_vec_fragment.pir" --inputs in --dump-values v
+  expect_rc 0
+  numpy_check v "
+a = [inp(f'_jst.0.args.{i}') for i in range(3)]
+same(v(3), np.array([1], np.int32), '%3')
+same(v(5), np.concatenate(a, axis=1), '%5 (concat)')
+"
+}
+
+test_run_corpus_25_split() {
+  need_corpus
+  numpy_inputs in _jst.0.args.0=4x5x6:f64
+  prun "$CORPUS/25_split_builtin_split_fragment.pir" --inputs in --dump-values v
+  expect_rc 0
+  numpy_check v "
+x = inp('_jst.0.args.0')
+parts = np.split(x, [2, 3], axis=1)
+for n, p in zip((4, 5, 6), parts): same(v(n), p, f'%{n} (builtin.split)')
+"
 }
 
 test_run_corpus_22_fetch() {
