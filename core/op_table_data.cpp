@@ -122,6 +122,25 @@ constexpr SV kOutputs[] = {"outputs"};
 constexpr SV kWhereIn[] = {"condition", "x", "y"};
 constexpr SV kXYOutOutGrad[] = {"x", "y", "out", "out_grad"};
 constexpr SV kXOutGradAxis[] = {"x", "out_grad", "axis"};
+// The math, reduction and shape ops of real programs (issue 29).
+constexpr SV kArangeIn[] = {"start", "end", "step"};
+constexpr SV kClipIn[] = {"x", "min", "max"};
+constexpr SV kClipGradIn[] = {"x", "out_grad", "min", "max"};
+constexpr SV kExpandGradIn[] = {"x", "out_grad", "shape"};
+constexpr SV kOneHotIn[] = {"x", "num_classes"};
+constexpr SV kOutGrad[] = {"out_grad"};
+// scatter(x, index, updates){overwrite}; scatter_grad(index, updates, out_grad)
+constexpr SV kScatterIn[] = {"x", "index", "updates"};
+constexpr SV kScatterGradIn[] = {"index", "updates", "out_grad"};
+constexpr SV kScatterGradOut[] = {"x_grad", "updates_grad"};
+constexpr SV kTileIn[] = {"x", "repeat_times"};
+constexpr SV kTileGradIn[] = {"x", "out_grad", "repeat_times"};
+constexpr SV kXIndex[] = {"x", "index"};
+constexpr SV kXIndexAxis[] = {"x", "index", "axis"};
+constexpr SV kXIndexOutGrad[] = {"x", "index", "out_grad"};
+constexpr SV kXIndexOutGradAxis[] = {"x", "index", "out_grad", "axis"};
+constexpr SV kXOutOutGrad[] = {"x", "out", "out_grad"};
+constexpr SV kXOutOutGradAxis[] = {"x", "out", "out_grad", "axis"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -211,6 +230,9 @@ constexpr OpInfo kOps[] = {
      .traits = kReshardStep,
      .comm = Communication::AllToAll,
      .resultTypes = t::sameAsX},
+    {.name = "pd_op.arange", .layout = fixed(kArangeIn, kOut)},
+    {.name = "pd_op.argmax", .layout = fixed(kXAxis, kOut)},
+    {.name = "pd_op.argmin", .layout = fixed(kXAxis, kOut)},
     {.name = "pd_op.assign", .layout = kLinearUnary, .traits = kReshardStep, .resultTypes = t::sameAsX},
     {.name = "pd_op.assign_out_", .layout = fixed(kAssignOutIn, kOut, kL0, kAssignOut)},
     {.name = "pd_op.broadcast",
@@ -232,9 +254,12 @@ constexpr OpInfo kOps[] = {
      .traits = kReshardStep,
      .comm = Communication::ReduceScatter},
     {.name = "pd_op.cast", .layout = kLinearUnary, .traits = kPassesGradient},
+    {.name = "pd_op.clip", .layout = fixed(kClipIn, kOut)},
     {.name = "pd_op.concat", .layout = fixed(kConcatIn, kOut, kL0), .traits = kReshardStep, .resultTypes = t::concat},
     {.name = "pd_op.conv2d", .layout = fixed(kConvIn, kOut, kL0 | kL1)},
+    {.name = "pd_op.cos", .layout = kUnary},
     {.name = "pd_op.cross_entropy_with_softmax", .layout = fixed(kCrossEntropyIn, kCrossEntropyOut)},
+    {.name = "pd_op.cumsum", .layout = fixed(kXAxis, kOut, kL0)},
     {.name = "pd_op.data",
      .layout = fixed(kEmpty, kOut),
      .nameAttr = "name",
@@ -243,8 +268,10 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.divide", .layout = fixed(kXY, kOut, kL0)},
     {.name = "pd_op.equal", .layout = kBinary},
     {.name = "pd_op.exp", .layout = kUnary},
+    {.name = "pd_op.expand", .layout = fixed(kReshapeIn, kOut, kL0)},
     {.name = "pd_op.fetch", .layout = kLinearUnary},
     {.name = "pd_op.flatten", .layout = fixed(kX, kOutXShape, kL0)},
+    {.name = "pd_op.floor", .layout = kUnary},
     {.name = "pd_op.full", .layout = fixed(kEmpty, kOut), .traits = kReshardStep, .resultTypes = t::full},
     // full_(output) {shape, value, dtype, place}: fills output in place
     {.name = "pd_op.full_", .layout = fixed(kFullIn, kOut, 0, kFirstToFirst)},
@@ -253,6 +280,8 @@ constexpr OpInfo kOps[] = {
      .traits = kReshardStep,
      .resultTypes = t::fullIntArray},
     {.name = "pd_op.full_like", .layout = fixed(kFullLikeIn, kOut, kL1), .resultTypes = t::fullLike},
+    {.name = "pd_op.gather", .layout = fixed(kXIndexAxis, kOut, kL0)},
+    {.name = "pd_op.gather_nd", .layout = fixed(kXIndex, kOut, kL0)},
     {.name = "pd_op.gelu", .layout = kUnary},
     {.name = "pd_op.greater_equal", .layout = kBinary},
     {.name = "pd_op.greater_than", .layout = kBinary},
@@ -260,6 +289,7 @@ constexpr OpInfo kOps[] = {
      .layout = {.operands = kCond, .results = kOut, .variadicResults = true},
      .regionSyntax = RegionSyntax::IfElse,
      .regionRun = RegionRun::IfElse},
+    {.name = "pd_op.index_select", .layout = fixed(kXIndex, kOut, kL0)},
     {.name = "pd_op.isinf", .layout = kUnary},
     {.name = "pd_op.isnan", .layout = kUnary},
     {.name = "pd_op.label_smooth", .layout = fixed(kLabelSmoothIn, kOut)},
@@ -267,10 +297,12 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.leaky_relu", .layout = kUnary},
     {.name = "pd_op.less_equal", .layout = kBinary},
     {.name = "pd_op.less_than", .layout = kBinary},
+    {.name = "pd_op.log", .layout = kUnary},
     {.name = "pd_op.logical_and", .layout = kBinary},
     {.name = "pd_op.logical_not", .layout = kUnary},
     {.name = "pd_op.logical_or", .layout = kBinary},
     {.name = "pd_op.logical_xor", .layout = kBinary},
+    {.name = "pd_op.logsumexp", .layout = kUnary},
     {.name = "pd_op.matmul", .layout = fixed(kXY, kOut, kL0 | kL1), .resultTypes = t::matmul},
     {.name = "pd_op.max", .layout = fixed(kXAxis, kOut)},
     {.name = "pd_op.maximum", .layout = kBinary},
@@ -280,8 +312,11 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.multiply", .layout = fixed(kXY, kOut, kL0 | kL1)},
     {.name = "pd_op.not_equal", .layout = kBinary},
     {.name = "pd_op.numel", .layout = fixed(kX, kSize)},
+    {.name = "pd_op.one_hot", .layout = fixed(kOneHotIn, kOut)},
     {.name = "pd_op.pool2d", .layout = fixed(kPoolIn, kOut, kL0), .linearWhen = t::poolsByAverage},
+    {.name = "pd_op.pow", .layout = kUnary},
     {.name = "pd_op.print", .layout = fixed(kPrintIn, kOut, kL0)},
+    {.name = "pd_op.prod", .layout = fixed(kXAxis, kOut)},
     {.name = "pd_op.recv_v2",
      .layout = fixed(kEmpty, kOut),
      .traits = kReshardStep,
@@ -297,11 +332,14 @@ constexpr OpInfo kOps[] = {
      .layout = fixed(kReshapeIn, kOutXShape, kL0),
      .traits = kPassesGradient | kReshardStep,
      .resultTypes = t::reshape},
+    {.name = "pd_op.rsqrt", .layout = kUnary},
     {.name = "pd_op.scale", .layout = fixed(kScaleIn, kOut, kL0 | kL1), .linearWhen = t::scaleBiasIsZero},
     {.name = "pd_op.scale_",
      .layout = fixed(kScaleIn, kOut, kL0 | kL1, kFirstToFirst),
      .linearWhen = t::scaleBiasIsZero,
      .resultTypes = t::sameAsX},
+    // x with rows replaced by updates: linear in x and updates together
+    {.name = "pd_op.scatter", .layout = fixed(kScatterIn, kOut, kL0 | kL2)},
     {.name = "pd_op.send_v2",
      .layout = fixed(kX, kEmpty, kL0),
      .traits = kReshardStep,
@@ -316,6 +354,8 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.shape", .layout = fixed(kInput, kOut)},
     {.name = "pd_op.share_data_", .layout = fixed(kX, kOut, kL0, kFirstToFirst), .traits = kReshardStep},
     {.name = "pd_op.sigmoid", .layout = kUnary},
+    {.name = "pd_op.sign", .layout = kUnary},
+    {.name = "pd_op.sin", .layout = kUnary},
     {.name = "pd_op.slice", .layout = fixed(kSliceIn, kOut, kL0), .traits = kReshardStep, .resultTypes = t::slice},
     {.name = "pd_op.softmax", .layout = kUnary},
     {.name = "pd_op.split", .layout = fixed(kSplitIn, kOut, kL0), .traits = kReshardStep, .resultTypes = t::split},
@@ -325,12 +365,17 @@ constexpr OpInfo kOps[] = {
      .resultTypes = t::splitWithNum},
     {.name = "pd_op.sqrt", .layout = kUnary},
     {.name = "pd_op.square", .layout = kUnary},
+    {.name = "pd_op.squeeze", .layout = fixed(kXAxis, kOutXShape, kL0)},
     {.name = "pd_op.stack", .layout = kLinearUnary},
     {.name = "pd_op.subtract", .layout = fixed(kXY, kOut, kL0 | kL1)},
     {.name = "pd_op.sum", .layout = fixed(kXAxis, kOut, kL0)},
     {.name = "pd_op.tanh", .layout = kUnary},
+    {.name = "pd_op.tile", .layout = fixed(kTileIn, kOut, kL0)},
     {.name = "pd_op.transpose", .layout = kLinearUnary, .traits = kReshardStep, .resultTypes = t::transpose},
+    {.name = "pd_op.tril", .layout = kLinearUnary},
+    {.name = "pd_op.triu", .layout = kLinearUnary},
     {.name = "pd_op.uniform", .layout = fixed(kUniformIn, kOut)},
+    {.name = "pd_op.unsqueeze", .layout = fixed(kXAxis, kOutXShape, kL0)},
     // linear in x and y together
     {.name = "pd_op.where", .layout = fixed(kWhereIn, kOut, kL1 | kL2)},
     {.name = "pd_op.while",
@@ -360,6 +405,32 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.divide_grad", .layout = fixed(kXYOutOutGrad, kXYGrad, 1u << 3)},
     {.name = "pd_op.multiply_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
     {.name = "pd_op.sum_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
+    // Grads of the math, reduction and shape ops of real programs (issue 29)
+    {.name = "pd_op.clip_grad", .layout = fixed(kClipGradIn, kXGrad, kL1)},
+    {.name = "pd_op.cos_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.cumsum_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
+    {.name = "pd_op.expand_grad", .layout = fixed(kExpandGradIn, kXGrad, kL1)},
+    {.name = "pd_op.flatten_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.floor_grad", .layout = fixed(kOutGrad, kXGrad, kL0)},
+    {.name = "pd_op.gather_grad", .layout = fixed(kXIndexOutGradAxis, kXGrad, kL2)},
+    {.name = "pd_op.gather_nd_grad", .layout = fixed(kXIndexOutGrad, kXGrad, kL2)},
+    {.name = "pd_op.index_select_grad", .layout = fixed(kXIndexOutGrad, kXGrad, kL2)},
+    {.name = "pd_op.log_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.logsumexp_grad", .layout = fixed(kXOutOutGrad, kXGrad, kL2)},
+    {.name = "pd_op.max_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
+    {.name = "pd_op.min_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
+    {.name = "pd_op.pow_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.prod_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
+    {.name = "pd_op.rsqrt_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.scatter_grad", .layout = fixed(kScatterGradIn, kScatterGradOut, kL2)},
+    {.name = "pd_op.sin_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.squeeze_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
+    // stack_grad(x, out_grad){axis} -> x_grad, a vec with one gradient per x
+    {.name = "pd_op.stack_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
+    {.name = "pd_op.tile_grad", .layout = fixed(kTileGradIn, kXGrad, kL1)},
+    {.name = "pd_op.tril_grad", .layout = fixed(kOutGrad, kXGrad, kL0)},
+    {.name = "pd_op.triu_grad", .layout = fixed(kOutGrad, kXGrad, kL0)},
+    {.name = "pd_op.unsqueeze_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},
@@ -372,7 +443,7 @@ constexpr OpInfo kOps[] = {
 // Open addressing over a power of two at most a quarter full: a lookup is
 // one hash and, mostly, one compare; an unknown name mostly hits an empty
 // slot at once.
-constexpr size_t kSlots = 512;
+constexpr size_t kSlots = 1024;
 constexpr uint16_t kEmptySlot = 0xFFFF;
 static_assert(std::size(kOps) * 4 <= kSlots, "grow kSlots with the table");
 

@@ -10,6 +10,7 @@ void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCompareKernels(KernelRegistry& registry);    // kernels/compare_kernels.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
 void registerLossKernels(KernelRegistry& registry);       // kernels/loss_kernels.cpp
+void registerMathKernels(KernelRegistry& registry);       // kernels/math_kernels.cpp
 void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
 void registerMergeKernels(KernelRegistry& registry);      // kernels/gradient_merge_kernels.cpp
 void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
@@ -25,6 +26,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerCompareKernels(registry);
   registerCreationKernels(registry);
   registerLossKernels(registry);
+  registerMathKernels(registry);
   registerMatmulKernels(registry);
   registerMergeKernels(registry);
   registerNormKernels(registry);

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include <cmath>
 
-#include "runtime/kernels/math_util.h"
+#include "runtime/kernels/unary.h"
 
 namespace pir::runtime {
 namespace kernels {
@@ -22,40 +22,6 @@ constexpr double kSqrt2 = 1.41421356237309504880;
 constexpr double kSqrt2OverPi = 0.79788456080286535588;  // sqrt(2/pi)
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;   // 1/sqrt(2 pi)
 constexpr double kGeluCoeff = 0.044715;
-
-/// out = f(x) elementwise; the result is x's buffer for an in-place op.
-template <class F>
-Status unaryKernel(KernelContext& ctx, F f) {
-  if (Status s = requireOperands(ctx, {0}); !s) return s;
-  const Tensor& x = ctx.in(0);
-  return visitFloat(ctx, x.dtype(), [&](auto* tag) -> Status {
-    using T = std::remove_pointer_t<decltype(tag)>;
-    if (!ctx.out(0).defined()) ctx.setOut(0, Tensor::allocate(x.dtype(), x.shape()));
-    const T* a = x.data<T>();
-    T* o = ctx.out(0).template data<T>();
-    for (int64_t i = 0; i < x.numel(); ++i) o[i] = store<T>(f(load(a[i])));
-    return Status::ok();
-  });
-}
-
-/// x_grad = f(a, dout) elementwise, `a` being x or out.
-template <class F>
-Status unaryGradKernel(KernelContext& ctx, F f) {
-  if (Status s = requireOperands(ctx, {0, 1}); !s) return s;
-  const Tensor& a = ctx.in(0);
-  const Tensor& dout = ctx.in(1);
-  if (a.numel() != dout.numel())
-    return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " does not match " + shapeText(a.shape()));
-  return visitFloat(ctx, a.dtype(), [&](auto* tag) -> Status {
-    using T = std::remove_pointer_t<decltype(tag)>;
-    if (!ctx.out(0).defined()) ctx.setOut(0, Tensor::allocate(a.dtype(), a.shape()));
-    const T* pa = a.data<T>();
-    const T* pd = dout.data<T>();
-    T* o = ctx.out(0).template data<T>();
-    for (int64_t i = 0; i < a.numel(); ++i) o[i] = store<T>(f(load(pa[i]), load(pd[i])));
-    return Status::ok();
-  });
-}
 
 template <class C>
 C geluExact(C x) {
