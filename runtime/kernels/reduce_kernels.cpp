@@ -8,7 +8,10 @@
 // min(x, axis){keepdim} propagate NaN (np.max, np.min); reducing a dim of
 // size 0 is an error, as in numpy. CINN's reduce_max and reduce_sum
 // (x){dim, keep_dim} are the same with their axes an attribute (an empty
-// list reduces every dim) and sum's dtype x's.
+// list reduces every dim) and sum's dtype x's. prod (x, axis){keepdim,
+// reduce_all} and logsumexp (x){axis, keepdim, reduce_all} with their grads,
+// and max_grad/min_grad (x, out, out_grad, axis), which give out_grad to
+// every element equal to the extreme (ties each get all of it, as Paddle).
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -208,6 +211,177 @@ Status reduceGradKernel(KernelContext& ctx) {
   });
 }
 
+/// Calls f(xi, ki) for every flat index xi of x's shape `xs` and the flat
+/// index ki of its reduction in the kept shape.
+template <class F>
+void forEachReduced(std::span<const int64_t> xs, const Shape& kept, F&& f) {
+  Shape contiguous = broadcastStrides(xs, xs);
+  Shape target = broadcastStrides(kept, xs);
+  int64_t tl = xs.empty() ? 0 : target.back();
+  forEachRow(xs, contiguous, target, [&](int64_t offX, int64_t offT, int64_t, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) f(offX + j, offT + j * tl);
+  });
+}
+
+/// The axes (operand `operandIndex` or attribute axis), keepdim and
+/// reduce_all of a reduction and its kept shape over x.
+struct Reduction {
+  std::vector<int64_t> axes;
+  bool keepdim = false, all = false;
+  Shape kept;
+};
+Status readReduction(const KernelContext& ctx, size_t operandIndex, const Tensor& x, Reduction& r) {
+  auto axes = intArrayArg(ctx, operandIndex, "axis");
+  if (!axes) axes = intArrayArg(ctx, kNoOperand, "dims");  // prod's name before Paddle 3
+  if (!axes) return kernelError(ctx, "axis is neither an int tensor nor an IntArray attribute");
+  r.axes = *axes;
+  r.keepdim = core::getBool(ctx.op, "keepdim").value_or(core::getBool(ctx.op, "keep_dim").value_or(false));
+  r.all = core::getBool(ctx.op, "reduce_all").value_or(false);
+  return keptShape(ctx, x.shape(), r.axes, r.all, r.kept);
+}
+
+/// prod (x, axis){keepdim, reduce_all}: products accumulated in f64 for
+/// floats (as sums are), in the int type for ints.
+Status prod(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  Reduction r;
+  if (Status s = readReduction(ctx, 1, x, r); !s) return s;
+  return visitNumber(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    using C = ComputeT<T>;
+    using Acc = std::conditional_t<std::is_integral_v<C>, C, double>;
+    std::vector<Acc> acc(size_t(numElements(r.kept)), Acc(1));
+    const T* a = x.data<T>();
+    forEachReduced(x.shape(), r.kept, [&](int64_t xi, int64_t ki) { acc[size_t(ki)] *= Acc(load(a[xi])); });
+    Tensor out = Tensor::allocate(x.dtype(), r.kept);
+    T* o = out.data<T>();
+    for (size_t i = 0; i < acc.size(); ++i) o[i] = store<T>(acc[i]);
+    ctx.setOut(0, out.view(resultShape(x.shape(), r.axes, r.all, r.keepdim, r.kept)));
+    return Status::ok();
+  });
+}
+
+/// Checks that out and out_grad hold x reduced (`kept`'s element count).
+Status checkReduced(const KernelContext& ctx, const Tensor& x, const Reduction& r, std::initializer_list<size_t> ops) {
+  for (size_t i : ops)
+    if (ctx.in(i).numel() != numElements(r.kept))
+      return kernelError(ctx, "operand " + std::to_string(i) + " " + shapeText(ctx.in(i).shape()) + " is not x " +
+                                  shapeText(x.shape()) + " reduced");
+  return Status::ok();
+}
+
+/// prod_grad (x, out, out_grad, axis){keepdim, reduce_all}: out_grad times
+/// the product of the other elements of x's group, computed from the
+/// group's zero count and product of nonzeros, so a zero in x gives the
+/// exact derivative (Paddle's out / x gives NaN there).
+Status prodGrad(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 2}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  const Tensor& dout = ctx.in(2);
+  Reduction r;
+  if (Status s = readReduction(ctx, 3, x, r); !s) return s;
+  if (Status s = checkReduced(ctx, x, r, {2}); !s) return s;
+  return visitFloat(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    size_t k = size_t(numElements(r.kept));
+    std::vector<double> nonzero(k, 1.0);
+    std::vector<int64_t> zeros(k, 0);
+    const T* a = x.data<T>();
+    forEachReduced(x.shape(), r.kept, [&](int64_t xi, int64_t ki) {
+      double v = double(load(a[xi]));
+      if (v == 0)
+        ++zeros[size_t(ki)];
+      else
+        nonzero[size_t(ki)] *= v;
+    });
+    Tensor g = Tensor::allocate(x.dtype(), x.shape());
+    const T* d = dout.data<T>();
+    T* o = g.data<T>();
+    forEachReduced(x.shape(), r.kept, [&](int64_t xi, int64_t ki) {
+      double v = double(load(a[xi])), others;
+      int64_t z = zeros[size_t(ki)];
+      if (v == 0)
+        others = z == 1 ? nonzero[size_t(ki)] : 0.0;
+      else
+        others = z > 0 ? 0.0 : nonzero[size_t(ki)] / v;
+      o[xi] = store<T>(double(load(d[ki])) * others);
+    });
+    ctx.setOut(0, std::move(g));
+    return Status::ok();
+  });
+}
+
+/// max_grad and min_grad (x, out, out_grad, axis){keepdim, reduce_all}:
+/// out_grad to every element equal to its group's extreme (ties each get
+/// all of it, as Paddle's).
+Status extremeGrad(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1, 2}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  Reduction r;
+  if (Status s = readReduction(ctx, 3, x, r); !s) return s;
+  if (Status s = checkReduced(ctx, x, r, {1, 2}); !s) return s;
+  return visitNumber(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor g = Tensor::allocate(x.dtype(), x.shape());
+    const T *a = x.data<T>(), *m = ctx.in(1).template data<T>(), *d = ctx.in(2).template data<T>();
+    T* o = g.data<T>();
+    forEachReduced(x.shape(), r.kept, [&](int64_t xi, int64_t ki) {
+      auto v = load(a[xi]), e = load(m[ki]);
+      bool hit = v == e || (v != v && e != e);  // a NaN maximum came from the NaNs
+      o[xi] = hit ? d[ki] : store<T>(decltype(v)(0));
+    });
+    ctx.setOut(0, std::move(g));
+    return Status::ok();
+  });
+}
+
+/// logsumexp (x){axis, keepdim, reduce_all}: max + log(sum(exp(x - max))),
+/// in f64; an all -inf group gives -inf, a +inf one +inf, NaN stays.
+Status logsumexp(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  Reduction r;
+  if (Status s = readReduction(ctx, kNoOperand, x, r); !s) return s;
+  return visitFloat(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    size_t k = size_t(numElements(r.kept));
+    std::vector<double> mx(k, -std::numeric_limits<double>::infinity()), sum(k, 0.0);
+    const T* a = x.data<T>();
+    forEachReduced(x.shape(), r.kept,
+                   [&](int64_t xi, int64_t ki) { mx[size_t(ki)] = nanMax(mx[size_t(ki)], double(load(a[xi]))); });
+    forEachReduced(x.shape(), r.kept, [&](int64_t xi, int64_t ki) {
+      if (std::isfinite(mx[size_t(ki)])) sum[size_t(ki)] += std::exp(double(load(a[xi])) - mx[size_t(ki)]);
+    });
+    Tensor out = Tensor::allocate(x.dtype(), r.kept);
+    T* o = out.data<T>();
+    for (size_t i = 0; i < k; ++i) o[i] = store<T>(std::isfinite(mx[i]) ? mx[i] + std::log(sum[i]) : mx[i]);
+    ctx.setOut(0, out.view(resultShape(x.shape(), r.axes, r.all, r.keepdim, r.kept)));
+    return Status::ok();
+  });
+}
+
+/// logsumexp_grad (x, out, out_grad){axis, keepdim, reduce_all}:
+/// out_grad·exp(x - out).
+Status logsumexpGrad(KernelContext& ctx) {
+  if (Status s = requireOperands(ctx, {0, 1, 2}); !s) return s;
+  const Tensor& x = ctx.in(0);
+  Reduction r;
+  if (Status s = readReduction(ctx, kNoOperand, x, r); !s) return s;
+  if (Status s = checkReduced(ctx, x, r, {1, 2}); !s) return s;
+  return visitFloat(ctx, x.dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor g = Tensor::allocate(x.dtype(), x.shape());
+    const T *a = x.data<T>(), *m = ctx.in(1).template data<T>(), *d = ctx.in(2).template data<T>();
+    T* o = g.data<T>();
+    forEachReduced(x.shape(), r.kept, [&](int64_t xi, int64_t ki) {
+      o[xi] = store<T>(double(load(d[ki])) * std::exp(double(load(a[xi])) - double(load(m[ki]))));
+    });
+    ctx.setOut(0, std::move(g));
+    return Status::ok();
+  });
+}
+
 }  // namespace
 }  // namespace kernels
 
@@ -215,10 +389,16 @@ void registerReduceKernels(KernelRegistry& r) {
   using namespace kernels;
   r.add("cinn_op.reduce_max", cinnReduceKernel<false>);
   r.add("cinn_op.reduce_sum", cinnReduceKernel<true>);
+  r.add("pd_op.logsumexp", logsumexp);
+  r.add("pd_op.logsumexp_grad", logsumexpGrad);
   r.add("pd_op.max", extremeKernel<true>);
+  r.add("pd_op.max_grad", extremeGrad);
   r.add("pd_op.mean", reduceKernel<true>);
   r.add("pd_op.mean_grad", reduceGradKernel<true>);
   r.add("pd_op.min", extremeKernel<false>);
+  r.add("pd_op.min_grad", extremeGrad);
+  r.add("pd_op.prod", prod);
+  r.add("pd_op.prod_grad", prodGrad);
   r.add("pd_op.sum", reduceKernel<false>);
   r.add("pd_op.sum_grad", reduceGradKernel<false>);
 }

@@ -16,6 +16,7 @@ void registerMergeKernels(KernelRegistry& registry);      // kernels/gradient_me
 void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
 void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
+void registerScanKernels(KernelRegistry& registry);       // kernels/scan_kernels.cpp
 void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
 void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
@@ -32,6 +33,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerNormKernels(registry);
   registerOptimizerKernels(registry);
   registerReduceKernels(registry);
+  registerScanKernels(registry);
   registerShapeKernels(registry);
   registerUnaryKernels(registry);
 }
