@@ -18,6 +18,7 @@ void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_k
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
 void registerScanKernels(KernelRegistry& registry);       // kernels/scan_kernels.cpp
 void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
+void registerShapeOpsKernels(KernelRegistry& registry);   // kernels/shape_ops_kernels.cpp
 void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
 void registerAllKernels(KernelRegistry& registry) {
@@ -35,6 +36,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerReduceKernels(registry);
   registerScanKernels(registry);
   registerShapeKernels(registry);
+  registerShapeOpsKernels(registry);
   registerUnaryKernels(registry);
 }
 
