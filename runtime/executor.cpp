@@ -258,14 +258,24 @@ class Interpreter {
     }
   }
 
+  /// `v` with storage of its own: a carried value that shares its buffer
+  /// with another (an outer value an if yielded, a reshape's view, the same
+  /// value carried twice) is copied, so that an in-place op of the next
+  /// iteration writes only it.
+  static RuntimeValue ownedCopy(const RuntimeValue& v) {
+    auto own = [](const Tensor& t) { return !t.defined() || t.ownsStorageAlone() ? t : t.clone(); };
+    RuntimeValue out{own(v.tensor), {}, v.isList};
+    for (const Tensor& e : v.elements) out.elements.push_back(own(e));
+    return out;
+  }
+
   /// A cf.yield: its operands into its targets, all read before any is
   /// written (a while's cf.yield may swap its carried values).
   void yield(const Step& s) {
     yielded_.clear();
     for (uint32_t k = 0; k < s.numOperands; ++k) {
       const RuntimeValue& v = *operands_[s.operandBegin + k];
-      yielded_.push_back(p_.yieldClones[s.targetBegin + k] && !v.isList ? RuntimeValue{v.tensor.clone(), {}, false}
-                                                                        : v);
+      yielded_.push_back(p_.yieldCarries[s.targetBegin + k] ? ownedCopy(v) : v);
     }
     for (uint32_t k = 0; k < s.numOperands; ++k) slots_[p_.yieldTargets[s.targetBegin + k]] = std::move(yielded_[k]);
   }
@@ -296,10 +306,17 @@ class Interpreter {
     auto cond = conditionOf(*s.op, ops[0]->tensor);
     if (!cond) return cond.status();
     for (uint32_t k = 0; k < r.numArgs; ++k) {
-      const RuntimeValue& in = *ops[1 + k];
-      slots_[p_.argSlots[r.argBegin + k]] = in.isList ? in : RuntimeValue{in.tensor.clone(), {}, false};
+      const RuntimeValue& in = *ops[1 + k];  // lives on outside: always copied
+      RuntimeValue own{in.tensor.defined() ? in.tensor.clone() : Tensor(), {}, in.isList};
+      for (const Tensor& e : in.elements) own.elements.push_back(e.clone());
+      slots_[p_.argSlots[r.argBegin + k]] = std::move(own);
     }
+    uint64_t iterations = 0;
     for (bool go = *cond; go;) {
+      if (stats_ && stats_->maxLoopIterations && ++iterations > stats_->maxLoopIterations)
+        return Status::error(std::string(s.op->name()) + ": more than " + std::to_string(stats_->maxLoopIterations) +
+                                 " iterations (the run's limit)",
+                             s.op->location());
       if (Status st = steps(r.stepBegin, r.stepEnd); !st) return st;
       auto next = conditionOf(*s.op, slots_[r.condSlot].tensor);
       if (!next) return next.status();
@@ -327,7 +344,12 @@ Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* c
   TraceSink* trace = stats ? stats->trace : nullptr;
   if (comm) comm->setTraceSink(trace);
   Interpreter interp(*plan_, *state_, feeds, fetches, comm, stats);
-  Status failure = interp.steps(0, uint32_t(plan_->steps.size()), true);
+  Status failure;
+  try {  // a copy the interpreter makes (a while's carried values) may not fit
+    failure = interp.steps(0, uint32_t(plan_->steps.size()), true);
+  } catch (const std::exception& e) {
+    failure = Status::error(std::string("the run threw: ") + e.what());
+  }
   if (comm) comm->setTraceSink(nullptr);
   if (!failure.isOk())
     for (auto& slot : state_->slots) slot = RuntimeValue{};  // a failed run leaves nothing behind

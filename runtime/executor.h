@@ -73,6 +73,9 @@ struct RunStats {
   /// When set, a copy of every tensor the top block's ops make, as each is
   /// made, with its value (pir-run --dump-values).
   std::vector<std::pair<const core::Value*, Tensor>>* madeValues = nullptr;
+  /// A while that runs more iterations is an error at it (0: no limit; a
+  /// loop runs as long as its data says, until the run is stopped).
+  uint64_t maxLoopIterations = 0;
 };
 
 class Executor {

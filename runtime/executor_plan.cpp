@@ -187,13 +187,15 @@ class PlanBuilder {
     return Status::ok();
   }
 
-  /// Result slots of step `s` (at `stepIndex`), with their declared types.
-  void addResults(const Operation& op, Step& s, uint32_t stepIndex) {
+  /// Result slots of step `s` (at `stepIndex`), with their declared types;
+  /// `visible`: operands may name them from now (a region op's only after
+  /// its regions).
+  void addResults(const Operation& op, Step& s, uint32_t stepIndex, bool visible = true) {
     s.resultBegin = newSlots(op.numResults());
     s.numResults = op.numResults();
     s.dropBegin = uint32_t(plan_.drops.size());
     for (uint32_t i = 0; i < op.numResults(); ++i) {
-      slotOf_[op.result(i)] = s.resultBegin + i;
+      if (visible) slotOf_[op.result(i)] = s.resultBegin + i;
       lastUse_[s.resultBegin + i] = stepIndex;
       const core::Type* t = op.result(i)->type();
       if (!t || t->isa<core::NullType>()) plan_.drops.push_back(s.resultBegin + i);
@@ -215,6 +217,7 @@ class PlanBuilder {
       auto feedName = stringAttr(op, info->scopeKey);
       if (!feedName) return located(op, "no '" + std::string(info->scopeKey) + "' attribute");
       auto shape = core::tensorShape(op.result(0)->type());
+      if (!shape) return located(op, "its result is no tensor");
       uint32_t slot = newSlots(1);
       slotOf_[op.result(0)] = slot;
       addFeed(&op, slot, std::string(*feedName), data ? ProgramInput::Kind::Data : ProgramInput::Kind::Parameter,
@@ -228,7 +231,8 @@ class PlanBuilder {
     if (scope == core::ScopeAccess::WritesOutput || scope == core::ScopeAccess::WritesParameter) {
       bool out = scope == core::ScopeAccess::WritesOutput;
       auto fetchName = stringAttr(op, info->scopeKey);
-      if (!fetchName || op.numOperands() != 1) return located(op, "expects one operand and a name");
+      if (!fetchName || op.numOperands() != 1 || !op.operandValue(0))
+        return located(op, "expects one operand and a name");
       s.kind = StepKind::Fetch;
       s.name = uint32_t(plan_.names.size());
       plan_.names.emplace_back(*fetchName);
@@ -270,7 +274,12 @@ class PlanBuilder {
              : run == core::RegionRun::While ? StepKind::While
                                              : StepKind::Inline;
     if (Status st = addOperands(op, s, stepIndex); !st) return st;
-    addResults(op, s, stepIndex);
+    for (uint32_t i = 0; i < s.numOperands; ++i)
+      if (plan_.operandSlots[s.operandBegin + i] == kNoSlot)
+        return located(op, (i == 0 && run != core::RegionRun::Inline ? std::string("its condition")
+                                                                     : "input " + std::to_string(i - 1)) +
+                               " is <<NULL VALUE>>");
+    addResults(op, s, stepIndex, false);
     s.region = uint32_t(plan_.regions.size());
     plan_.regions.resize(plan_.regions.size() + want);
     plan_.steps.push_back(s);
@@ -279,6 +288,7 @@ class PlanBuilder {
       if (Status st = addRegion(op, r, plan_.steps[stepIndex].region + r); !st) return st;
     enclosing_.pop_back();
     plan_.steps[stepIndex].next = uint32_t(plan_.steps.size());
+    for (uint32_t i = 0; i < op.numResults(); ++i) slotOf_[op.result(i)] = plan_.steps[stepIndex].resultBegin + i;
     return Status::ok();
   }
 
@@ -300,7 +310,7 @@ class PlanBuilder {
       targets.push_back(rp.condSlot);
       rp.argBegin = uint32_t(plan_.argSlots.size());
       rp.numArgs = uint32_t(numArgs);
-      for (core::BlockArgument* a : block->arguments()) {
+      for (core::BlockArgument* a : block ? block->arguments() : std::span<core::BlockArgument* const>()) {
         if (Status st = checkType(a->type(), &op); !st) return st;
         uint32_t slot = newSlots(1);
         pinned_[slot] = true;  // written by the cf.yield of the iteration before: never freed inside
@@ -320,6 +330,8 @@ class PlanBuilder {
         if (inner.name() == "cf.yield" && &inner == block->back()) {
           if (Status st = addYield(inner, targets, loop); !st) return st;
           yielded = true;
+        } else if (inner.name() == "cf.yield") {
+          return located(inner, "a cf.yield before the end of its region");
         } else if (Status st = addOp(inner); !st) {
           return st;
         }
@@ -329,6 +341,13 @@ class PlanBuilder {
                      "a region that ends without the cf.yield of its " + std::to_string(targets.size()) + " values");
     rp.stepEnd = uint32_t(plan_.steps.size());
     plan_.regions[at] = rp;
+    // The region's values are not the outside's to read (nested regions
+    // forgot theirs already).
+    if (block) {
+      for (core::BlockArgument* a : block->arguments()) slotOf_.erase(a);
+      for (const Operation& inner : *block)
+        for (uint32_t i = 0; i < inner.numResults(); ++i) slotOf_.erase(inner.result(i));
+    }
     return Status::ok();
   }
 
@@ -348,9 +367,7 @@ class PlanBuilder {
       uint32_t from = plan_.operandSlots[s.operandBegin + k];
       if (from == kNoSlot) return located(yield, "yields no value as operand " + std::to_string(k));
       plan_.yieldTargets.push_back(targets[k]);
-      // A value from outside a while body, carried into it, is copied: an
-      // in-place op of the next iteration would write it otherwise.
-      plan_.yieldClones.push_back(loop && depthOf_[from] < depth());
+      plan_.yieldCarries.push_back(loop);
     }
     s.dropBegin = uint32_t(plan_.drops.size());
     plan_.steps.push_back(s);

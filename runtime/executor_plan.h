@@ -74,8 +74,7 @@ struct Executor::Plan {
   std::vector<RegionPlan> regions;
   std::vector<uint32_t> argSlots;      // while bodies' block arguments
   std::vector<uint32_t> yieldTargets;  // per cf.yield operand: the slot it writes
-  std::vector<bool> yieldClones;       // beside yieldTargets: the value is defined outside the while body it
-                                       // carries into (a copy, so that the body's in-place ops leave it be)
+  std::vector<bool> yieldCarries;      // beside yieldTargets: a while's carried value (made the body's own)
 };
 
 /// Builds `plan` for `body`, a program's top block, and the inputs and

@@ -91,6 +91,8 @@ class Tensor {
   /// A new tensor holding a copy of this one's elements.
   Tensor clone() const;
   bool sharesStorageWith(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
+  /// Whether no other tensor (a copy, a view) holds this one's storage.
+  bool ownsStorageAlone() const { return storage_ && storage_.use_count() == 1; }
   /// Bytes of the storage block (for peak-memory accounting).
   size_t storageBytes() const;
   /// typeText of this tensor.

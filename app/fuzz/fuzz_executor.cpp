@@ -134,6 +134,7 @@ void runWorld(runner::Session& session, int64_t world, runtime::RingTable rings)
   opts.steps = 2;
   opts.trace = true;
   opts.timeout = kTimeout;
+  opts.maxLoopIterations = 1000;  // a while that never ends is an error, not a hang
   core::Status s = runner::runSession(session, *w, opts);
   std::string how = s ? "ran" : s.isTimeout() ? "deadlocked" : "failed";
   if (!s) how += "; " + s.message();

@@ -62,4 +62,24 @@ for _ in range(int(n)): want = 0.5 * (x @ want)"
   done
 }
 
+# An output written inside a region is an output like any other: its name is checked before the run.
+test_run_output_name_inside_a_region_stays_in_the_folder() {
+  cat > g.pir <<'PIR'
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>
+    (%1) = cinn_op.group () -> builtin.tensor<2xf32> {
+        (%2) = "pd_op.relu" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>
+        () = "builtin.shadow_output" (%2) {output_name:"../x"} : (builtin.tensor<2xf32>) -> 
+        () = "cf.yield" (%2) {} : (builtin.tensor<2xf32>) -> 
+    }
+}
+PIR
+  mkdir -p d
+  prun g.pir --output-dir d/o
+  expect_rc 1
+  expect_located g.pir
+  stderr_has "error: '\.\./x' cannot name a file in --output-dir \(a '/'\)$"
+  [ ! -e d/x.npy ] || fail "a file was written beside the folder"
+}
+
 cli_main

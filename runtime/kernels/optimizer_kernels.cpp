@@ -29,7 +29,7 @@ using core::Status;
 /// Operand `name` of the op's layout, or null when the layout has none or
 /// it is absent.
 const Tensor* named(const KernelContext& ctx, std::string_view name) {
-  const core::OpInfo* info = core::lookupOp(ctx.op);
+  const core::OpInfo* info = core::lookupRunOp(ctx.op);
   if (!info) return nullptr;
   int i = info->operandIndex(name, uint32_t(ctx.operands.size()));
   if (i < 0 || !ctx.has(size_t(i)) || !ctx.in(size_t(i)).defined()) return nullptr;
@@ -108,7 +108,7 @@ struct AdamState {
 /// adam_ and adamw_ (kW: with lr_ratio and decoupled weight decay).
 template <bool kW>
 Status adam(KernelContext& ctx) {
-  const core::OpInfo* info = core::lookupOp(ctx.op);
+  const core::OpInfo* info = core::lookupRunOp(ctx.op);
   const core::OpLayout* layout = info ? info->layoutFor(uint32_t(ctx.operands.size())) : nullptr;
   if (!layout) return kernelError(ctx, "no signature with " + std::to_string(ctx.operands.size()) + " operands");
   bool ams = info->operandIndex("moment2_max", uint32_t(ctx.operands.size())) >= 0;

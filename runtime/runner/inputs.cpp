@@ -38,7 +38,7 @@ double betaFor(const ProgramInput& in) {
   if (!in.op) return fallback;
   for (const core::OpOperand* use = in.op->result(0)->firstUse(); use; use = use->nextUse()) {
     const core::Operation& user = *use->owner();
-    const core::OpInfo* info = core::lookupOp(user);
+    const core::OpInfo* info = core::lookupRunOp(user);
     if (!info) continue;
     std::string_view operand = info->operandName(use->index(), user.numOperands());
     if (operand != "beta1_pow" && operand != "beta2_pow") continue;

@@ -18,7 +18,7 @@ constexpr size_t kMaxFileName = 250;
 
 /// The name `op` reads or writes in the scope, and how; none for other ops.
 std::optional<std::string> scopeName(const core::Operation& op, core::ScopeAccess& access) {
-  const core::OpInfo* info = core::lookupOp(op);
+  const core::OpInfo* info = core::lookupRunOp(op);
   if (!info || info->scope == core::ScopeAccess::None) return std::nullopt;
   const auto* name = op.attrOf<core::StringAttr>(info->scopeKey);
   if (!name) return std::nullopt;
@@ -45,13 +45,16 @@ std::string fileNameProblem(const std::string& name) {
 }
 
 Status checkOutputNames(const core::Program& program, const OutputNameRules& rules) {
+  std::vector<const core::Operation*> ops;  // in regions too: an if branch may write an output
+  core::walk(program.body(), [&](const core::Operation& op) { ops.push_back(&op); });
   std::unordered_set<std::string> state;
-  for (const core::Operation& op : program.body()) {
+  for (const core::Operation* op : ops) {
     core::ScopeAccess access{};
-    if (auto name = scopeName(op, access); name && isState(op, access)) state.insert(*name);
+    if (auto name = scopeName(*op, access); name && isState(*op, access)) state.insert(*name);
   }
   std::unordered_map<std::string, const core::Operation*> outputs;
-  for (const core::Operation& op : program.body()) {
+  for (const core::Operation* opp : ops) {
+    const core::Operation& op = *opp;
     core::ScopeAccess access{};
     auto name = scopeName(op, access);
     if (!name) continue;

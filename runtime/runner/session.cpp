@@ -233,6 +233,7 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   stats.checkFinite = opts.checkFinite;
   if (opts.madeValues) opts.madeValues->clear();  // the last step's are kept
   stats.madeValues = opts.madeValues;
+  stats.maxLoopIterations = opts.maxLoopIterations;
   size_t firstEvent = rank.track.events.size();
   EventRecorder recorder(rank.track.events);
   if (opts.trace) stats.trace = &recorder;
@@ -701,14 +702,13 @@ core::Result<std::string> pickLoss(const passes::RankLayout& layout, const std::
 
 core::Result<std::string> pickLoss(const core::Program& program, const std::string& wanted) {
   std::vector<std::string> zeroD;
-  for (const core::Operation& op : program.body()) {
-    const core::OpInfo* info = core::lookupOp(op);
-    if (!info || info->scope != core::ScopeAccess::WritesOutput || op.numOperands() != 1 || !op.operandValue(0))
-      continue;
+  core::walk(program.body(), [&](const core::Operation& op) {  // in regions too
+    const core::OpInfo* info = core::lookupRunOp(op);
+    if (!info || info->scope != core::ScopeAccess::WritesOutput || op.numOperands() != 1 || !op.operandValue(0)) return;
     auto shape = core::tensorShape(op.operandValue(0)->type());
     if (shape && shape->dims.empty())
       if (auto* n = op.attrOf<core::StringAttr>(info->scopeKey)) zeroD.push_back(n->value());
-  }
+  });
   return chooseLoss(std::move(zeroD), wanted);
 }
 

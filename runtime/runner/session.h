@@ -138,6 +138,7 @@ struct SessionOptions {
   /// A one-job, one-rank session: what its top block made in the last step
   /// (RunStats::madeValues). May be null.
   std::vector<std::pair<const core::Value*, Tensor>>* madeValues = nullptr;
+  uint64_t maxLoopIterations = 0;  // RunStats::maxLoopIterations for every job
 };
 
 /// Runs every rank's job list `steps` times on `world`; then, under MPI,

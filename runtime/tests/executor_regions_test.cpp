@@ -159,3 +159,67 @@ TEST_CASE("a condition that is not one bool, a yield of the wrong count, ops the
   CHECK(error.find("cinn_runtime.jit_kernel: compiled CINN kernel: its code is not in the program") !=
         std::string::npos);
 }
+
+TEST_CASE("a carried value that shares its buffer with an outer one is copied before in-place ops write it",
+          "[executor][regions]") {
+  // i < 1 yields x itself from the if (no copy), then scale_ of the next iteration writes the carried
+  // value in place: x must stay [1, -2]. i=0: acc = x; i=1: acc = 2x; i=2: acc = 4x = [4, -8].
+  std::string text = block(
+      {kX,
+       kN,
+       kZero,
+       kOne,
+       R"((%4) = "pd_op.less_than" (%2, %1) {} : (builtin.tensor<f32>, builtin.tensor<f32>) -> builtin.tensor<b>)",
+       R"((%5, %6) = "pd_op.while" (cond=%4, inputs=%2, %0) {)",
+       R"(^%arg_0, %arg_1)",
+       R"(    (%7) = "pd_op.scale_" (%arg_1) {bias:(Float)0,bias_after_scale:true,scale:(Float)2} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       R"(    (%8) = "pd_op.less_than" (%arg_0, %3) {} : (builtin.tensor<f32>, builtin.tensor<f32>) -> builtin.tensor<b>)",
+       R"(    (%9) = "pd_op.if" (%8) {} -> builtin.tensor<2xf32> {)",
+       R"(        () = "cf.yield" (%0) {} : (builtin.tensor<2xf32>) -> )",
+       R"(    } else {)",
+       R"(        () = "cf.yield" (%7) {} : (builtin.tensor<2xf32>) -> )",
+       R"(    })",
+       R"(    (%10) = "pd_op.add" (%arg_0, %3) {} : (builtin.tensor<f32>, builtin.tensor<f32>) -> builtin.tensor<f32>)",
+       R"(    (%11) = "pd_op.less_than" (%10, %1) {} : (builtin.tensor<f32>, builtin.tensor<f32>) -> builtin.tensor<b>)",
+       R"(    () = "cf.yield" (%11, %10, %9) {} : (builtin.tensor<b>, builtin.tensor<f32>, builtin.tensor<2xf32>) -> )",
+       R"(})",
+       R"(() = "builtin.shadow_output" (%6) {output_name:"acc"} : (builtin.tensor<2xf32>) -> )",
+       R"(() = "builtin.shadow_output" (%0) {output_name:"x_after"} : (builtin.tensor<2xf32>) -> )"});
+  std::string error;
+  Tensor x = f32({2}, {1, -2});
+  TensorMap out = runText(text, {{"x", x}, {"n", scalar(3)}}, &error);
+  REQUIRE(error.empty());
+  CHECK(values(out.at("acc")) == std::vector<float>{4, -8});
+  CHECK(values(out.at("x_after")) == std::vector<float>{1, -2});
+  CHECK(values(x) == std::vector<float>{1, -2});  // the caller's feed too
+}
+
+TEST_CASE("region values stay in their region; a missing condition; a cf.yield before the end; a loop limit",
+          "[executor][regions]") {
+  std::string error;
+  // %6, made in the then branch, read after the if.
+  std::string escaped = ifProgram();
+  escaped.replace(escaped.find(R"(() = "builtin.shadow_output" (%5))"), 33, R"(() = "builtin.shadow_output" (%6))");
+  runText(escaped, {{"x", f32({2}, {1, -2})}, {"n", scalar(3)}}, &error);
+  CHECK(error.find("builtin.shadow_output: operand 0 is defined nowhere it can be run") != std::string::npos);
+
+  std::string noCond = ifProgram();
+  noCond.replace(noCond.find(R"("pd_op.if" (%4))"), 15, R"("pd_op.if" (<<NULL VALUE>>))");
+  runText(noCond, {{"x", f32({2}, {1, -2})}, {"n", scalar(3)}}, &error);
+  CHECK(error.find("pd_op.if: its condition is <<NULL VALUE>>") != std::string::npos);
+
+  std::string early = ifProgram();
+  early.replace(early.find(R"(    (%6) = "pd_op.add")"), 0,
+                R"(    () = "cf.yield" (%0) {} : (builtin.tensor<2xf32>) -> )"
+                "\n");
+  runText(early, {{"x", f32({2}, {1, -2})}, {"n", scalar(3)}}, &error);
+  CHECK(error.find("cf.yield: a cf.yield before the end of its region") != std::string::npos);
+
+  RunStats stats;
+  stats.maxLoopIterations = 4;
+  error.clear();
+  runText(whileProgram(), {{"x", f32({2}, {1, -2})}, {"n", scalar(4)}}, &error, nullptr, &stats);
+  CHECK(error.empty());
+  runText(whileProgram(), {{"x", f32({2}, {1, -2})}, {"n", scalar(5)}}, &error, nullptr, &stats);
+  CHECK(error.find("pd_op.while: more than 4 iterations (the run's limit)") != std::string::npos);
+}
