@@ -49,6 +49,7 @@ constexpr SV kOutXShape[] = {"out", "xshape"};
 constexpr std::span<const SV> kEmpty;
 
 constexpr InplacePair kFirstToFirst[] = {{0, 0}};
+constexpr SV kAssignValueIn[] = {"output"};
 
 constexpr SV kLoopStack =
     "training through a loop (the cf stack ops that keep its forward values for the backward) is not supported: "
@@ -162,7 +163,10 @@ constexpr OpInfo kOps[] = {
     {.name = "builtin.constant", .layout = fixed(kEmpty, kOut)},
     // get/set_parameter name no value they hand over: pipeline-split names
     // only data, parameter and shadow_output values (as before the table).
-    {.name = "builtin.get_parameter", .layout = fixed(kEmpty, kOut)},
+    {.name = "builtin.get_parameter",  // builtin.parameter's name before 2024
+     .layout = fixed(kEmpty, kOut),
+     .scope = ScopeAccess::ReadsParameter,
+     .scopeKey = "parameter_name"},
     {.name = "builtin.parameter",
      .layout = fixed(kEmpty, kOut),
      .nameAttr = "parameter_name",
@@ -235,6 +239,9 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.argmin", .layout = fixed(kXAxis, kOut)},
     {.name = "pd_op.assign", .layout = kLinearUnary, .traits = kReshardStep, .resultTypes = t::sameAsX},
     {.name = "pd_op.assign_out_", .layout = fixed(kAssignOutIn, kOut, kL0, kAssignOut)},
+    // assign_value(_)(output?) {shape, dtype, values, place}: the constant `values`
+    {.name = "pd_op.assign_value", .layout = fixed(kEmpty, kOut)},
+    {.name = "pd_op.assign_value_", .layout = fixed(kAssignValueIn, kOut, 0, kFirstToFirst)},
     {.name = "pd_op.broadcast",
      .layout = kLinearUnary,
      .traits = kReshardStep,
@@ -269,6 +276,11 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.equal", .layout = kBinary},
     {.name = "pd_op.exp", .layout = kUnary},
     {.name = "pd_op.expand", .layout = fixed(kReshapeIn, kOut, kL0)},
+    {.name = "pd_op.feed",  // the executor's feed list, by name (older programs)
+     .layout = fixed(kEmpty, kOut),
+     .nameAttr = "name",
+     .scope = ScopeAccess::ReadsData,
+     .scopeKey = "name"},
     {.name = "pd_op.fetch", .layout = kLinearUnary},
     {.name = "pd_op.flatten", .layout = fixed(kX, kOutXShape, kL0)},
     {.name = "pd_op.floor", .layout = kUnary},

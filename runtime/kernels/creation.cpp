@@ -1,10 +1,12 @@
-//===- creation.cpp - full*, assign, share_data_, shadow_feed, assign_out_ -===//
+//===- creation.cpp - full*, assign*, share_data_, shadow_feed ------------===//
 //
 // A created tensor takes its shape from the result type when that is
 // static (dist_to_dense localises types, not `full`'s shape attribute), else
 // from the attribute.
 //
 //===----------------------------------------------------------------------===//
+#include <limits>
+
 #include "runtime/kernels/kernel_util.h"
 
 namespace pir::runtime {
@@ -56,6 +58,45 @@ Status fullLike(KernelContext& ctx) {
   return Status::ok();
 }
 
+/// assign_value(_) {shape, dtype, values}: `values` (numbers, or bools) in
+/// C order; assign_value_ writes them into its operand's buffer (the result
+/// arrives preset to it).
+Status assignValue(KernelContext& ctx) {
+  auto dtype = core::getDataType(ctx.op, "dtype");
+  if (!dtype || !isRunnable(*dtype)) return Status::error("no dtype the runner computes with");
+  auto dims = staticResultDims(ctx.op, 0);
+  if (!dims) dims = core::getIntArray(ctx.op, "shape");
+  if (!dims) return Status::error("no shape");
+  auto* values = ctx.op.attrOf<core::ArrayAttr>("values");
+  if (!values) return Status::error("no 'values' array");
+  Tensor out = ctx.out(0).defined() ? ctx.out(0) : Tensor::allocate(*dtype, *dims);
+  if (out.dtype() != *dtype || out.numel() != int64_t(values->size()))
+    return Status::error(std::to_string(values->size()) + " values for " + typeText(*dtype, *dims) +
+                         (ctx.out(0).defined() ? " into " + out.typeText() : ""));
+  for (size_t i = 0; i < values->size(); ++i) {
+    const core::Attribute* a = values->elements()[i];
+    std::optional<double> v = core::getDouble(a);
+    if (!v)
+      if (auto b = core::getBool(a)) v = *b ? 1.0 : 0.0;
+    if (!v) return Status::error("value " + std::to_string(i) + " is no number");
+    bool fits = visitDtype(out.dtype(), [&](auto* tag) {
+      using T = std::remove_pointer_t<decltype(tag)>;
+      if constexpr (std::is_same_v<T, BFloat16>) {
+        out.data<T>()[i] = BFloat16::fromFloat(float(*v));
+      } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (!(*v >= double(std::numeric_limits<T>::min()) && *v <= double(std::numeric_limits<T>::max()))) return false;
+        out.data<T>()[i] = T(*v);
+      } else {
+        out.data<T>()[i] = T(*v);
+      }
+      return true;
+    });
+    if (!fits) return Status::error("value " + std::to_string(i) + " does not fit " + typeText(*dtype, {}));
+  }
+  ctx.setOut(0, std::move(out));
+  return Status::ok();
+}
+
 Status assign(KernelContext& ctx) {
   ctx.setOut(0, ctx.in(0).clone());
   return Status::ok();
@@ -83,6 +124,8 @@ Status assignOut(KernelContext& ctx) {
 void registerCreationKernels(KernelRegistry& r) {
   r.add("pd_op.assign", assign);
   r.add("pd_op.assign_out_", assignOut);
+  r.add("pd_op.assign_value", assignValue);
+  r.add("pd_op.assign_value_", assignValue);
   r.add("pd_op.full", full);
   r.add("pd_op.full_int_array", fullIntArray);
   r.add("pd_op.full_like", fullLike);
