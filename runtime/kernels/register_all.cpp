@@ -9,6 +9,7 @@ void registerCinnKernels(KernelRegistry& registry);       // kernels/cinn_kernel
 void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCompareKernels(KernelRegistry& registry);    // kernels/compare_kernels.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
+void registerIndexKernels(KernelRegistry& registry);      // kernels/index_kernels.cpp
 void registerLossKernels(KernelRegistry& registry);       // kernels/loss_kernels.cpp
 void registerMathKernels(KernelRegistry& registry);       // kernels/math_kernels.cpp
 void registerMatmulKernels(KernelRegistry& registry);     // kernels/matmul_kernels.cpp
@@ -27,6 +28,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerCommKernels(registry);
   registerCompareKernels(registry);
   registerCreationKernels(registry);
+  registerIndexKernels(registry);
   registerLossKernels(registry);
   registerMathKernels(registry);
   registerMatmulKernels(registry);
