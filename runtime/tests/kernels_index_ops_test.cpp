@@ -249,3 +249,18 @@ TEST_CASE("arange is numpy's, ceil((end - start) / step) long", "[kernels][index
   CHECK(error("pd_op.arange", "dtype:(pd_op.DataType)int32", {i64({}, {0}), i64({}, {5e9}), i64({}, {1})}) ==
         "5000000000 does not fit i32");
 }
+
+TEST_CASE("index ops keep bf16 as bf16", "[kernels][index_ops]") {
+  Tensor x = tensorOf(DataType::BF16, {3, 2}, {0, 1, 2, 3, 4, 5});
+  Tensor g = forward("pd_op.gather", "", {x, i64({2}, {2, 2}), i64({1}, {0})});
+  CHECK(g.dtype() == DataType::BF16);
+  checkValues(g, {2, 2}, {4, 5, 4, 5}, 0);  // np.take(x, [2, 2], axis=0)
+  Tensor d = tensorOf(DataType::BF16, {2, 2}, {0.5, 1, 2, 4});
+  Tensor gg = forward("pd_op.gather_grad", "", {x, i64({2}, {2, 2}), d, i64({1}, {0})});
+  CHECK(gg.dtype() == DataType::BF16);
+  checkValues(gg, {3, 2}, {0, 0, 0, 0, 2.5, 5}, 0);  // np.add.at(zeros, [2, 2], d)
+  // o = x.copy(); o[[1, 1]] = 0; np.add.at(o, [1, 1], d)
+  Tensor s = forward("pd_op.scatter", "overwrite:false", {x, i32({2}, {1, 1}), d});
+  CHECK(s.dtype() == DataType::BF16);
+  checkValues(s, {3, 2}, {0, 1, 2.5, 5, 4, 5}, 0);
+}
