@@ -142,6 +142,18 @@ constexpr SV kXIndexOutGrad[] = {"x", "index", "out_grad"};
 constexpr SV kXIndexOutGradAxis[] = {"x", "index", "out_grad", "axis"};
 constexpr SV kXOutOutGrad[] = {"x", "out", "out_grad"};
 constexpr SV kXOutOutGradAxis[] = {"x", "out", "out_grad", "axis"};
+// Convolutional nets (issue 29): conv2d_grad(input, filter, out_grad); pool2d_grad(x, out,
+// out_grad, kernel_size); batch_norm(_) writes mean and variance in place as mean_out and
+// variance_out.
+constexpr SV kConvGradIn[] = {"input", "filter", "out_grad"};
+constexpr SV kConvGradOut[] = {"input_grad", "filter_grad"};
+constexpr SV kPoolGradIn[] = {"x", "out", "out_grad", "kernel_size"};
+constexpr SV kBatchNormIn[] = {"x", "mean", "variance", "scale", "bias"};
+constexpr SV kBatchNormOut[] = {"out", "mean_out", "variance_out", "saved_mean", "saved_variance", "reserve_space"};
+constexpr InplacePair kBatchNormInplace[] = {{1, 1}, {2, 2}};
+constexpr SV kBatchNormGradIn[] = {"x",          "scale",          "bias",          "mean_out", "variance_out",
+                                   "saved_mean", "saved_variance", "reserve_space", "out_grad"};
+constexpr SV kBatchNormGradOut[] = {"x_grad", "scale_grad", "bias_grad"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -242,6 +254,8 @@ constexpr OpInfo kOps[] = {
     // assign_value(_)(output?) {shape, dtype, values, place}: the constant `values`
     {.name = "pd_op.assign_value", .layout = fixed(kEmpty, kOut)},
     {.name = "pd_op.assign_value_", .layout = fixed(kAssignValueIn, kOut, 0, kFirstToFirst)},
+    {.name = "pd_op.batch_norm", .layout = fixed(kBatchNormIn, kBatchNormOut)},
+    {.name = "pd_op.batch_norm_", .layout = fixed(kBatchNormIn, kBatchNormOut, 0, kBatchNormInplace)},
     {.name = "pd_op.broadcast",
      .layout = kLinearUnary,
      .traits = kReshardStep,
@@ -418,7 +432,9 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.multiply_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
     {.name = "pd_op.sum_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
     // Grads of the math, reduction and shape ops of real programs (issue 29)
+    {.name = "pd_op.batch_norm_grad", .layout = fixed(kBatchNormGradIn, kBatchNormGradOut, 1u << 8)},
     {.name = "pd_op.clip_grad", .layout = fixed(kClipGradIn, kXGrad, kL1)},
+    {.name = "pd_op.conv2d_grad", .layout = fixed(kConvGradIn, kConvGradOut, kL2)},
     {.name = "pd_op.cos_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     {.name = "pd_op.cumsum_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
     {.name = "pd_op.expand_grad", .layout = fixed(kExpandGradIn, kXGrad, kL1)},
@@ -431,6 +447,7 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.logsumexp_grad", .layout = fixed(kXOutOutGrad, kXGrad, kL2)},
     {.name = "pd_op.max_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
     {.name = "pd_op.min_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
+    {.name = "pd_op.pool2d_grad", .layout = fixed(kPoolGradIn, kXGrad, kL2)},
     {.name = "pd_op.pow_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     {.name = "pd_op.prod_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
     {.name = "pd_op.rsqrt_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},

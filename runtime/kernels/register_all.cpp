@@ -4,10 +4,12 @@
 namespace pir::runtime {
 
 // One function per kernel file; keep the list sorted.
+void registerBatchNormKernels(KernelRegistry& registry);  // kernels/batch_norm_kernels.cpp
 void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
 void registerCinnKernels(KernelRegistry& registry);       // kernels/cinn_kernels.cpp
 void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCompareKernels(KernelRegistry& registry);    // kernels/compare_kernels.cpp
+void registerConvKernels(KernelRegistry& registry);       // kernels/conv_kernels.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
 void registerIndexKernels(KernelRegistry& registry);      // kernels/index_kernels.cpp
 void registerLossKernels(KernelRegistry& registry);       // kernels/loss_kernels.cpp
@@ -23,10 +25,12 @@ void registerShapeOpsKernels(KernelRegistry& registry);   // kernels/shape_ops_k
 void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
 void registerAllKernels(KernelRegistry& registry) {
+  registerBatchNormKernels(registry);
   registerBinaryKernels(registry);
   registerCinnKernels(registry);
   registerCommKernels(registry);
   registerCompareKernels(registry);
+  registerConvKernels(registry);
   registerCreationKernels(registry);
   registerIndexKernels(registry);
   registerLossKernels(registry);
