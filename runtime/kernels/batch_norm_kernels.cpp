@@ -35,6 +35,13 @@ namespace {
 
 using core::Status;
 
+/// A bool attribute, or the 0/1 integer of 2023 dumps (`is_test:0`).
+bool flag(const core::Operation& op, std::string_view key, bool dflt) {
+  if (auto b = core::getBool(op, key)) return *b;
+  if (auto i = core::getInt64(op, key)) return *i != 0;
+  return dflt;
+}
+
 /// x seen as [outer, c, inner] around its channel dim.
 struct ChannelView {
   int64_t outer = 1, c = 1, inner = 1;
@@ -68,9 +75,9 @@ Status channelView(const KernelContext& ctx, const Tensor& x, ChannelView& v) {
 
 /// Whether the running statistics normalise (Paddle's global_stats).
 bool globalStats(const core::Operation& op) {
-  bool isTest = core::getBool(op, "is_test").value_or(false);
-  bool trainable = core::getBool(op, "trainable_statistics").value_or(false);
-  return (isTest && !trainable) || core::getBool(op, "use_global_stats").value_or(false);
+  bool isTest = flag(op, "is_test", false);
+  bool trainable = flag(op, "trainable_statistics", false);
+  return (isTest && !trainable) || flag(op, "use_global_stats", false);
 }
 
 /// Operand `i` as c doubles, or `dflt` everywhere when it is absent; an

@@ -39,6 +39,13 @@ namespace {
 
 using core::Status;
 
+/// A bool attribute, or the 0/1 integer of 2023 dumps (`is_test:0`).
+bool flag(const core::Operation& op, std::string_view key, bool dflt) {
+  if (auto b = core::getBool(op, key)) return *b;
+  if (auto i = core::getInt64(op, key)) return *i != 0;
+  return dflt;
+}
+
 /// A string attribute (`"NCHW"`, or the bare `NCHW` of 2023 dumps).
 std::string strAttr(const core::Operation& op, std::string_view key, std::string_view dflt) {
   if (auto* s = op.attrOf<core::StringAttr>(key)) return s->value();
@@ -342,10 +349,10 @@ Status poolGeom(const KernelContext& ctx, const Tensor& x, size_t kernelSizeOper
   std::string type = strAttr(ctx.op, "pooling_type", "max");
   if (type != "max" && type != "avg") return kernelError(ctx, "pooling_type " + type + " is not max or avg");
   g.max = type == "max";
-  g.exclusive = core::getBool(ctx.op, "exclusive").value_or(true);
-  g.adaptive = core::getBool(ctx.op, "adaptive").value_or(false);
-  bool global = core::getBool(ctx.op, "global_pooling").value_or(false);
-  bool ceil = core::getBool(ctx.op, "ceil_mode").value_or(false);
+  g.exclusive = flag(ctx.op, "exclusive", true);
+  g.adaptive = flag(ctx.op, "adaptive", false);
+  bool global = flag(ctx.op, "global_pooling", false);
+  bool ceil = flag(ctx.op, "ceil_mode", false);
   auto ks = intArrayArg(ctx, kernelSizeOperand, "kernel_size");
   if (!ks) return kernelError(ctx, "kernel_size is neither an int tensor nor an IntArray attribute");
   if (ks->size() == 1) ks->push_back(ks->front());

@@ -354,3 +354,31 @@ TEST_CASE("batch_norm errors are kernel errors", "[kernels][conv]") {
   auto grad = run("pd_op.batch_norm_grad", bnAttrs(false), {x, s3, s3, s3, s3, Tensor(), Tensor(), Tensor(), x}, 3);
   CHECK(grad.status.message() == "saved_mean and saved_variance are missing");
 }
+
+TEST_CASE("2023 dumps' spellings: bare strings, 0/1 flags, data_layout", "[kernels][conv]") {
+  // Attributes as corpus 29 prints them (its [..] aside, which the parser does not read).
+  Tensor x = pat({1, 2, 5, 5}, 7, 11), w = pat({3, 2, 3, 3}, 5, 7);
+  std::string conv =
+      "groups:1,padding_algorithm:EXPLICIT,strides:[2,2],data_format:NCHW,dilations:[1,1],paddings:[1,"
+      "1]";
+  checkClose(forward("pd_op.conv2d", conv, {x, w}),
+             forward("pd_op.conv2d", convAttrs("[(Int32)2,(Int32)2]", "[(Int32)1,(Int32)1]", "[(Int32)1,(Int32)1]", 1),
+                     {x, w}),
+             0);
+  std::string pool =
+      "padding_algorithm:EXPLICIT,paddings:[1,1],exclusive:0,data_format:NCHW,adaptive:0,strides:[2,2],"
+      "ceil_mode:0,global_pooling:0,pooling_type:avg";
+  Tensor p = pat({1, 1, 5, 5}, 7, 11), k3 = i64({2}, {3, 3});
+  checkClose(
+      forward("pd_op.pool2d", pool, {p, k3}),
+      forward("pd_op.pool2d", poolAttrs("avg", "[(Int32)2,(Int32)2]", "[(Int32)1,(Int32)1]", false, false), {p, k3}),
+      0);
+  std::string bn = "trainable_statistics:0,use_global_stats:0,data_layout:NHWC,epsilon:1e-05,is_test:1,momentum:0.9";
+  Tensor xb = pat({2, 2, 3}, 7, 11), m = f64({3}, {0.1, 0.2, 0.3}), v = f64({3}, {1, 2, 3});
+  Tensor s = f64({3}, {1.5, -0.5, 2}), b = f64({3}, {0.1, 0.2, -0.3});
+  auto legacy = run("pd_op.batch_norm", bn, {xb, m, v, s, b}, 6);
+  auto current = run("pd_op.batch_norm", bnAttrs(true, "NHWC"), {xb, m, v, s, b}, 6);
+  REQUIRE(legacy.status.isOk());
+  REQUIRE(current.status.isOk());
+  checkClose(legacy.out(0), current.out(0), 0);
+}
