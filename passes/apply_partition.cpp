@@ -124,10 +124,38 @@ class ApplyPartitionPass : public ProgramPass {
       for (Block* b : op.region(r).blocks()) walkBlock(*b);
     const OpDistAttr* od = op.distAttr();
     if (!od || op.name() == "builtin.combine" || op.name() == "builtin.split") return;
+    if (op.name() == "dist_op.shard_tensor") return shardFromReplicated(op);
     processInplace(op, od);
     for (uint32_t i = 0; i < op.numOperands() && i < od->operands().size(); ++i)
       processOperand(op, i, od->operands()[i]);
     for (uint32_t i = 0; i < op.numResults() && i < od->results().size(); ++i) processResult(op, i, od->resultDist(i));
+  }
+
+  /// `dist_op.shard_tensor` of a dense value (every rank holds all of it)
+  /// into a sharded or partial one: the shard_tensor is made to give the
+  /// replicated value, and a reshard after it gives what it gave, so that
+  /// lowering cuts each rank's piece (R->S slices, R->P keeps the value on
+  /// one rank). Paddle's executor slices in the op itself.
+  void shardFromReplicated(Operation& op) {
+    const TensorDistAttr* dst = op.numResults() == 1 ? distOf(op.result(0)) : nullptr;
+    if (!dst || dst->isReplicated() || op.numOperands() != 1 || distOf(op.operandValue(0))) return;
+    std::vector<int64_t> none(dst->dimsMapping().size(), -1);
+    const TensorDistAttr* whole = ctx().tensorDistAttr(dst->mesh(), none);
+    const OpDistAttr* od = op.distAttr();
+    const Attribute* results[] = {whole};
+    op.setAttr(ctx(), factory_->opDistAttrKey().str(),
+               ctx().opDistAttr(od->mesh(), od->operands(), results, od->chunkId(), od->hasChunkId()));
+    op.result(0)->setType(withDistAttr(ctx(), op.result(0)->type(), whole));
+    Builder builder(ctx());
+    builder.setInsertionPointAfter(&op);
+    Value* made = op.result(0);
+    Operation* r = makeReshard(builder, made, dst, op);
+    for (OpOperand* use = made->firstUse(); use;) {
+      OpOperand* next = use->nextUse();
+      if (use->owner() != r) use->set(r->result(0));
+      use = next;
+    }
+    stats_.add("shard_tensor(s) of a dense value resharded from replicated");
   }
 
   /// Creates `reshard(input) -> dst` at `builder`'s point, counting it.

@@ -123,6 +123,9 @@ Status assignOut(KernelContext& ctx) {
 
 void registerCreationKernels(KernelRegistry& r) {
   r.add("pd_op.assign", assign);
+  // Of a dense value, after apply-partition: the whole value on every rank
+  // (the reshard after it cuts the rank's piece).
+  r.add("dist_op.shard_tensor", shareData);
   r.add("pd_op.assign_out_", assignOut);
   r.add("pd_op.assign_value", assignValue);
   r.add("pd_op.assign_value_", assignValue);

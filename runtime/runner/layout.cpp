@@ -29,6 +29,9 @@ void fill(Tensor& t, double value) {
 }
 
 const passes::LayoutPiece* pieceOf(const passes::LayoutValue& v, int64_t rank) {
+  // A value on no mesh (a dense value of a distributed program, such as the
+  // input of a dist_op.shard_tensor) is whole on every rank that reads it.
+  if (v.processIds.empty()) return v.pieces.empty() ? nullptr : &v.pieces.front();
   for (auto& p : v.pieces)
     if (p.rank == rank) return &p;
   return nullptr;

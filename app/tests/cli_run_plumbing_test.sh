@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Plumbing of real programs (issue 29): dist_op.shard_tensor of a dense value cuts each rank's piece
+# (apply-partition reshards it from replicated; testdata/run/shard_tensor_dense.pir, uneven on 2 ranks),
+# and pir-run --check and numpy agree. See cli_lib.sh for the driver.
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+
+test_run_shard_tensor_of_a_dense_value() {
+  /usr/bin/python3 -c 'import numpy' 2> /dev/null || skip "no python3-numpy"
+  mkdir -p in
+  /usr/bin/python3 -c "import numpy as np; np.save('in/x.npy', np.random.default_rng(3).standard_normal((5, 7)).astype(np.float32))"
+  prun "$TESTDATA/run/shard_tensor_dense.pir" --inputs in --check --output-dir o
+  expect_rc 0
+  grep -qx 'check: 1 tensors match (every element equal)' out || fail "no check line: $(cat out err)"
+  /usr/bin/python3 -c "
+import sys, numpy as np
+x, y = np.load('in/x.npy'), np.load('o/y.npy')
+sys.exit(0 if y.shape == (5, 7) and np.array_equal(y, np.maximum(x, 0)) else f'{y} is not relu(x)')" || fail "numpy"
+  # Each rank's program slices its piece: columns [0, 4) and [4, 7).
+  run "$TESTDATA/run/shard_tensor_dense.pir" --pass-pipeline=apply-partition,split-ranks
+  expect_rc 0
+  [ "$(grep -c '"pd_op.slice"' out)" = 2 ] || fail "not a slice per rank: $(cat out)"
+  grep -q 'tensor<5x4xf32>' out && grep -q 'tensor<5x3xf32>' out || fail "not the uneven pieces: $(cat out)"
+}
+
+cli_main
