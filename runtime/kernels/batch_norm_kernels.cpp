@@ -12,7 +12,8 @@
 // mean, saved_variance = 1/sqrt(batch variance + epsilon), and the running
 // statistics move: mean_out = momentum·mean + (1 - momentum)·batch mean,
 // variance_out likewise with the biased batch variance. batch_norm_ writes
-// mean_out and variance_out into mean and variance. reserve_space is an
+// mean_out and variance_out into mean and variance; batch_norm makes new
+// tensors (Paddle's static yaml declares them views of mean and variance). reserve_space is an
 // empty [0] tensor (the CPU kernel has none). data_layout, the 2023 name of
 // data_format, is read too. Sums in f64; bf16 x with f32 statistics.
 //

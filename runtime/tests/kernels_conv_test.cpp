@@ -10,7 +10,9 @@
 // central differences.
 //
 //===----------------------------------------------------------------------===//
+#include "runtime/executor.h"
 #include "runtime/tests/kernels_test_util.h"
+#include "runtime/tests/run_helpers.h"
 
 using namespace pir::runtime;
 using namespace pir::runtime::test;
@@ -381,4 +383,49 @@ TEST_CASE("2023 dumps' spellings: bare strings, 0/1 flags, data_layout", "[kerne
   REQUIRE(legacy.status.isOk());
   REQUIRE(current.status.isOk());
   checkClose(legacy.out(0), current.out(0), 0);
+}
+
+TEST_CASE("a conv net through the executor: conv2d, batch_norm_, relu, pool2d", "[kernels][conv]") {
+  auto T = [](const std::string& dims) { return "builtin.tensor<" + dims + "xf32>"; };
+  auto param = [&](int id, const std::string& name, const std::string& dims) {
+    return "(%" + std::to_string(id) + ") = \"builtin.parameter\" () {parameter_name:\"" + name +
+           "\",persistable:[true]} : () -> " + T(dims);
+  };
+  std::string conv = convAttrs("[(Int32)1,(Int32)1]", "[(Int32)1,(Int32)1]", "[(Int32)1,(Int32)1]", 1);
+  std::string pool = poolAttrs("max", "[(Int32)2,(Int32)2]", "[(Int32)0,(Int32)0]", false, true);
+  std::string text = testing::block(
+      {"(%0) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place(cpu),"
+       "shape:(pd_op.IntArray)[2,2,4,4],stop_gradient:[true]} : () -> " +
+           T("2x2x4x4"),
+       param(1, "w", "3x2x3x3"), param(2, "mean", "3"), param(3, "var", "3"), param(4, "scale", "3"),
+       param(5, "bias", "3"),
+       "(%6) = \"pd_op.conv2d\" (%0, %1) {" + conv + "} : (" + T("2x2x4x4") + ", " + T("3x2x3x3") + ") -> " +
+           T("2x3x4x4"),
+       "(%7, %8, %9, %10, %11, %12) = \"pd_op.batch_norm_\" (%6, %2, %3, %4, %5) {" + bnAttrs(false) + "} : (" +
+           T("2x3x4x4") + ", " + T("3") + ", " + T("3") + ", " + T("3") + ", " + T("3") + ") -> " + T("2x3x4x4") +
+           ", " + T("3") + ", " + T("3") + ", " + T("3") + ", " + T("3") + ", " + T("-1"),
+       "(%13) = \"pd_op.relu\" (%7) {} : (" + T("2x3x4x4") + ") -> " + T("2x3x4x4"),
+       "(%14) = \"pd_op.full_int_array\" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),"
+       "stop_gradient:[true],value:[(Int64)2,(Int64)2]} : () -> builtin.tensor<2xi64>",
+       "(%15) = \"pd_op.pool2d\" (%13, %14) {" + pool + "} : (" + T("2x3x4x4") + ", builtin.tensor<2xi64>) -> " +
+           T("2x3x2x2"),
+       "() = \"builtin.shadow_output\" (%15) {output_name:\"y\"} : (" + T("2x3x2x2") + ") -> "});
+  auto f = [](const Tensor& t) { return castTensor(t, DataType::F32); };
+  Tensor x = f(randomF64({2, 2, 4, 4}, 31)), w = f(randomF64({3, 2, 3, 3}, 32));
+  Tensor mean = f(f64({3}, {0, 0.5, -0.5})), var = f(f64({3}, {1, 2, 0.5}));
+  Tensor scale = f(f64({3}, {1, 2, -1})), bias = f(f64({3}, {0, 0.1, 0.2}));
+  TensorMap feeds{{"x", x}, {"w", w}, {"mean", mean}, {"var", var}, {"scale", scale}, {"bias", bias}};
+  // The same chain kernel by kernel, on copies of the statistics.
+  Tensor c = forward("pd_op.conv2d", conv, {x, w});
+  auto bn = run("pd_op.batch_norm_", bnAttrs(false), {c, mean.clone(), var.clone(), scale, bias}, 6);
+  REQUIRE(bn.status.isOk());
+  Tensor want = forward("pd_op.pool2d", pool, {forward("pd_op.relu", "", {bn.out(0)}), i64({2}, {2, 2})});
+  std::string error;
+  TensorMap out = testing::runText(text, feeds, &error);
+  INFO(error);
+  REQUIRE(out.count("y"));
+  checkClose(out["y"], want, 1e-6);
+  // batch_norm_ moved the running statistics of the parameters in place.
+  checkClose(mean, bn.out(1), 0);
+  checkClose(var, bn.out(2), 0);
 }
