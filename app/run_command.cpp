@@ -17,7 +17,9 @@
 #include "app/run_process.h"
 #include "app/run_progress.h"
 #include "app/timing_text.h"
+#include "core/op_table.h"
 #include "passes/pass_registry.h"
+#include "runtime/kernel.h"
 #include "runtime/kernels/matmul.h"
 #include "runtime/runner/runner.h"
 
@@ -34,7 +36,39 @@ struct RunOptions {
   double timeout = 60;
   int64_t blasThreads = 0;  // 0: not given
   bool timing = false;
+  bool listKernels = false;
 };
+
+/// `(a, b)`: names of an op table layout's operands or results, `...` after a
+/// repeated last one.
+std::string nameList(std::span<const std::string_view> names, bool variadic) {
+  std::string s = "(";
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + std::string(names[i]);
+  return s + (variadic ? "...)" : ")");
+}
+
+/// pir-run --list-kernels: every op the runner runs, with its operands and
+/// results as the op table names them, and the ops it refuses and why.
+void printKernels() {
+  const runtime::KernelRegistry& registry = runtime::kernelRegistry();
+  std::string kernels, itself, refused;
+  for (const core::OpInfo& info : core::opTable()) {
+    std::string line = std::string(info.name) + " " + nameList(info.layout.operands, info.layout.variadicOperands) +
+                       " -> " + nameList(info.layout.results, info.layout.variadicResults) + "\n";
+    if (!info.refusal.empty())
+      refused += std::string(info.name) + ": " + std::string(info.refusal) + "\n";
+    else if (registry.find(&info))
+      kernels += line;
+    else if (info.scope != core::ScopeAccess::None || info.regionRun != core::RegionRun::None ||
+             info.name == "cf.yield")
+      itself += line;
+  }
+  std::printf(
+      "# kernels (dtypes per family: docs/pir-run.md, \"Kernels\")\n%s"
+      "# run by the executor itself (scope reads and writes, regions)\n%s# refused\n%s"
+      "# kernel-dialect ops (\"NAME(phi_kernel)\") run as the op their op_name names\n",
+      kernels.c_str(), itself.c_str(), refused.c_str());
+}
 
 /// The exit code for a failed run: 2 for an internal error, else 1.
 int exitCodeOf(const Status& s) { return s.isInternal() ? 2 : 1; }
@@ -148,10 +182,17 @@ int runRun(int argc, char** argv) {
                "assembling, the check, writing");
   app.add_option("--vpp", cfg.vpp, "Virtual pipeline chunks per stage (VPP, ZBVPP; with --mode)")->check(atLeast(1));
   app.add_flag("--split-bw", cfg.splitBw, "VPP with backward split into backward_b and backward_w (with --mode)");
+  app.add_flag("--list-kernels", opts.listKernels,
+               "Print every op the runner runs (with its operands and results), "
+               "the ops it refuses and why, and exit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return processExitCode(exitAfterParse("pir-run", app, e));
+  }
+  if (opts.listKernels) {
+    printKernels();
+    return processExitCode(0);
   }
   // --programs DIR --check PROGRAM: PROGRAM is what DIR's programs are checked against.
   bool both = !cfg.program.empty() && !cfg.programsDir.empty();

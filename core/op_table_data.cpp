@@ -50,6 +50,8 @@ constexpr std::span<const SV> kEmpty;
 
 constexpr InplacePair kFirstToFirst[] = {{0, 0}};
 constexpr SV kAssignValueIn[] = {"output"};
+constexpr SV kSelectInputIn[] = {"mask", "inputs"};
+constexpr SV kSelectOutputIn[] = {"mask", "x"};
 
 constexpr SV kLoopStack =
     "training through a loop (the cf stack ops that keep its forward values for the backward) is not supported: "
@@ -366,6 +368,10 @@ constexpr OpInfo kOps[] = {
      .resultTypes = t::sameAsX},
     // x with rows replaced by updates: linear in x and updates together
     {.name = "pd_op.scatter", .layout = fixed(kScatterIn, kOut, kL0 | kL2)},
+    // select_input(mask, inputs...) and select_output(mask, x): the branch the
+    // one int32 of mask picks (old-IR conditional blocks)
+    {.name = "pd_op.select_input", .layout = {.operands = kSelectInputIn, .results = kOut, .variadicOperands = true}},
+    {.name = "pd_op.select_output", .layout = {.operands = kSelectOutputIn, .results = kOut, .variadicResults = true}},
     {.name = "pd_op.send_v2",
      .layout = fixed(kX, kEmpty, kL0),
      .traits = kReshardStep,

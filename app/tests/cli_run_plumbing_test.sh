@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plumbing of real programs (issue 29): dist_op.shard_tensor of a dense value cuts each rank's piece
 # (apply-partition reshards it from replicated; testdata/run/shard_tensor_dense.pir, uneven on 2 ranks),
-# and pir-run --check and numpy agree. See cli_lib.sh for the driver.
+# and pir-run --check and numpy agree; pir-run --list-kernels. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 test_run_shard_tensor_of_a_dense_value() {
@@ -20,6 +20,22 @@ sys.exit(0 if y.shape == (5, 7) and np.array_equal(y, np.maximum(x, 0)) else f'{
   expect_rc 0
   [ "$(grep -c '"pd_op.slice"' out)" = 2 ] || fail "not a slice per rank: $(cat out)"
   grep -q 'tensor<5x4xf32>' out && grep -q 'tensor<5x3xf32>' out || fail "not the uneven pieces: $(cat out)"
+}
+
+# pir-run --list-kernels: every op with a kernel (operands -> results as the op table names them),
+# the ops the executor runs itself, and the refused ones with the reason; no PROGRAM needed.
+test_run_list_kernels() {
+  prun --list-kernels
+  expect_rc 0
+  grep -qx 'pd_op.matmul (x, y) -> (out)' out || fail "no matmul line: $(head -5 out)"
+  grep -qx 'pd_op.conv2d_grad (input, filter, out_grad) -> (input_grad, filter_grad)' out || fail "no conv2d_grad line"
+  grep -qx 'pd_op.while (cond, inputs...) -> (out...)' out || fail "no while line"
+  grep -qx 'cinn_runtime.jit_kernel: compiled CINN kernel: its code is not in the program' out || fail "no refusal"
+  # Every line under "# kernels" has a kernel: none of them is refused by a run.
+  local ops
+  ops=$(sed -n '/^# kernels/,/^# run by/p' out | grep -v '^#' | cut -d' ' -f1 | wc -l)
+  [ "$ops" -ge 150 ] || fail "only $ops kernels listed"
+  [ ! -s err ] || fail "stderr: $(cat err)"
 }
 
 cli_main

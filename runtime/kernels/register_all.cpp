@@ -20,6 +20,7 @@ void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernel
 void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
 void registerScanKernels(KernelRegistry& registry);       // kernels/scan_kernels.cpp
+void registerSelectKernels(KernelRegistry& registry);     // kernels/select_kernels.cpp
 void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
 void registerShapeOpsKernels(KernelRegistry& registry);   // kernels/shape_ops_kernels.cpp
 void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
@@ -41,6 +42,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerOptimizerKernels(registry);
   registerReduceKernels(registry);
   registerScanKernels(registry);
+  registerSelectKernels(registry);
   registerShapeKernels(registry);
   registerShapeOpsKernels(registry);
   registerUnaryKernels(registry);

@@ -59,3 +59,30 @@ TEST_CASE("assign_value and assign_value_ make their values", "[kernels][plumbin
   runText(tooBig, {}, &error);
   CHECK(error.find("pd_op.assign_value_: value 0 does not fit") != std::string::npos);
 }
+
+TEST_CASE("select_output routes x to the branch the mask picks; select_input takes it back", "[kernels][plumbing]") {
+  // m = 1: x goes to result 1 (result 0 is zeros), and select_input picks input 1: 3x.
+  auto text = [](int mask) {
+    return block({
+        R"((%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>)",
+        R"((%1) = "pd_op.full" () {dtype:(pd_op.DataType)int32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],value:(Float))" +
+            std::to_string(mask) + R"(} : () -> builtin.tensor<1xi32>)",
+        R"((%2, %3) = "pd_op.select_output" (%1, %0) {} : (builtin.tensor<1xi32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>, builtin.tensor<2xf32>)",
+        R"((%4) = "pd_op.scale" (%2) {bias:(Float)0,bias_after_scale:true,scale:(Float)2} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+        R"((%5) = "pd_op.scale" (%3) {bias:(Float)0,bias_after_scale:true,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+        R"((%6) = "pd_op.select_input" (%1, %4, %5) {} : (builtin.tensor<1xi32>, builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+        R"(() = "builtin.shadow_output" (%6) {output_name:"y"} : (builtin.tensor<2xf32>) -> )",
+        R"(() = "builtin.shadow_output" (%2) {output_name:"branch0"} : (builtin.tensor<2xf32>) -> )",
+    });
+  };
+  std::string error;
+  TensorMap out = runText(text(1), {{"x", f32({2}, {1, -2})}}, &error);
+  REQUIRE(error.empty());
+  CHECK(values(out.at("y")) == std::vector<float>{3, -6});
+  CHECK(values(out.at("branch0")) == std::vector<float>{0, 0});
+  out = runText(text(0), {{"x", f32({2}, {1, -2})}}, &error);
+  REQUIRE(error.empty());
+  CHECK(values(out.at("y")) == std::vector<float>{2, -4});
+  runText(text(2), {{"x", f32({2}, {1, -2})}}, &error);
+  CHECK(error.find("pd_op.select_output: the mask is 2, there are 2 branches") != std::string::npos);
+}
