@@ -83,6 +83,19 @@ same(v(4), i, '%4 (the while)')
 "
 }
 
+# --trace shows each iteration's ops: 10 adds and 11 less_thans (one before the loop).
+test_run_corpus_08_trace_has_every_iteration() {
+  need_corpus
+  prun "$CORPUS/08_while_block_args_fragment.pir" --trace t.json
+  expect_rc 0
+  /usr/bin/python3 -c "
+import json, sys
+from collections import Counter
+d = json.load(open('t.json'))
+n = Counter(e.get('name') for e in (d['traceEvents'] if isinstance(d, dict) else d))
+sys.exit(0 if n['pd_op.add'] == 10 and n['pd_op.less_than'] == 11 else f'spans: {dict(n)}')" || fail "not every iteration"
+}
+
 test_run_corpus_11_cinn_group_softmax() {
   need_corpus
   numpy_inputs in _jst.0.x.0=64x128
