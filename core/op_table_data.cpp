@@ -123,6 +123,7 @@ constexpr SV kUniformIn[] = {"shape", "min", "max"};
 constexpr SV kOutputs[] = {"outputs"};
 // where(condition, x, y) -> out
 constexpr SV kWhereIn[] = {"condition", "x", "y"};
+constexpr SV kWhereGradIn[] = {"condition", "x", "y", "out_grad"};
 constexpr SV kXYOutOutGrad[] = {"x", "y", "out", "out_grad"};
 constexpr SV kXOutGradAxis[] = {"x", "out_grad", "axis"};
 // The math, reduction and shape ops of real programs (issue 29).
@@ -452,12 +453,16 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.log_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     {.name = "pd_op.logsumexp_grad", .layout = fixed(kXOutOutGrad, kXGrad, kL2)},
     {.name = "pd_op.max_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
+    {.name = "pd_op.maximum_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
     {.name = "pd_op.min_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
+    {.name = "pd_op.minimum_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
     {.name = "pd_op.pool2d_grad", .layout = fixed(kPoolGradIn, kXGrad, kL2)},
     {.name = "pd_op.pow_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     {.name = "pd_op.prod_grad", .layout = fixed(kXOutOutGradAxis, kXGrad, kL2)},
     {.name = "pd_op.rsqrt_grad", .layout = fixed(kOutOutGrad, kXGrad, kL1)},
     {.name = "pd_op.scatter_grad", .layout = fixed(kScatterGradIn, kScatterGradOut, kL2)},
+    // sign_grad(out_grad) -> x_grad: zeros (backward.yaml invokes scale by 0)
+    {.name = "pd_op.sign_grad", .layout = fixed(kOutGrad, kXGrad, kL0)},
     {.name = "pd_op.sin_grad", .layout = fixed(kXOutGrad, kXGrad, kL1)},
     {.name = "pd_op.squeeze_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
     // stack_grad(x, out_grad){axis} -> x_grad, a vec with one gradient per x
@@ -466,6 +471,8 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.tril_grad", .layout = fixed(kOutGrad, kXGrad, kL0)},
     {.name = "pd_op.triu_grad", .layout = fixed(kOutGrad, kXGrad, kL0)},
     {.name = "pd_op.unsqueeze_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
+    // where_grad(condition, x, y, out_grad): x and y only for their shapes
+    {.name = "pd_op.where_grad", .layout = fixed(kWhereGradIn, kXYGrad, 1u << 3)},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},

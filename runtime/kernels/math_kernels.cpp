@@ -2,8 +2,8 @@
 //
 // The elementwise math functions real programs use, with their grads:
 // sin_grad, cos_grad, log_grad and pow_grad take x, rsqrt_grad takes out
-// (Paddle's backward.yaml), floor_grad only out_grad (floor's derivative is
-// 0 wherever it exists, as Paddle's). pow's exponent is the Scalar attribute
+// (Paddle's backward.yaml), floor_grad and sign_grad only out_grad (their
+// derivative is 0 wherever it exists, as Paddle's). pow's exponent is the Scalar attribute
 // `y`. clip's bounds are operands 1 and 2 (the `full`s PIR prints for its
 // Scalar(float) min and max) or, when absent, attributes; clip_grad passes
 // out_grad where min < x < max, strictly, as Paddle's ClipGradFunctor.
@@ -50,8 +50,9 @@ Status rsqrtGrad(KernelContext& ctx) {  // (out, out_grad): -0.5·out_grad·out�
   return unaryGradKernel(ctx, [](auto out, auto d) { return decltype(d)(-0.5) * d * out * out * out; });
 }
 
-/// floor_grad (out_grad): zeros of out_grad's shape and dtype.
-Status floorGrad(KernelContext& ctx) {
+/// floor_grad and sign_grad (out_grad): zeros of out_grad's shape and dtype
+/// (Paddle's sign_grad invokes scale(out_grad, 0)).
+Status zerosGrad(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {0}); !s) return s;
   const Tensor& d = ctx.in(0);
   return visitFloat(ctx, d.dtype(), [&](auto*) -> Status {
@@ -140,7 +141,7 @@ void registerMathKernels(KernelRegistry& r) {
   r.add("pd_op.cos", cosK);
   r.add("pd_op.cos_grad", cosGrad);
   r.add("pd_op.floor", floorK);
-  r.add("pd_op.floor_grad", floorGrad);
+  r.add("pd_op.floor_grad", zerosGrad);
   r.add("pd_op.log", logK);
   r.add("pd_op.log_grad", logGrad);
   r.add("pd_op.pow", powK);
@@ -148,6 +149,7 @@ void registerMathKernels(KernelRegistry& r) {
   r.add("pd_op.rsqrt", rsqrt);
   r.add("pd_op.rsqrt_grad", rsqrtGrad);
   r.add("pd_op.sign", sign);
+  r.add("pd_op.sign_grad", zerosGrad);
   r.add("pd_op.sin", sinK);
   r.add("pd_op.sin_grad", sinGrad);
 }

@@ -4,6 +4,7 @@
 // numpy expression that gave it (x, y, ... as built just above it).
 //
 //===----------------------------------------------------------------------===//
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -136,6 +137,96 @@ TEST_CASE("maximum and minimum propagate NaN and broadcast", "[kernels]") {
   checkIeee(ok(run("pd_op.maximum", "", {bf16({2}, {1.5, kNan}), bf16({2}, {2, 0})})), {2}, {2, kNan});
   auto bad = run("pd_op.minimum", "", {f32({2}, {1, 2}), f32({3}, {1, 2, 3})});
   CHECK(bad.status.message() == "shapes [2] and [3] do not broadcast");
+}
+
+namespace {
+
+/// Both grads of maximum or minimum (`op`) or of where (condition `c`
+/// first) against f64 central differences; x and y drawn so that no pair
+/// is within 0.05 of a tie (maximum's derivative is a step there).
+void checkSelectGrads(const std::string& op, const std::vector<Tensor>& pre, Shape xs, Shape ys, uint32_t seed) {
+  Tensor x, y;
+  for (;; seed += 3) {  // the first draw with no near tie
+    x = randomF64(xs, seed), y = randomF64(ys, seed + 1);
+    std::vector<double> gaps = values(ok(run("pd_op.subtract", "", {x, y})));
+    if (std::all_of(gaps.begin(), gaps.end(), [](double v) { return std::abs(v) > 0.05; })) break;
+  }
+  std::vector<Tensor> in = pre;
+  in.push_back(x);
+  in.push_back(y);
+  Tensor out = ok(run(op, "", in));
+  Tensor w = randomF64(shapeOf(out), seed + 2);
+  std::vector<Tensor> gin = in;
+  gin.push_back(w);
+  auto g = run(op + "_grad", "", gin, 2);
+  INFO(op << " " << g.status.message());
+  REQUIRE(g.status.isOk());
+  auto f = [&](const std::vector<Tensor>& xy) {
+    std::vector<Tensor> all = pre;
+    all.insert(all.end(), xy.begin(), xy.end());
+    return ok(run(op, "", all));
+  };
+  checkClose(g.out(0), numericGrad(f, {x, y}, 0, w), 1e-7);
+  checkClose(g.out(1), numericGrad(f, {x, y}, 1, w), 1e-7);
+}
+
+}  // namespace
+
+TEST_CASE("maximum_grad and minimum_grad: ties to y, as Paddle's, broadcasting summed back", "[kernels][grads]") {
+  // x = [1, 3, 2, nan], y = [2, 1, 2, 0], out_grad = [10, 20, 30, 40]: maximum sends 20 to x (3 > 1),
+  // 10 and the tie's 30 to y; minimum sends 10 to x, 20 and the tie's 30 to y; NaN sends nothing.
+  Tensor x = f32({4}, {1, 3, 2, kNan}), y = f32({4}, {2, 1, 2, 0}), d = f32({4}, {10, 20, 30, 40});
+  auto mx = run("pd_op.maximum_grad", "", {x, y, d}, 2);
+  REQUIRE(mx.status.isOk());
+  checkValues(mx.out(0), {4}, {0, 20, 0, 0}, 0);
+  checkValues(mx.out(1), {4}, {10, 0, 30, 0}, 0);
+  auto mn = run("pd_op.minimum_grad", "", {x, y, d}, 2);
+  REQUIRE(mn.status.isOk());
+  checkValues(mn.out(0), {4}, {10, 0, 0, 0}, 0);
+  checkValues(mn.out(1), {4}, {0, 20, 30, 0}, 0);
+  // Broadcast by hand: x = [[1], [5]], y = [0, 4, 9], out_grad = [[1, 2, 3], [4, 5, 6]];
+  // maximum: x wins at (0,0), (1,0), (1,1): x_grad = [[1], [4 + 5]]; y_grad = [0, 2, 3 + 6]
+  Tensor bx = f64({2, 1}, {1, 5}), by = f64({3}, {0, 4, 9}), bd = f64({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto bm = run("pd_op.maximum_grad", "", {bx, by, bd}, 2);
+  REQUIRE(bm.status.isOk());
+  checkValues(bm.out(0), {2, 1}, {1, 9}, 0);
+  checkValues(bm.out(1), {3}, {0, 2, 9}, 0);
+  // ints, and a null result skipped
+  KernelRun mi("pd_op.minimum_grad", "", {i32({2}, {3, -1}), i32({2}, {2, 5}), i32({2}, {7, 8})},
+               {"<<NULL TYPE>>", "builtin.tensor<2xi32>"});
+  REQUIRE(mi.status.isOk());
+  CHECK_FALSE(mi.out(0).defined());
+  CHECK(values(mi.out(1)) == std::vector<double>{7, 0});
+  for (const char* op : {"pd_op.maximum", "pd_op.minimum"}) {
+    checkSelectGrads(op, {}, {2, 3}, {2, 3}, 11);
+    checkSelectGrads(op, {}, {2, 3, 4}, {4}, 21);
+    checkSelectGrads(op, {}, {2, 1, 4}, {3, 1}, 31);
+    checkSelectGrads(op, {}, {3}, {}, 41);
+  }
+  auto bad = run("pd_op.maximum_grad", "", {f32({2}, {1, 2}), f32({2}, {1, 2}), f32({3}, {1, 2, 3})}, 2);
+  CHECK(bad.status.message() == "out_grad [3] is not the broadcast shape of [2], [2]");
+}
+
+TEST_CASE("where_grad: out_grad to x where the condition holds, to y elsewhere", "[kernels][grads]") {
+  // c = [[True], [False]], x of [3], y of [2, 3], out_grad = [[1, 2, 3], [4, 5, 6]]:
+  // x_grad = [1, 2, 3] (row 0 summed over the broadcast rows), y_grad = [[0, 0, 0], [4, 5, 6]]
+  Tensor c = bools({2, 1}, {1, 0});
+  Tensor d = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto g = run("pd_op.where_grad", "", {c, f32({3}, {0, 0, 0}), f32({2, 3}, std::vector<double>(6, 0)), d}, 2);
+  REQUIRE(g.status.isOk());
+  checkValues(g.out(0), {3}, {1, 2, 3}, 0);
+  checkValues(g.out(1), {2, 3}, {0, 0, 0, 4, 5, 6}, 0);
+  // A non-bool condition (nonzero is true) and a 0-D y: y_grad sums what x did not take.
+  auto g2 =
+      run("pd_op.where_grad", "", {i64({3}, {0, 2, 0}), f64({3}, {0, 0, 0}), f64({}, {0}), f64({3}, {1, 2, 4})}, 2);
+  REQUIRE(g2.status.isOk());
+  checkValues(g2.out(0), {3}, {0, 2, 0}, 0);
+  checkValues(g2.out(1), {}, {5}, 0);
+  Tensor cb = bools({2, 1, 4}, {1, 0, 0, 1, 0, 1, 1, 0});
+  checkSelectGrads("pd_op.where", {cb}, {2, 3, 4}, {2, 3, 4}, 51);
+  checkSelectGrads("pd_op.where", {cb}, {3, 1}, {4}, 61);
+  auto bad = run("pd_op.where_grad", "", {c, f32({3}, {0, 0, 0}), f32({3}, {0, 0, 0}), f32({3}, {1, 2, 3})}, 2);
+  CHECK(bad.status.message() == "out_grad [3] is not the broadcast shape of [2x1], [3], [3]");
 }
 
 TEST_CASE("max and min over an axis operand, keepdim, NaN", "[kernels]") {

@@ -107,6 +107,10 @@ TEST_CASE("floor_grad is zero, of out_grad's shape", "[kernels][math]") {
   auto g = run("pd_op.floor_grad", "", {f64({2, 2}, {1, 2, 3, 4})});
   REQUIRE(g.status.isOk());
   checkValues(g.out(0), {2, 2}, {0, 0, 0, 0}, 0);
+  auto sg = run("pd_op.sign_grad", "", {f32({3}, {1, -2, 5})});  // backward.yaml: scale(out_grad, 0)
+  REQUIRE(sg.status.isOk());
+  CHECK(sg.out(0).dtype() == DataType::F32);
+  checkValues(sg.out(0), {3}, {0, 0, 0}, 0);
   auto bad = run("pd_op.sin_grad", "", {f64({3}, {1, 2, 3}), f64({2}, {1, 1})});
   CHECK(bad.status.message() == "out_grad [2] does not match [3]");
 }
