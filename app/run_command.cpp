@@ -48,23 +48,24 @@ std::string nameList(std::span<const std::string_view> names, bool variadic) {
 }
 
 /// pir-run --list-kernels: every op the runner runs, with its operands and
-/// results as the op table names them, and the ops it refuses and why.
+/// results as the op table names them (a kernel's line ends with the dtypes
+/// it accepts), and the ops it refuses and why.
 void printKernels() {
   const runtime::KernelRegistry& registry = runtime::kernelRegistry();
   std::string kernels, itself, refused;
   for (const core::OpInfo& info : core::opTable()) {
     std::string line = std::string(info.name) + " " + nameList(info.layout.operands, info.layout.variadicOperands) +
-                       " -> " + nameList(info.layout.results, info.layout.variadicResults) + "\n";
+                       " -> " + nameList(info.layout.results, info.layout.variadicResults);
     if (!info.refusal.empty())
       refused += std::string(info.name) + ": " + std::string(info.refusal) + "\n";
     else if (registry.find(&info))
-      kernels += line;
+      kernels += line + " [" + runtime::dtypeSetText(registry.dtypesOf(&info)) + "]\n";
     else if (info.scope != core::ScopeAccess::None || info.regionRun != core::RegionRun::None ||
              info.name == "cf.yield")
-      itself += line;
+      itself += line + "\n";
   }
   std::printf(
-      "# kernels (dtypes per family: docs/pir-run.md, \"Kernels\")\n%s"
+      "# kernels, each with the dtypes it accepts (per family: docs/pir-run.md, \"Kernels\")\n%s"
       "# run by the executor itself (scope reads and writes, regions)\n%s# refused\n%s"
       "# kernel-dialect ops (\"NAME(phi_kernel)\") run as the op their op_name names\n",
       kernels.c_str(), itself.c_str(), refused.c_str());

@@ -19,7 +19,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,25 +60,50 @@ struct KernelContext {
 
 using KernelFn = core::Status (*)(KernelContext&);
 
+/// The dtypes a kernel accepts, as a bit set: the dtype of its main input
+/// (for a comparison its inputs, for a creation op such as full or arange
+/// the results it can make, for a communication op what it moves). Given at
+/// registration and checked against the code by
+/// runtime/tests/kernel_dtypes_test.cpp; pir-run --list-kernels prints it.
+enum DtypeBits : uint8_t { kF32 = 1, kF64 = 2, kBF16 = 4, kI32 = 8, kI64 = 16, kBool = 32 };
+using DtypeSet = uint8_t;
+constexpr DtypeSet kFloats = kF32 | kF64 | kBF16;
+constexpr DtypeSet kInts = kI32 | kI64;
+constexpr DtypeSet kNumbers = kFloats | kInts;
+constexpr DtypeSet kAllDtypes = kNumbers | kBool;
+
+/// The bit of `dtype` (0 for a dtype the runner does not run).
+DtypeSet dtypeBit(DataType dtype);
+/// `f32 f64 bf16 i32 i64 bool`: the names of the dtypes in `set`, in that
+/// order, separated by spaces.
+std::string dtypeSetText(DtypeSet set);
+
 /// Kernels by op. Built once (kernelRegistry()), then read-only and safe to
 /// share between rank threads.
 class KernelRegistry {
  public:
   KernelRegistry();
   /// Registers `fn` for `opName`, which must have an op table entry (a
-  /// programming error otherwise: it aborts at start-up, not at run time).
-  void add(std::string_view opName, KernelFn fn);
+  /// programming error otherwise: it aborts at start-up, not at run time),
+  /// accepting the dtypes `dtypes` (0: not given, as a test's stand-in
+  /// kernel; every kernel of kernelRegistry() gives them).
+  void add(std::string_view opName, KernelFn fn, DtypeSet dtypes = 0);
   /// The kernel for `info`, or null.
   KernelFn find(const core::OpInfo* info) const {
     return info && info->index() < kernels_.size() ? kernels_[info->index()] : nullptr;
   }
   KernelFn find(std::string_view opName) const { return find(core::lookupOp(opName)); }
+  /// The dtypes the kernel for `info` accepts (0 without a kernel).
+  DtypeSet dtypesOf(const core::OpInfo* info) const {
+    return info && info->index() < dtypes_.size() ? dtypes_[info->index()] : 0;
+  }
   /// Op names with a kernel, in op table order (for tests; a pir-run
   /// --list-kernels is the real-programs issue's to add).
   std::vector<std::string_view> names() const;
 
  private:
   std::vector<KernelFn> kernels_;
+  std::vector<DtypeSet> dtypes_;
 };
 
 /// Every kernel of the runner (runtime/kernels/register_all.cpp).

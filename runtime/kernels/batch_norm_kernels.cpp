@@ -248,9 +248,9 @@ Status batchNormGrad(KernelContext& ctx) {
 
 void registerBatchNormKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.batch_norm", batchNorm);
-  r.add("pd_op.batch_norm_", batchNorm);
-  r.add("pd_op.batch_norm_grad", batchNormGrad);
+  r.add("pd_op.batch_norm", batchNorm, kFloats);
+  r.add("pd_op.batch_norm_", batchNorm, kFloats);
+  r.add("pd_op.batch_norm_grad", batchNormGrad, kFloats);
 }
 
 }  // namespace pir::runtime

@@ -124,13 +124,16 @@ Status addGradKernel(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {2}); !s) return s;
   if (!ctx.has(0) || !ctx.has(1)) return kernelError(ctx, "x and y are needed for their shapes");
   const Tensor& dout = ctx.in(2);
-  if (wantsResult(ctx, 0)) ctx.setOut(0, sumToShape(dout, ctx.in(0).shape()));
-  if (wantsResult(ctx, 1)) {
-    Tensor dy = sumToShape(dout, ctx.in(1).shape());
-    if (kNegateY) negateInPlace(dy);
-    ctx.setOut(1, std::move(dy));
-  }
-  return Status::ok();
+  // Numbers only: sumToShape does not sum bools.
+  return visitNumber(ctx, dout.dtype(), [&](auto*) -> Status {
+    if (wantsResult(ctx, 0)) ctx.setOut(0, sumToShape(dout, ctx.in(0).shape()));
+    if (wantsResult(ctx, 1)) {
+      Tensor dy = sumToShape(dout, ctx.in(1).shape());
+      if (kNegateY) negateInPlace(dy);
+      ctx.setOut(1, std::move(dy));
+    }
+    return Status::ok();
+  });
 }
 
 /// multiply_grad (x, y, out_grad) -> (sum(dout·y), sum(dout·x)).
@@ -180,15 +183,15 @@ Status divideGradKernel(KernelContext& ctx) {
 
 void registerBinaryKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.add", binaryKernel<Add>);
-  r.add("pd_op.add_", binaryKernel<Add>);
-  r.add("pd_op.subtract", binaryKernel<Sub>);
-  r.add("pd_op.multiply", binaryKernel<Mul>);
-  r.add("pd_op.divide", binaryKernel<Div>);
-  r.add("pd_op.add_grad", addGradKernel<false>);
-  r.add("pd_op.subtract_grad", addGradKernel<true>);
-  r.add("pd_op.multiply_grad", multiplyGradKernel);
-  r.add("pd_op.divide_grad", divideGradKernel);
+  r.add("pd_op.add", binaryKernel<Add>, kNumbers);
+  r.add("pd_op.add_", binaryKernel<Add>, kNumbers);
+  r.add("pd_op.subtract", binaryKernel<Sub>, kNumbers);
+  r.add("pd_op.multiply", binaryKernel<Mul>, kNumbers);
+  r.add("pd_op.divide", binaryKernel<Div>, kNumbers);
+  r.add("pd_op.add_grad", addGradKernel<false>, kNumbers);
+  r.add("pd_op.subtract_grad", addGradKernel<true>, kNumbers);
+  r.add("pd_op.multiply_grad", multiplyGradKernel, kNumbers);
+  r.add("pd_op.divide_grad", divideGradKernel, kFloats);
 }
 
 }  // namespace pir::runtime

@@ -59,6 +59,6 @@ Status cinnBroadcast(KernelContext& ctx) {
 }  // namespace
 }  // namespace kernels
 
-void registerCinnKernels(KernelRegistry& r) { r.add("cinn_op.broadcast", kernels::cinnBroadcast); }
+void registerCinnKernels(KernelRegistry& r) { r.add("cinn_op.broadcast", kernels::cinnBroadcast, kAllDtypes); }
 
 }  // namespace pir::runtime

@@ -94,28 +94,28 @@ void registerCommKernels(KernelRegistry& r) {
       case Communication::None:
         break;
       case Communication::Send:
-        r.add(info.name, send);
+        r.add(info.name, send, kAllDtypes);
         break;
       case Communication::Recv:
-        r.add(info.name, recv);
+        r.add(info.name, recv, kAllDtypes);
         break;
       case Communication::AllReduce:
-        r.add(info.name, allReduce);
+        r.add(info.name, allReduce, kAllDtypes);
         break;
       case Communication::AllReduceSum:
-        r.add(info.name, allReduceSum);
+        r.add(info.name, allReduceSum, kAllDtypes);
         break;
       case Communication::AllGather:
-        r.add(info.name, allGather);
+        r.add(info.name, allGather, kAllDtypes);
         break;
       case Communication::ReduceScatter:
-        r.add(info.name, reduceScatter);
+        r.add(info.name, reduceScatter, kAllDtypes);
         break;
       case Communication::AllToAll:
-        r.add(info.name, allToAll);
+        r.add(info.name, allToAll, kAllDtypes);
         break;
       case Communication::Broadcast:
-        r.add(info.name, broadcast);
+        r.add(info.name, broadcast, kAllDtypes);
         break;
     }
   }

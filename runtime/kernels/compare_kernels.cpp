@@ -314,24 +314,24 @@ Status extremumGradKernel(KernelContext& ctx) {
 
 void registerCompareKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.equal", compareKernel<Equal>);
-  r.add("pd_op.greater_equal", compareKernel<GreaterEqual>);
-  r.add("pd_op.greater_than", compareKernel<Greater>);
-  r.add("pd_op.isinf", classifyKernel<false>);
-  r.add("pd_op.isnan", classifyKernel<true>);
-  r.add("pd_op.less_equal", compareKernel<LessEqual>);
-  r.add("pd_op.less_than", compareKernel<Less>);
-  r.add("pd_op.logical_and", logicalKernel<std::logical_and<>>);
-  r.add("pd_op.logical_not", logicalNot);
-  r.add("pd_op.logical_or", logicalKernel<std::logical_or<>>);
-  r.add("pd_op.logical_xor", logicalKernel<std::not_equal_to<>>);
-  r.add("pd_op.maximum", extremumKernel<true>);
-  r.add("pd_op.maximum_grad", extremumGradKernel<true>);
-  r.add("pd_op.minimum", extremumKernel<false>);
-  r.add("pd_op.minimum_grad", extremumGradKernel<false>);
-  r.add("pd_op.not_equal", compareKernel<NotEqual>);
-  r.add("pd_op.where", where);
-  r.add("pd_op.where_grad", whereGrad);
+  r.add("pd_op.equal", compareKernel<Equal>, kAllDtypes);
+  r.add("pd_op.greater_equal", compareKernel<GreaterEqual>, kAllDtypes);
+  r.add("pd_op.greater_than", compareKernel<Greater>, kAllDtypes);
+  r.add("pd_op.isinf", classifyKernel<false>, kAllDtypes);
+  r.add("pd_op.isnan", classifyKernel<true>, kAllDtypes);
+  r.add("pd_op.less_equal", compareKernel<LessEqual>, kAllDtypes);
+  r.add("pd_op.less_than", compareKernel<Less>, kAllDtypes);
+  r.add("pd_op.logical_and", logicalKernel<std::logical_and<>>, kAllDtypes);
+  r.add("pd_op.logical_not", logicalNot, kAllDtypes);
+  r.add("pd_op.logical_or", logicalKernel<std::logical_or<>>, kAllDtypes);
+  r.add("pd_op.logical_xor", logicalKernel<std::not_equal_to<>>, kAllDtypes);
+  r.add("pd_op.maximum", extremumKernel<true>, kNumbers);
+  r.add("pd_op.maximum_grad", extremumGradKernel<true>, kNumbers);
+  r.add("pd_op.minimum", extremumKernel<false>, kNumbers);
+  r.add("pd_op.minimum_grad", extremumGradKernel<false>, kNumbers);
+  r.add("pd_op.not_equal", compareKernel<NotEqual>, kAllDtypes);
+  r.add("pd_op.where", where, kAllDtypes);
+  r.add("pd_op.where_grad", whereGrad, kNumbers);
 }
 
 }  // namespace pir::runtime

@@ -475,10 +475,10 @@ Status pool2dGrad(KernelContext& ctx) {
 
 void registerConvKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.conv2d", conv2d);
-  r.add("pd_op.conv2d_grad", conv2dGrad);
-  r.add("pd_op.pool2d", pool2d);
-  r.add("pd_op.pool2d_grad", pool2dGrad);
+  r.add("pd_op.conv2d", conv2d, kFloats);
+  r.add("pd_op.conv2d_grad", conv2dGrad, kFloats);
+  r.add("pd_op.pool2d", pool2d, kFloats);
+  r.add("pd_op.pool2d_grad", pool2dGrad, kFloats);
 }
 
 }  // namespace pir::runtime

@@ -122,18 +122,18 @@ Status assignOut(KernelContext& ctx) {
 }  // namespace
 
 void registerCreationKernels(KernelRegistry& r) {
-  r.add("pd_op.assign", assign);
+  r.add("pd_op.assign", assign, kAllDtypes);
   // Of a dense value, after apply-partition: the whole value on every rank
   // (the reshard after it cuts the rank's piece).
-  r.add("dist_op.shard_tensor", shareData);
-  r.add("pd_op.assign_out_", assignOut);
-  r.add("pd_op.assign_value", assignValue);
-  r.add("pd_op.assign_value_", assignValue);
-  r.add("pd_op.full", full);
-  r.add("pd_op.full_int_array", fullIntArray);
-  r.add("pd_op.full_like", fullLike);
-  r.add("pd_op.shadow_feed", shareData);  // the kernel dialect's copy to a device: the identity on CPU
-  r.add("pd_op.share_data_", shareData);
+  r.add("dist_op.shard_tensor", shareData, kAllDtypes);
+  r.add("pd_op.assign_out_", assignOut, kAllDtypes);
+  r.add("pd_op.assign_value", assignValue, kAllDtypes);
+  r.add("pd_op.assign_value_", assignValue, kAllDtypes);
+  r.add("pd_op.full", full, kAllDtypes);
+  r.add("pd_op.full_int_array", fullIntArray, kInts);
+  r.add("pd_op.full_like", fullLike, kAllDtypes);
+  r.add("pd_op.shadow_feed", shareData, kAllDtypes);  // the kernel dialect's copy to a device: the identity on CPU
+  r.add("pd_op.share_data_", shareData, kAllDtypes);
 }
 
 }  // namespace pir::runtime

@@ -169,8 +169,8 @@ Status setValueWithTensor(KernelContext& ctx) {
 }  // namespace
 
 void registerMergeKernels(KernelRegistry& r) {
-  r.add("pd_op.full_", fillInPlace);
-  r.add("pd_op.set_value_with_tensor_", setValueWithTensor);
+  r.add("pd_op.full_", fillInPlace, kAllDtypes);
+  r.add("pd_op.set_value_with_tensor_", setValueWithTensor, kAllDtypes);
 }
 
 }  // namespace pir::runtime

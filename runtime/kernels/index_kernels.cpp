@@ -450,16 +450,16 @@ Status arange(KernelContext& ctx) {
 
 void registerIndexKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.arange", arange);
-  r.add("pd_op.gather", gather);
-  r.add("pd_op.gather_grad", gatherGrad);
-  r.add("pd_op.gather_nd", gatherNd);
-  r.add("pd_op.gather_nd_grad", gatherNdGrad);
-  r.add("pd_op.index_select", indexSelect);
-  r.add("pd_op.index_select_grad", indexSelectGrad);
-  r.add("pd_op.one_hot", oneHot);
-  r.add("pd_op.scatter", scatter);
-  r.add("pd_op.scatter_grad", scatterGrad);
+  r.add("pd_op.arange", arange, kNumbers);
+  r.add("pd_op.gather", gather, kAllDtypes);
+  r.add("pd_op.gather_grad", gatherGrad, kNumbers);
+  r.add("pd_op.gather_nd", gatherNd, kAllDtypes);
+  r.add("pd_op.gather_nd_grad", gatherNdGrad, kNumbers);
+  r.add("pd_op.index_select", indexSelect, kAllDtypes);
+  r.add("pd_op.index_select_grad", indexSelectGrad, kNumbers);
+  r.add("pd_op.one_hot", oneHot, kInts);
+  r.add("pd_op.scatter", scatter, kAllDtypes);
+  r.add("pd_op.scatter_grad", scatterGrad, kAllDtypes);
 }
 
 }  // namespace pir::runtime

@@ -186,8 +186,8 @@ Status crossEntropyWithSoftmaxGrad(KernelContext& ctx) {  // (label, softmax, lo
 
 void registerLossKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.cross_entropy_with_softmax", crossEntropyWithSoftmax);
-  r.add("pd_op.cross_entropy_with_softmax_grad", crossEntropyWithSoftmaxGrad);
+  r.add("pd_op.cross_entropy_with_softmax", crossEntropyWithSoftmax, kFloats);
+  r.add("pd_op.cross_entropy_with_softmax_grad", crossEntropyWithSoftmaxGrad, kFloats);
 }
 
 }  // namespace pir::runtime

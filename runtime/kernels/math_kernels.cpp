@@ -136,22 +136,22 @@ Status clipGrad(KernelContext& ctx) {
 
 void registerMathKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.clip", clip);
-  r.add("pd_op.clip_grad", clipGrad);
-  r.add("pd_op.cos", cosK);
-  r.add("pd_op.cos_grad", cosGrad);
-  r.add("pd_op.floor", floorK);
-  r.add("pd_op.floor_grad", zerosGrad);
-  r.add("pd_op.log", logK);
-  r.add("pd_op.log_grad", logGrad);
-  r.add("pd_op.pow", powK);
-  r.add("pd_op.pow_grad", powGrad);
-  r.add("pd_op.rsqrt", rsqrt);
-  r.add("pd_op.rsqrt_grad", rsqrtGrad);
-  r.add("pd_op.sign", sign);
-  r.add("pd_op.sign_grad", zerosGrad);
-  r.add("pd_op.sin", sinK);
-  r.add("pd_op.sin_grad", sinGrad);
+  r.add("pd_op.clip", clip, kFloats);
+  r.add("pd_op.clip_grad", clipGrad, kFloats);
+  r.add("pd_op.cos", cosK, kFloats);
+  r.add("pd_op.cos_grad", cosGrad, kFloats);
+  r.add("pd_op.floor", floorK, kFloats);
+  r.add("pd_op.floor_grad", zerosGrad, kFloats);
+  r.add("pd_op.log", logK, kFloats);
+  r.add("pd_op.log_grad", logGrad, kFloats);
+  r.add("pd_op.pow", powK, kFloats);
+  r.add("pd_op.pow_grad", powGrad, kFloats);
+  r.add("pd_op.rsqrt", rsqrt, kFloats);
+  r.add("pd_op.rsqrt_grad", rsqrtGrad, kFloats);
+  r.add("pd_op.sign", sign, kNumbers);
+  r.add("pd_op.sign_grad", zerosGrad, kFloats);
+  r.add("pd_op.sin", sinK, kFloats);
+  r.add("pd_op.sin_grad", sinGrad, kFloats);
 }
 
 }  // namespace pir::runtime

@@ -214,8 +214,8 @@ Status matmulGrad(KernelContext& ctx) {
 
 void registerMatmulKernels(KernelRegistry& r) {
   if (!gThreadsSet) openblas_set_num_threads(1);
-  r.add("pd_op.matmul", kernels::matmul);
-  r.add("pd_op.matmul_grad", kernels::matmulGrad);
+  r.add("pd_op.matmul", kernels::matmul, kFloats);
+  r.add("pd_op.matmul_grad", kernels::matmulGrad, kFloats);
 }
 
 }  // namespace pir::runtime

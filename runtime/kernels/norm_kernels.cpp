@@ -258,10 +258,10 @@ Status layerNormGrad(KernelContext& ctx) {
 
 void registerNormKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.layer_norm", layerNorm);
-  r.add("pd_op.layer_norm_grad", layerNormGrad);
-  r.add("pd_op.softmax", softmax);
-  r.add("pd_op.softmax_grad", softmaxGrad);
+  r.add("pd_op.layer_norm", layerNorm, kFloats);
+  r.add("pd_op.layer_norm_grad", layerNormGrad, kFloats);
+  r.add("pd_op.softmax", softmax, kFloats);
+  r.add("pd_op.softmax_grad", softmaxGrad, kFloats);
 }
 
 }  // namespace pir::runtime

@@ -179,9 +179,9 @@ Status adam(KernelContext& ctx) {
 
 void registerOptimizerKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.adam_", adam<false>);
-  r.add("pd_op.adamw_", adam<true>);
-  r.add("pd_op.sgd_", sgd);
+  r.add("pd_op.adam_", adam<false>, kFloats);
+  r.add("pd_op.adamw_", adam<true>, kFloats);
+  r.add("pd_op.sgd_", sgd, kFloats);
 }
 
 }  // namespace pir::runtime

@@ -387,20 +387,20 @@ Status logsumexpGrad(KernelContext& ctx) {
 
 void registerReduceKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("cinn_op.reduce_max", cinnReduceKernel<false>);
-  r.add("cinn_op.reduce_sum", cinnReduceKernel<true>);
-  r.add("pd_op.logsumexp", logsumexp);
-  r.add("pd_op.logsumexp_grad", logsumexpGrad);
-  r.add("pd_op.max", extremeKernel<true>);
-  r.add("pd_op.max_grad", extremeGrad);
-  r.add("pd_op.mean", reduceKernel<true>);
-  r.add("pd_op.mean_grad", reduceGradKernel<true>);
-  r.add("pd_op.min", extremeKernel<false>);
-  r.add("pd_op.min_grad", extremeGrad);
-  r.add("pd_op.prod", prod);
-  r.add("pd_op.prod_grad", prodGrad);
-  r.add("pd_op.sum", reduceKernel<false>);
-  r.add("pd_op.sum_grad", reduceGradKernel<false>);
+  r.add("cinn_op.reduce_max", cinnReduceKernel<false>, kNumbers);
+  r.add("cinn_op.reduce_sum", cinnReduceKernel<true>, kNumbers);
+  r.add("pd_op.logsumexp", logsumexp, kFloats);
+  r.add("pd_op.logsumexp_grad", logsumexpGrad, kFloats);
+  r.add("pd_op.max", extremeKernel<true>, kNumbers);
+  r.add("pd_op.max_grad", extremeGrad, kNumbers);
+  r.add("pd_op.mean", reduceKernel<true>, kFloats);
+  r.add("pd_op.mean_grad", reduceGradKernel<true>, kNumbers);
+  r.add("pd_op.min", extremeKernel<false>, kNumbers);
+  r.add("pd_op.min_grad", extremeGrad, kNumbers);
+  r.add("pd_op.prod", prod, kNumbers);
+  r.add("pd_op.prod_grad", prodGrad, kFloats);
+  r.add("pd_op.sum", reduceKernel<false>, kAllDtypes);
+  r.add("pd_op.sum_grad", reduceGradKernel<false>, kNumbers);
 }
 
 }  // namespace pir::runtime

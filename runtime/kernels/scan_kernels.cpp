@@ -146,10 +146,10 @@ Status cumsum(KernelContext& ctx) {
 
 void registerScanKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.argmax", argExtreme<true>);
-  r.add("pd_op.argmin", argExtreme<false>);
-  r.add("pd_op.cumsum", cumsum<false>);
-  r.add("pd_op.cumsum_grad", cumsum<true>);
+  r.add("pd_op.argmax", argExtreme<true>, kNumbers);
+  r.add("pd_op.argmin", argExtreme<false>, kNumbers);
+  r.add("pd_op.cumsum", cumsum<false>, kNumbers);
+  r.add("pd_op.cumsum_grad", cumsum<true>, kNumbers);
 }
 
 }  // namespace pir::runtime

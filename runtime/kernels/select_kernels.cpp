@@ -63,8 +63,8 @@ Status selectOutput(KernelContext& ctx) {
 }  // namespace kernels
 
 void registerSelectKernels(KernelRegistry& r) {
-  r.add("pd_op.select_input", kernels::selectInput);
-  r.add("pd_op.select_output", kernels::selectOutput);
+  r.add("pd_op.select_input", kernels::selectInput, kAllDtypes);
+  r.add("pd_op.select_output", kernels::selectOutput, kAllDtypes);
 }
 
 }  // namespace pir::runtime

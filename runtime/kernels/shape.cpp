@@ -252,16 +252,16 @@ Status fetch(KernelContext& ctx) {
 }  // namespace
 
 void registerShapeKernels(KernelRegistry& r) {
-  r.add("builtin.combine", combine);
-  r.add("builtin.slice", builtinSlice);
-  r.add("builtin.split", builtinSplit);
-  r.add("pd_op.concat", concat);
-  r.add("pd_op.fetch", fetch);
-  r.add("pd_op.reshape", reshape);
-  r.add("pd_op.slice", slice);
-  r.add("pd_op.split", split);
-  r.add("pd_op.split_with_num", splitWithNum);
-  r.add("pd_op.transpose", transpose);
+  r.add("builtin.combine", combine, kAllDtypes);
+  r.add("builtin.slice", builtinSlice, kAllDtypes);
+  r.add("builtin.split", builtinSplit, kAllDtypes);
+  r.add("pd_op.concat", concat, kAllDtypes);
+  r.add("pd_op.fetch", fetch, kAllDtypes);
+  r.add("pd_op.reshape", reshape, kAllDtypes);
+  r.add("pd_op.slice", slice, kAllDtypes);
+  r.add("pd_op.split", split, kAllDtypes);
+  r.add("pd_op.split_with_num", splitWithNum, kAllDtypes);
+  r.add("pd_op.transpose", transpose, kAllDtypes);
 }
 
 }  // namespace pir::runtime

@@ -307,22 +307,22 @@ Status tril(KernelContext& ctx) { return triangle<false>(ctx, 0); }
 
 void registerShapeOpsKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.expand", expand);
-  r.add("pd_op.expand_grad", expandGrad);
-  r.add("pd_op.flatten", flatten);
-  r.add("pd_op.flatten_grad", viewGrad);
-  r.add("pd_op.squeeze", squeeze);
-  r.add("pd_op.squeeze_grad", viewGrad);
-  r.add("pd_op.stack", stack);
-  r.add("pd_op.stack_grad", stackGrad);
-  r.add("pd_op.tile", tile);
-  r.add("pd_op.tile_grad", tileGrad);
-  r.add("pd_op.tril", tril);
-  r.add("pd_op.tril_grad", tril);  // (out_grad){diagonal}: the same mask
-  r.add("pd_op.triu", triu);
-  r.add("pd_op.triu_grad", triu);
-  r.add("pd_op.unsqueeze", unsqueeze);
-  r.add("pd_op.unsqueeze_grad", viewGrad);
+  r.add("pd_op.expand", expand, kAllDtypes);
+  r.add("pd_op.expand_grad", expandGrad, kNumbers);
+  r.add("pd_op.flatten", flatten, kAllDtypes);
+  r.add("pd_op.flatten_grad", viewGrad, kAllDtypes);
+  r.add("pd_op.squeeze", squeeze, kAllDtypes);
+  r.add("pd_op.squeeze_grad", viewGrad, kAllDtypes);
+  r.add("pd_op.stack", stack, kAllDtypes);
+  r.add("pd_op.stack_grad", stackGrad, kAllDtypes);
+  r.add("pd_op.tile", tile, kAllDtypes);
+  r.add("pd_op.tile_grad", tileGrad, kNumbers);
+  r.add("pd_op.tril", tril, kAllDtypes);
+  r.add("pd_op.tril_grad", tril, kAllDtypes);  // (out_grad){diagonal}: the same mask
+  r.add("pd_op.triu", triu, kAllDtypes);
+  r.add("pd_op.triu_grad", triu, kAllDtypes);
+  r.add("pd_op.unsqueeze", unsqueeze, kAllDtypes);
+  r.add("pd_op.unsqueeze_grad", viewGrad, kAllDtypes);
 }
 
 }  // namespace pir::runtime

@@ -153,26 +153,26 @@ Status reshapeGrad(KernelContext& ctx) {
 
 void registerUnaryKernels(KernelRegistry& r) {
   using namespace kernels;
-  r.add("pd_op.abs", absK);
-  r.add("pd_op.cast", cast);
-  r.add("pd_op.cast_grad", castGrad);
-  r.add("pd_op.exp", expK);
-  r.add("pd_op.exp_grad", expGrad);
-  r.add("pd_op.gelu", gelu);
-  r.add("pd_op.gelu_grad", geluGrad);
-  r.add("pd_op.relu", relu);
-  r.add("pd_op.relu_grad", reluGrad);
-  r.add("pd_op.reshape_grad", reshapeGrad);
-  r.add("pd_op.scale", scale);
-  r.add("pd_op.scale_", scale);  // in place: the result arrives preset to x
-  r.add("pd_op.sigmoid", sigmoid);
-  r.add("pd_op.sigmoid_grad", sigmoidGrad);
-  r.add("pd_op.sqrt", sqrtK);
-  r.add("pd_op.sqrt_grad", sqrtGrad);
-  r.add("pd_op.square", square);
-  r.add("pd_op.square_grad", squareGrad);
-  r.add("pd_op.tanh", tanhK);
-  r.add("pd_op.tanh_grad", tanhGrad);
+  r.add("pd_op.abs", absK, kFloats);
+  r.add("pd_op.cast", cast, kAllDtypes);
+  r.add("pd_op.cast_grad", castGrad, kAllDtypes);
+  r.add("pd_op.exp", expK, kFloats);
+  r.add("pd_op.exp_grad", expGrad, kFloats);
+  r.add("pd_op.gelu", gelu, kFloats);
+  r.add("pd_op.gelu_grad", geluGrad, kFloats);
+  r.add("pd_op.relu", relu, kFloats);
+  r.add("pd_op.relu_grad", reluGrad, kFloats);
+  r.add("pd_op.reshape_grad", reshapeGrad, kAllDtypes);
+  r.add("pd_op.scale", scale, kNumbers);
+  r.add("pd_op.scale_", scale, kNumbers);  // in place: the result arrives preset to x
+  r.add("pd_op.sigmoid", sigmoid, kFloats);
+  r.add("pd_op.sigmoid_grad", sigmoidGrad, kFloats);
+  r.add("pd_op.sqrt", sqrtK, kFloats);
+  r.add("pd_op.sqrt_grad", sqrtGrad, kFloats);
+  r.add("pd_op.square", square, kFloats);
+  r.add("pd_op.square_grad", squareGrad, kFloats);
+  r.add("pd_op.tanh", tanhK, kFloats);
+  r.add("pd_op.tanh_grad", tanhGrad, kFloats);
 }
 
 }  // namespace pir::runtime
