@@ -95,8 +95,10 @@ Status flatten(KernelContext& ctx) {
   return Status::ok();
 }
 
-/// squeeze_grad, unsqueeze_grad (x or xshape, out_grad, axis) and
-/// flatten_grad (x or xshape, out_grad): out_grad with x's shape (a copy).
+/// reshape_grad, squeeze_grad, unsqueeze_grad (x or xshape, out_grad, ..)
+/// and flatten_grad (x or xshape, out_grad): out_grad with x's shape (a
+/// copy). Before Paddle's PR #66089 the first operand was xshape = [0] +
+/// x's dims.
 Status viewGrad(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {1}); !s) return s;
   if (!ctx.has(0)) return kernelError(ctx, "x is needed for its shape");
@@ -312,6 +314,7 @@ void registerShapeOpsKernels(KernelRegistry& r) {
   r.add("pd_op.flatten", flatten, kAllDtypes);
   r.add("pd_op.flatten_grad", viewGrad, kAllDtypes);
   r.add("pd_op.squeeze", squeeze, kAllDtypes);
+  r.add("pd_op.reshape_grad", viewGrad, kAllDtypes);
   r.add("pd_op.squeeze_grad", viewGrad, kAllDtypes);
   r.add("pd_op.stack", stack, kAllDtypes);
   r.add("pd_op.stack_grad", stackGrad, kAllDtypes);

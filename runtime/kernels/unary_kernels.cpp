@@ -3,8 +3,9 @@
 // relu, gelu (erf form, or the tanh form with `approximate`), square, exp,
 // sqrt, tanh, sigmoid, abs, scale (and scale_), cast; relu_grad, exp_grad,
 // sqrt_grad, tanh_grad and sigmoid_grad (which take out, not x: Paddle's
-// kDepOut in backward.yaml), gelu_grad, square_grad, cast_grad, and
-// reshape_grad (a copy with x's shape). Float dtypes, bf16 computed in f32.
+// kDepOut in backward.yaml), gelu_grad, square_grad and cast_grad
+// (reshape_grad is shape_ops_kernels.cpp's). Float dtypes, bf16 computed in
+// f32.
 // NaN propagates as in numpy (relu(NaN) is NaN, not 0).
 //
 //===----------------------------------------------------------------------===//
@@ -134,20 +135,6 @@ Status castGrad(KernelContext& ctx) {  // (x, out_grad): out_grad cast back to x
   return Status::ok();
 }
 
-/// reshape_grad (x, out_grad): out_grad with x's shape (a copy). Before
-/// PR #66089 the first operand was xshape = [0] + x's dims.
-Status reshapeGrad(KernelContext& ctx) {
-  if (Status s = requireOperands(ctx, {1}); !s) return s;
-  if (!ctx.has(0)) return kernelError(ctx, "x is needed for its shape");
-  std::span<const int64_t> shape = ctx.in(0).shape();
-  if (ctx.in(0).numel() == 0 && !shape.empty() && shape[0] == 0 && ctx.in(1).numel() != 0) shape = shape.subspan(1);
-  if (numElements(shape) != ctx.in(1).numel())
-    return kernelError(
-        ctx, "out_grad " + shapeText(ctx.in(1).shape()) + " does not have the elements of " + shapeText(shape));
-  ctx.setOut(0, ctx.in(1).clone().view(shape));
-  return Status::ok();
-}
-
 }  // namespace
 }  // namespace kernels
 
@@ -162,7 +149,6 @@ void registerUnaryKernels(KernelRegistry& r) {
   r.add("pd_op.gelu_grad", geluGrad, kFloats);
   r.add("pd_op.relu", relu, kFloats);
   r.add("pd_op.relu_grad", reluGrad, kFloats);
-  r.add("pd_op.reshape_grad", reshapeGrad, kAllDtypes);
   r.add("pd_op.scale", scale, kNumbers);
   r.add("pd_op.scale_", scale, kNumbers);  // in place: the result arrives preset to x
   r.add("pd_op.sigmoid", sigmoid, kFloats);
