@@ -179,9 +179,9 @@ void runDense(const core::Program& program, int64_t world) {
   std::vector<int64_t> all;
   for (int64_t r = 0; r < world; ++r) all.push_back(r);
   for (int64_t id : ringIds(program)) {
-    std::vector<int64_t> ranks = all;
-    if (id % 2) std::reverse(ranks.begin(), ranks.end());  // an order other than ascending, too
-    (void)rings.add(id, std::move(ranks));
+    std::vector<int64_t> order = all;
+    if (id % 2) std::reverse(order.begin(), order.end());  // an order other than ascending, too
+    (void)rings.add(id, std::move(order));
   }
   runWorld(ranks, world, std::move(rings));
 }
