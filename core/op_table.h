@@ -162,6 +162,11 @@ struct OpInfo {
   std::string_view name = {};
   OpLayout layout = {};                         // Paddle's current signature
   std::span<const OpLayout> olderLayouts = {};  // earlier ones, by operand count
+  /// The op's attribute names in the order of Paddle's ops.yaml /
+  /// backward.yaml `args` (after the tensor inputs; a mutable attribute
+  /// printed as an operand is in `layout.operands` instead), then the
+  /// `extra` ones PIR prints for it. Empty: not recorded (yet).
+  std::span<const std::string_view> attributes = {};
   std::string_view nameAttr = {};               // the attribute naming a value, or empty
   RegionSyntax regionSyntax = RegionSyntax::Generic;
   uint8_t traits = kNoTraits;  // OpTraits
