@@ -167,7 +167,7 @@ struct OpInfo {
   /// printed as an operand is in `layout.operands` instead), then the
   /// `extra` ones PIR prints for it. Empty: not recorded (yet).
   std::span<const std::string_view> attributes = {};
-  std::string_view nameAttr = {};               // the attribute naming a value, or empty
+  std::string_view nameAttr = {};  // the attribute naming a value, or empty
   RegionSyntax regionSyntax = RegionSyntax::Generic;
   uint8_t traits = kNoTraits;  // OpTraits
   ScopeAccess scope = ScopeAccess::None;
