@@ -352,10 +352,10 @@ class Llama:
         c = self.c
         wd, wp = self.wgrad_dims(w)
         rep = self.d("b", None, None)
-        gx, gw = self.op("pd_op.rms_norm_grad", [x, None, None, w, None, inv, g],
-                         [(x.shape, F32, rep, ()), (w.shape, F32, wd, wp)],
-                         {"begin_norm_axis": "2", "epsilon": fnum(c.eps), "quant_scale": "-1",
-                          "stop_gradient": SG(2)}, 1,
+        gx, gw, _ = self.op("pd_op.rms_norm_grad", [x, None, None, w, None, inv, g],
+                            [(x.shape, F32, rep, ()), (w.shape, F32, wd, wp), None],
+                            {"begin_norm_axis": "2", "epsilon": fnum(c.eps), "quant_scale": "-1",
+                             "stop_gradient": SG(3)}, 1,
                          [self.want(rep), None, None, self.want((-1,)), None, self.want(inv.dims),
                           self.want(rep)])
         return gx, gw
@@ -509,8 +509,8 @@ class Llama:
         self.to(0)
         wd, wp = self.wgrad_dims(w_emb)
         self.grads["llama.embed_tokens.weight"] = self.one("pd_op.embedding_grad", [ids, w_emb, g], (V, H), wd,
-                                                 {"padding_idx": "-1", "sparse": "false", "stop_gradient": SG(1)},
-                                                 1, partial=wp)
+                                                 {"padding_idx": "-1", "stop_gradient": SG(1)}, 1,
+                                                 partial=wp)
         # optimizer: adamw_ per parameter on its stage, in parameter order
         for name, w, stage, chunk in self.params:
             self.stage, self.chunk = stage, chunk

@@ -10,10 +10,11 @@ python3-torch) has no scaled_dot_product_attention and no RMSNorm, so attention 
 softmax), RMSNorm and rope are written out; the backward is autograd's; AdamW is Paddle's adamw_ (decay first,
 then adam with lr_t = lr sqrt(1-b2p)/(1-b1p) and epsilon scaled by sqrt(1-b2p)), written here.
 
-Rope as Paddle's fused_rotary_position_embedding computes it without sin/cos tensors
-(`use_neox_rotary_style=false`, paddle/phi/kernels/fusion/gpu/fused_rope_utils.h): element i of a head at
-position p is rotated with the frequency base^(-2 floor(i/2) / D) (the interleaved table) and the partner of the
-other half (x[i + D/2] negated for the first half, x[i - D/2] for the second).
+Rope as fused_rotary_position_embedding without sin/cos tensors and `use_neox_rotary_style=false` (the halves):
+element j of a head at position p pairs with the other half's (x[j + D/2] negated for the first half, x[j - D/2]
+for the second) at the angle p / base^(2 (j mod D/2) / D), Llama's rotation. (Paddle's GPU kernel takes
+2 floor(j/2) for the exponent in both styles, which for the halves is no rotation; pir-run's kernel and this
+reference take the rotation: docs/pir-run.md.)
 
 `compare` reads the weights and feeds from DIR (gen-program --write-inputs), pir-run's dense run of the same
 program from --dump (pir-run --dump-values: each optimizer's gradient operand, found in the program) and --outputs
@@ -43,10 +44,11 @@ def rms_norm(x, w, eps):
 
 
 def rope_tables(S, D, base=10000.0):
-    i = torch.arange(D, dtype=torch.float32)
-    inv_freq = 1.0 / torch.pow(torch.tensor(base, dtype=torch.float32), torch.div(i, 2, rounding_mode="floor") * 2 / D)
-    freq = torch.arange(S, dtype=torch.float32)[:, None] * inv_freq[None, :]  # [S, D]
-    return torch.sin(freq)[None, :, None, :], torch.cos(freq)[None, :, None, :]  # [1, S, 1, D]
+    """sin, cos [1, S, 1, D] of p / base^(2 (j mod D/2) / D): Llama's cat(freqs, freqs), in f64 rounded once."""
+    j = torch.arange(D, dtype=torch.float64) % (D // 2)
+    freq = torch.arange(S, dtype=torch.float64)[:, None] / torch.pow(torch.tensor(base, dtype=torch.float64),
+                                                                         2 * j / D)[None, :]
+    return (torch.sin(freq).float()[None, :, None, :], torch.cos(freq).float()[None, :, None, :])
 
 
 def rope(x, sin, cos):
