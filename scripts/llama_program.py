@@ -43,9 +43,18 @@ def _j(xs):
     return ",".join(str(x) for x in xs)
 
 
+def _f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
 def fnum(x):
-    """A float attribute as Paddle's printer spells it (C++ ostream, 6 significant digits)."""
-    return "%g" % x
+    """A float attribute as Paddle's printer spells it (C++ ostream's 6 significant digits, `1e-06`), with more
+    digits where 6 would not give back the same f32: `full`'s 1/sqrt(head_dim) must be the f32 the model uses."""
+    for digits in range(6, 10):
+        s = "%.*g" % (digits, x)
+        if _f32(float(s)) == _f32(x):
+            return s
+    return "%.9g" % x
 
 
 class Value:
@@ -343,9 +352,12 @@ class Llama:
         """(x_grad, w_grad); x_grad partial over mp when w is column-parallel."""
         wd, wp = self.wgrad_dims(w)
         xd = tuple(-1 if (dd == self.mp and x_partial) else dd for dd in x.dims) if x_partial else x.dims
+        # out_grad read as the forward's output was laid out, but never partial
+        gwant = self.want(x.dims[:-1] + (w.dims[1],))
         gx, gw = self.op("pd_op.matmul_grad", [x, w, g],
                          [(x.shape, F32, xd, x_partial), (w.shape, F32, wd, wp)],
-                         {"stop_gradient": SG(2), "transpose_x": "false", "transpose_y": "false"}, 1)
+                         {"stop_gradient": SG(2), "transpose_x": "false", "transpose_y": "false"}, 1,
+                         [self.want(x.dims), self.want(w.dims), gwant])
         return gx, gw
 
     def rms_norm_grad(self, x, w, inv, g):

@@ -170,17 +170,19 @@ test_llama_check_mpirun() {
 
 test_llama_matches_pytorch() {
   /usr/bin/python3 -c 'import torch, numpy' 2> /dev/null || skip "no python3-torch"
-  local a
+  local a cases=()
+  inputs in 3
   for a in flash decomposed; do
-    llama p.pir --attention $a --batch 3
-    inputs in 3
-    prun p.pir --inputs in --dump-values dump --output-dir o
-    [ "$rc" = 0 ] || { fail "pir-run ($a): $(head -3 err)"; continue; }
-    /usr/bin/python3 "$TORCH_REF" compare $SIZES --batch 3 --attention $a --program p.pir --inputs in --dump dump \
-      --outputs o > cmp.out 2>&1 || fail "$a against PyTorch: $(cat cmp.out)"
-    grep -q '^gradients: 21 match' cmp.out && grep -q '^parameters and moments: 63 match' cmp.out ||
-      fail "$a: not every gradient and parameter compared: $(cat cmp.out)"
+    llama $a.pir --attention $a --batch 3
+    prun $a.pir --inputs in --dump-values dump-$a --output-dir o-$a
+    [ "$rc" = 0 ] || fail "pir-run ($a): $(head -3 err)"
+    cases+=(--case $a $a.pir dump-$a o-$a)
   done
+  /usr/bin/python3 "$TORCH_REF" compare $SIZES --batch 3 --inputs in "${cases[@]}" > cmp.out 2>&1 ||
+    fail "against PyTorch: $(cat cmp.out)"
+  [ "$(grep -c '^loss: 1 match' cmp.out)" = 2 ] && [ "$(grep -c '^gradients: 21 match' cmp.out)" = 2 ] &&
+    [ "$(grep -c '^parameters and moments: 63 match' cmp.out)" = 2 ] ||
+    fail "not every loss, gradient and parameter compared: $(cat cmp.out)"
 }
 
 cli_main
