@@ -1,35 +1,10 @@
 #!/usr/bin/env bash
 # gen-program --model llama (issue 30): the Llama training step in every layout, read and split by pir-opt, run by
-# pir-run --check (in process and under mpirun), and its dense run against the same step in PyTorch
-# (scripts/llama_torch.py). Tiny sizes: 2 layers, hidden 16, 2 heads, sequence 8, vocabulary 32.
-# See cli_lib.sh for the driver.
+# pir-run --check in process (under mpirun: cli_run_llama_mpi_test.sh), and its dense run against the same step in
+# PyTorch (scripts/llama_torch.py). Tiny sizes (llama_lib.sh). See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-GEN=$HERE/../../scripts/gen-program
+source "$HERE/llama_lib.sh"
 TORCH_REF=$HERE/../../scripts/llama_torch.py
-SIZES="--layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32"
-
-# llama OUT ARGS... : writes the program (tiny sizes unless ARGS override them) to OUT.
-llama() {
-  local out=$1
-  shift
-  "$GEN" --model llama $SIZES "$@" -o "$out" || fail "gen-program --model llama $*"
-}
-
-# inputs DIR BATCH [ARGS...] : every feed and parameter as DIR/NAME.npy, the feeds BATCH rows (a pipeline's feed
-# holds every micro-batch).
-inputs() {
-  local dir=$1 batch=$2
-  shift 2
-  "$GEN" --model llama $SIZES --batch "$batch" --init-std 0.3 --write-inputs "$dir" "$@" -o /dev/null ||
-    fail "gen-program --write-inputs"
-}
-
-# check_ok : the last prun passed --check with gradients and updates compared.
-check_ok() {
-  [ "$rc" = 0 ] || { fail "pir-run --check exit $rc: $(head -5 err)"; return; }
-  grep -Eq '^check: [0-9]+ tensors match, and [0-9]+ gradients and [0-9]+ updates' out ||
-    fail "no check line: $(cat out)"
-}
 
 test_llama_programs_read_and_round_trip() {
   local m
@@ -150,21 +125,6 @@ test_llama_check_pipelines() {
   llama v.pir --mesh 2 --stages 2 --vpp 2 --layers 4
   inputs iv 8 --layers 4
   prun v.pir --inputs iv --mode VPP --vpp 2 --micro-batches 4 --check --timeout 20
-  check_ok
-}
-
-test_llama_check_mpirun() {
-  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
-  llama p.pir --mesh 2x2
-  inputs in 2
-  timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" p.pir --inputs in --check > out 2> err
-  rc=$?
-  check_ok
-  llama s.pir --mesh 2 --stages 2
-  inputs is 8
-  timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" s.pir --inputs is --mode ZBH1 \
-    --micro-batches 4 --check --timeout 30 > out 2> err
-  rc=$?
   check_ok
 }
 
