@@ -157,6 +157,18 @@ constexpr InplacePair kBatchNormInplace[] = {{1, 1}, {2, 2}};
 constexpr SV kBatchNormGradIn[] = {"x",          "scale",          "bias",          "mean_out", "variance_out",
                                    "saved_mean", "saved_variance", "reserve_space", "out_grad"};
 constexpr SV kBatchNormGradOut[] = {"x_grad", "scale_grad", "bias_grad"};
+// The transformer ops (issue 30), with their attribute names in yaml order.
+// embedding(x, weight){padding_idx, sparse}; embedding_grad(x, weight, out_grad){padding_idx}
+constexpr SV kEmbeddingIn[] = {"x", "weight"};
+constexpr SV kEmbeddingAttrs[] = {"padding_idx", "sparse"};
+constexpr SV kEmbeddingGradIn[] = {"x", "weight", "out_grad"};
+constexpr SV kEmbeddingGradAttrs[] = {"padding_idx"};
+constexpr SV kWeightGrad[] = {"weight_grad"};
+// c_embedding(weight, x){start_index, vocab_size}; c_embedding_grad(weight, x, out_grad){start_index}
+constexpr SV kCEmbeddingIn[] = {"weight", "x"};
+constexpr SV kCEmbeddingAttrs[] = {"start_index", "vocab_size"};
+constexpr SV kCEmbeddingGradIn[] = {"weight", "x", "out_grad"};
+constexpr SV kCEmbeddingGradAttrs[] = {"start_index"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -415,6 +427,9 @@ constexpr OpInfo kOps[] = {
      .layout = {.operands = kWhileIn, .results = kOut, .variadicOperands = true, .variadicResults = true},
      .regionSyntax = RegionSyntax::While,
      .regionRun = RegionRun::While},
+    // The transformer ops (issue 30); a lookup is linear in its table
+    {.name = "pd_op.c_embedding", .layout = fixed(kCEmbeddingIn, kOut, kL0), .attributes = kCEmbeddingAttrs},
+    {.name = "pd_op.embedding", .layout = fixed(kEmbeddingIn, kOut, kL1), .attributes = kEmbeddingAttrs},
 
     // pd_op, backward: linear in the incoming gradient
     {.name = "pd_op.add_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
@@ -473,6 +488,13 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.unsqueeze_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
     // where_grad(condition, x, y, out_grad): x and y only for their shapes
     {.name = "pd_op.where_grad", .layout = fixed(kWhereGradIn, kXYGrad, 1u << 3)},
+    // Grads of the transformer ops (issue 30): a table's grad is linear in out_grad
+    {.name = "pd_op.c_embedding_grad",
+     .layout = fixed(kCEmbeddingGradIn, kWeightGrad, kL2),
+     .attributes = kCEmbeddingGradAttrs},
+    {.name = "pd_op.embedding_grad",
+     .layout = fixed(kEmbeddingGradIn, kWeightGrad, kL2),
+     .attributes = kEmbeddingGradAttrs},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},

@@ -160,6 +160,15 @@ const std::vector<Sample>& samples() {
        [](DataType dt) {
          return Call{"", {ones(dt, {3}, true), i64({}, {2})}};
        }},
+      // the transformer ops (issue 30): the table's or the activations' dtype
+      {"pd_op.embedding",
+       [](DataType dt) {
+         return Call{"padding_idx:(Int64)-1", {i64({2}, {1, 0}), ones(dt, {2, 3})}};
+       }},
+      {"pd_op.c_embedding_grad",
+       [](DataType dt) {
+         return Call{"start_index:(Int64)1", {ones(dt, {2, 3}), i64({2}, {1, 2}), ones(dt, {2, 3})}};
+       }},
       // creation: the dtype is the result's
       {"pd_op.full",
        [](DataType dt) {
