@@ -169,6 +169,15 @@ constexpr SV kCEmbeddingIn[] = {"weight", "x"};
 constexpr SV kCEmbeddingAttrs[] = {"start_index", "vocab_size"};
 constexpr SV kCEmbeddingGradIn[] = {"weight", "x", "out_grad"};
 constexpr SV kCEmbeddingGradAttrs[] = {"start_index"};
+// rms_norm(x, bias?, residual?, norm_weight, norm_bias?) -> (out, residual_out, inv_var);
+// rms_norm_grad(.., inv_var, out_grad) -> (x_grad, norm_weight_grad, norm_bias_grad)
+constexpr SV kRmsNormIn[] = {"x", "bias", "residual", "norm_weight", "norm_bias"};
+constexpr SV kRmsNormOut[] = {"out", "residual_out", "inv_var"};
+constexpr SV kRmsNormAttrs[] = {"epsilon",          "begin_norm_axis", "quant_scale",
+                                "quant_round_type", "quant_max_bound", "quant_min_bound"};
+constexpr SV kRmsNormGradIn[] = {"x", "bias", "residual", "norm_weight", "norm_bias", "inv_var", "out_grad"};
+constexpr SV kRmsNormGradOut[] = {"x_grad", "norm_weight_grad", "norm_bias_grad"};
+constexpr SV kRmsNormGradAttrs[] = {"epsilon", "begin_norm_axis", "quant_scale"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -430,6 +439,7 @@ constexpr OpInfo kOps[] = {
     // The transformer ops (issue 30); a lookup is linear in its table
     {.name = "pd_op.c_embedding", .layout = fixed(kCEmbeddingIn, kOut, kL0), .attributes = kCEmbeddingAttrs},
     {.name = "pd_op.embedding", .layout = fixed(kEmbeddingIn, kOut, kL1), .attributes = kEmbeddingAttrs},
+    {.name = "pd_op.rms_norm", .layout = fixed(kRmsNormIn, kRmsNormOut), .attributes = kRmsNormAttrs},
 
     // pd_op, backward: linear in the incoming gradient
     {.name = "pd_op.add_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
@@ -495,6 +505,9 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.embedding_grad",
      .layout = fixed(kEmbeddingGradIn, kWeightGrad, kL2),
      .attributes = kEmbeddingGradAttrs},
+    {.name = "pd_op.rms_norm_grad",
+     .layout = fixed(kRmsNormGradIn, kRmsNormGradOut, 1u << 6),
+     .attributes = kRmsNormGradAttrs},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},

@@ -20,6 +20,7 @@ void registerMergeKernels(KernelRegistry& registry);      // kernels/gradient_me
 void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
 void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
+void registerRmsNormKernels(KernelRegistry& registry);    // kernels/rms_norm_kernels.cpp
 void registerScanKernels(KernelRegistry& registry);       // kernels/scan_kernels.cpp
 void registerSelectKernels(KernelRegistry& registry);     // kernels/select_kernels.cpp
 void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
@@ -43,6 +44,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerNormKernels(registry);
   registerOptimizerKernels(registry);
   registerReduceKernels(registry);
+  registerRmsNormKernels(registry);
   registerScanKernels(registry);
   registerSelectKernels(registry);
   registerShapeKernels(registry);

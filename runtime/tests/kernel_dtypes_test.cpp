@@ -169,6 +169,10 @@ const std::vector<Sample>& samples() {
        [](DataType dt) {
          return Call{"start_index:(Int64)1", {ones(dt, {2, 3}), i64({2}, {1, 2}), ones(dt, {2, 3})}};
        }},
+      {"pd_op.rms_norm",
+       [](DataType dt) {
+         return Call{"epsilon:(Float)1e-06,begin_norm_axis:(Int32)1", {ones(dt, {2, 3}), {}, {}, ones(dt, {3}), {}}, 3};
+       }},
       // creation: the dtype is the result's
       {"pd_op.full",
        [](DataType dt) {
