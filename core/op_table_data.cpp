@@ -178,6 +178,13 @@ constexpr SV kRmsNormAttrs[] = {"epsilon",          "begin_norm_axis", "quant_sc
 constexpr SV kRmsNormGradIn[] = {"x", "bias", "residual", "norm_weight", "norm_bias", "inv_var", "out_grad"};
 constexpr SV kRmsNormGradOut[] = {"x_grad", "norm_weight_grad", "norm_bias_grad"};
 constexpr SV kRmsNormGradAttrs[] = {"epsilon", "begin_norm_axis", "quant_scale"};
+// fused_rotary_position_embedding(q, k?, v?, sin?, cos?, position_ids?) -> (out_q, out_k, out_v);
+// its grad (sin, cos, position_ids, out_q_grad, out_k_grad, out_v_grad) -> (q_grad, k_grad, v_grad)
+constexpr SV kRopeIn[] = {"q", "k", "v", "sin", "cos", "position_ids"};
+constexpr SV kRopeOut[] = {"out_q", "out_k", "out_v"};
+constexpr SV kRopeAttrs[] = {"use_neox_rotary_style", "time_major", "rotary_emb_base"};
+constexpr SV kRopeGradIn[] = {"sin", "cos", "position_ids", "out_q_grad", "out_k_grad", "out_v_grad"};
+constexpr SV kRopeGradOut[] = {"q_grad", "k_grad", "v_grad"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -439,6 +446,10 @@ constexpr OpInfo kOps[] = {
     // The transformer ops (issue 30); a lookup is linear in its table
     {.name = "pd_op.c_embedding", .layout = fixed(kCEmbeddingIn, kOut, kL0), .attributes = kCEmbeddingAttrs},
     {.name = "pd_op.embedding", .layout = fixed(kEmbeddingIn, kOut, kL1), .attributes = kEmbeddingAttrs},
+    // rope: linear in each of q, k, v
+    {.name = "pd_op.fused_rotary_position_embedding",
+     .layout = fixed(kRopeIn, kRopeOut, kL0 | kL1 | kL2),
+     .attributes = kRopeAttrs},
     {.name = "pd_op.rms_norm", .layout = fixed(kRmsNormIn, kRmsNormOut), .attributes = kRmsNormAttrs},
 
     // pd_op, backward: linear in the incoming gradient
@@ -505,6 +516,9 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.embedding_grad",
      .layout = fixed(kEmbeddingGradIn, kWeightGrad, kL2),
      .attributes = kEmbeddingGradAttrs},
+    {.name = "pd_op.fused_rotary_position_embedding_grad",
+     .layout = fixed(kRopeGradIn, kRopeGradOut, 1u << 3 | 1u << 4 | kL5),
+     .attributes = kRopeAttrs},
     {.name = "pd_op.rms_norm_grad",
      .layout = fixed(kRmsNormGradIn, kRmsNormGradOut, 1u << 6),
      .attributes = kRmsNormGradAttrs},

@@ -21,6 +21,7 @@ void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernel
 void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
 void registerRmsNormKernels(KernelRegistry& registry);    // kernels/rms_norm_kernels.cpp
+void registerRopeKernels(KernelRegistry& registry);       // kernels/rope_kernels.cpp
 void registerScanKernels(KernelRegistry& registry);       // kernels/scan_kernels.cpp
 void registerSelectKernels(KernelRegistry& registry);     // kernels/select_kernels.cpp
 void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
@@ -45,6 +46,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerOptimizerKernels(registry);
   registerReduceKernels(registry);
   registerRmsNormKernels(registry);
+  registerRopeKernels(registry);
   registerScanKernels(registry);
   registerSelectKernels(registry);
   registerShapeKernels(registry);

@@ -173,6 +173,10 @@ const std::vector<Sample>& samples() {
        [](DataType dt) {
          return Call{"epsilon:(Float)1e-06,begin_norm_axis:(Int32)1", {ones(dt, {2, 3}), {}, {}, ones(dt, {3}), {}}, 3};
        }},
+      {"pd_op.fused_rotary_position_embedding",
+       [](DataType dt) {
+         return Call{"use_neox_rotary_style:true", {ones(dt, {1, 2, 1, 2}), {}, {}, {}, {}, {}}, 3};
+       }},
       // creation: the dtype is the result's
       {"pd_op.full",
        [](DataType dt) {
