@@ -451,6 +451,9 @@ constexpr OpInfo kOps[] = {
      .layout = fixed(kRopeIn, kRopeOut, kL0 | kL1 | kL2),
      .attributes = kRopeAttrs},
     {.name = "pd_op.rms_norm", .layout = fixed(kRmsNormIn, kRmsNormOut), .attributes = kRmsNormAttrs},
+    // silu(x); swiglu(x, y?): without y, x's last axis halved
+    {.name = "pd_op.silu", .layout = kUnary},
+    {.name = "pd_op.swiglu", .layout = fixed(kXY, kOut)},
 
     // pd_op, backward: linear in the incoming gradient
     {.name = "pd_op.add_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
@@ -522,6 +525,8 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.rms_norm_grad",
      .layout = fixed(kRmsNormGradIn, kRmsNormGradOut, 1u << 6),
      .attributes = kRmsNormGradAttrs},
+    {.name = "pd_op.silu_grad", .layout = fixed(kXOutOutGrad, kXGrad, kL2)},
+    {.name = "pd_op.swiglu_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},

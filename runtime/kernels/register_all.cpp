@@ -26,6 +26,7 @@ void registerScanKernels(KernelRegistry& registry);       // kernels/scan_kernel
 void registerSelectKernels(KernelRegistry& registry);     // kernels/select_kernels.cpp
 void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
 void registerShapeOpsKernels(KernelRegistry& registry);   // kernels/shape_ops_kernels.cpp
+void registerSwigluKernels(KernelRegistry& registry);     // kernels/swiglu_kernels.cpp
 void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
 void registerAllKernels(KernelRegistry& registry) {
@@ -51,6 +52,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerSelectKernels(registry);
   registerShapeKernels(registry);
   registerShapeOpsKernels(registry);
+  registerSwigluKernels(registry);
   registerUnaryKernels(registry);
 }
 

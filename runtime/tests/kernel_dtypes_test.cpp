@@ -177,6 +177,10 @@ const std::vector<Sample>& samples() {
        [](DataType dt) {
          return Call{"use_neox_rotary_style:true", {ones(dt, {1, 2, 1, 2}), {}, {}, {}, {}, {}}, 3};
        }},
+      {"pd_op.swiglu",
+       [](DataType dt) {
+         return Call{"", {ones(dt, {2, 4}), {}}};
+       }},
       // creation: the dtype is the result's
       {"pd_op.full",
        [](DataType dt) {
