@@ -185,6 +185,12 @@ constexpr SV kRopeOut[] = {"out_q", "out_k", "out_v"};
 constexpr SV kRopeAttrs[] = {"use_neox_rotary_style", "time_major", "rotary_emb_base"};
 constexpr SV kRopeGradIn[] = {"sin", "cos", "position_ids", "out_q_grad", "out_k_grad", "out_v_grad"};
 constexpr SV kRopeGradOut[] = {"q_grad", "k_grad", "v_grad"};
+// dropout(x, seed_tensor?){p, ..} -> (out, mask); dropout_grad(mask, out_grad) -> x_grad
+constexpr SV kDropoutIn[] = {"x", "seed_tensor"};
+constexpr SV kDropoutOut[] = {"out", "mask"};
+constexpr SV kDropoutAttrs[] = {"p", "is_test", "mode", "seed", "fix_seed"};
+constexpr SV kDropoutGradIn[] = {"mask", "out_grad"};
+constexpr SV kDropoutGradAttrs[] = {"p", "is_test", "mode"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -446,6 +452,8 @@ constexpr OpInfo kOps[] = {
     // The transformer ops (issue 30); a lookup is linear in its table
     {.name = "pd_op.c_embedding", .layout = fixed(kCEmbeddingIn, kOut, kL0), .attributes = kCEmbeddingAttrs},
     {.name = "pd_op.embedding", .layout = fixed(kEmbeddingIn, kOut, kL1), .attributes = kEmbeddingAttrs},
+    // dropout: with its mask fixed, linear in x
+    {.name = "pd_op.dropout", .layout = fixed(kDropoutIn, kDropoutOut, kL0), .attributes = kDropoutAttrs},
     // rope: linear in each of q, k, v
     {.name = "pd_op.fused_rotary_position_embedding",
      .layout = fixed(kRopeIn, kRopeOut, kL0 | kL1 | kL2),
@@ -519,6 +527,7 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.embedding_grad",
      .layout = fixed(kEmbeddingGradIn, kWeightGrad, kL2),
      .attributes = kEmbeddingGradAttrs},
+    {.name = "pd_op.dropout_grad", .layout = fixed(kDropoutGradIn, kXGrad, kL1), .attributes = kDropoutGradAttrs},
     {.name = "pd_op.fused_rotary_position_embedding_grad",
      .layout = fixed(kRopeGradIn, kRopeGradOut, 1u << 3 | 1u << 4 | kL5),
      .attributes = kRopeAttrs},

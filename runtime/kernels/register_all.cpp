@@ -11,6 +11,7 @@ void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCompareKernels(KernelRegistry& registry);    // kernels/compare_kernels.cpp
 void registerConvKernels(KernelRegistry& registry);       // kernels/conv_kernels.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
+void registerDropoutKernels(KernelRegistry& registry);    // kernels/dropout_kernels.cpp
 void registerEmbeddingKernels(KernelRegistry& registry);  // kernels/embedding_kernels.cpp
 void registerIndexKernels(KernelRegistry& registry);      // kernels/index_kernels.cpp
 void registerLossKernels(KernelRegistry& registry);       // kernels/loss_kernels.cpp
@@ -37,6 +38,7 @@ void registerAllKernels(KernelRegistry& registry) {
   registerCompareKernels(registry);
   registerConvKernels(registry);
   registerCreationKernels(registry);
+  registerDropoutKernels(registry);
   registerEmbeddingKernels(registry);
   registerIndexKernels(registry);
   registerLossKernels(registry);

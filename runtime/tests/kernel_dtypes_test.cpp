@@ -181,6 +181,10 @@ const std::vector<Sample>& samples() {
        [](DataType dt) {
          return Call{"", {ones(dt, {2, 4}), {}}};
        }},
+      {"pd_op.dropout",
+       [](DataType dt) {
+         return Call{"p:(Float)0.5,is_test:true,mode:\"upscale_in_train\"", {ones(dt, {4}), {}}, 2};
+       }},
       // creation: the dtype is the result's
       {"pd_op.full",
        [](DataType dt) {
