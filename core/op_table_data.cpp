@@ -191,6 +191,14 @@ constexpr SV kDropoutOut[] = {"out", "mask"};
 constexpr SV kDropoutAttrs[] = {"p", "is_test", "mode", "seed", "fix_seed"};
 constexpr SV kDropoutGradIn[] = {"mask", "out_grad"};
 constexpr SV kDropoutGradAttrs[] = {"p", "is_test", "mode"};
+// flash_attn(q, k, v, fixed_seed_offset?, attn_mask?) -> (out, softmax, softmax_lse, seed_offset);
+// flash_attn_grad(q, k, v, out, softmax_lse, seed_offset, attn_mask?, out_grad) -> (q_grad, k_grad, v_grad)
+constexpr SV kFlashAttnIn[] = {"q", "k", "v", "fixed_seed_offset", "attn_mask"};
+constexpr SV kFlashAttnOut[] = {"out", "softmax", "softmax_lse", "seed_offset"};
+constexpr SV kFlashAttnAttrs[] = {"dropout", "causal", "return_softmax", "is_test", "rng_name"};
+constexpr SV kFlashAttnGradIn[] = {"q", "k", "v", "out", "softmax_lse", "seed_offset", "attn_mask", "out_grad"};
+constexpr SV kFlashAttnGradOut[] = {"q_grad", "k_grad", "v_grad"};
+constexpr SV kFlashAttnGradAttrs[] = {"dropout", "causal"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -454,6 +462,7 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.embedding", .layout = fixed(kEmbeddingIn, kOut, kL1), .attributes = kEmbeddingAttrs},
     // dropout: with its mask fixed, linear in x
     {.name = "pd_op.dropout", .layout = fixed(kDropoutIn, kDropoutOut, kL0), .attributes = kDropoutAttrs},
+    {.name = "pd_op.flash_attn", .layout = fixed(kFlashAttnIn, kFlashAttnOut), .attributes = kFlashAttnAttrs},
     // rope: linear in each of q, k, v
     {.name = "pd_op.fused_rotary_position_embedding",
      .layout = fixed(kRopeIn, kRopeOut, kL0 | kL1 | kL2),
@@ -528,6 +537,9 @@ constexpr OpInfo kOps[] = {
      .layout = fixed(kEmbeddingGradIn, kWeightGrad, kL2),
      .attributes = kEmbeddingGradAttrs},
     {.name = "pd_op.dropout_grad", .layout = fixed(kDropoutGradIn, kXGrad, kL1), .attributes = kDropoutGradAttrs},
+    {.name = "pd_op.flash_attn_grad",
+     .layout = fixed(kFlashAttnGradIn, kFlashAttnGradOut, 1u << 7),
+     .attributes = kFlashAttnGradAttrs},
     {.name = "pd_op.fused_rotary_position_embedding_grad",
      .layout = fixed(kRopeGradIn, kRopeGradOut, 1u << 3 | 1u << 4 | kL5),
      .attributes = kRopeAttrs},

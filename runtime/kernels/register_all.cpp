@@ -4,6 +4,7 @@
 namespace pir::runtime {
 
 // One function per kernel file; keep the list sorted.
+void registerAttentionKernels(KernelRegistry& registry);  // kernels/attention_kernels.cpp
 void registerBatchNormKernels(KernelRegistry& registry);  // kernels/batch_norm_kernels.cpp
 void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
 void registerCinnKernels(KernelRegistry& registry);       // kernels/cinn_kernels.cpp
@@ -31,6 +32,7 @@ void registerSwigluKernels(KernelRegistry& registry);     // kernels/swiglu_kern
 void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
 void registerAllKernels(KernelRegistry& registry) {
+  registerAttentionKernels(registry);
   registerBatchNormKernels(registry);
   registerBinaryKernels(registry);
   registerCinnKernels(registry);

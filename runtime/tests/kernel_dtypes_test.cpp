@@ -185,6 +185,11 @@ const std::vector<Sample>& samples() {
        [](DataType dt) {
          return Call{"p:(Float)0.5,is_test:true,mode:\"upscale_in_train\"", {ones(dt, {4}), {}}, 2};
        }},
+      {"pd_op.flash_attn",
+       [](DataType dt) {
+         return Call{
+             "causal:true", {ones(dt, {1, 2, 1, 2}), ones(dt, {1, 2, 1, 2}), ones(dt, {1, 2, 1, 2}), {}, {}}, 4};
+       }},
       // creation: the dtype is the result's
       {"pd_op.full",
        [](DataType dt) {
