@@ -199,6 +199,8 @@ constexpr SV kFlashAttnAttrs[] = {"dropout", "causal", "return_softmax", "is_tes
 constexpr SV kFlashAttnGradIn[] = {"q", "k", "v", "out", "softmax_lse", "seed_offset", "attn_mask", "out_grad"};
 constexpr SV kFlashAttnGradOut[] = {"q_grad", "k_grad", "v_grad"};
 constexpr SV kFlashAttnGradAttrs[] = {"dropout", "causal"};
+// transpose_grad(out_grad){perm}
+constexpr SV kTransposeGradAttrs[] = {"perm"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -548,6 +550,8 @@ constexpr OpInfo kOps[] = {
      .attributes = kRmsNormGradAttrs},
     {.name = "pd_op.silu_grad", .layout = fixed(kXOutOutGrad, kXGrad, kL2)},
     {.name = "pd_op.swiglu_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    // transpose_grad(out_grad){perm}: out_grad by the inverse permutation
+    {.name = "pd_op.transpose_grad", .layout = fixed(kOutGrad, kXGrad, kL0), .attributes = kTransposeGradAttrs},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},
