@@ -27,12 +27,13 @@ core::Status unaryKernel(KernelContext& ctx, F f) {
   });
 }
 
-/// x_grad = f(a, dout) elementwise, `a` being x or out.
+/// x_grad = f(a, dout) elementwise, `a` being x or out: operands `aAt`
+/// and `doutAt` (silu_grad's (x, out, out_grad) reads 0 and 2).
 template <class F>
-core::Status unaryGradKernel(KernelContext& ctx, F f) {
-  if (core::Status s = requireOperands(ctx, {0, 1}); !s) return s;
-  const Tensor& a = ctx.in(0);
-  const Tensor& dout = ctx.in(1);
+core::Status unaryGradKernel(KernelContext& ctx, F f, size_t aAt = 0, size_t doutAt = 1) {
+  if (core::Status s = requireOperands(ctx, {aAt, doutAt}); !s) return s;
+  const Tensor& a = ctx.in(aAt);
+  const Tensor& dout = ctx.in(doutAt);
   if (a.numel() != dout.numel())
     return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " does not match " + shapeText(a.shape()));
   return visitFloat(ctx, a.dtype(), [&](auto* tag) -> core::Status {
