@@ -434,9 +434,12 @@ class Llama:
 
     def decomposed_backward(self, sv, g):
         bh = self.d("b", "m", None, None)
-        tr = lambda x, perm, dims: self.one(  # noqa: E731
-            "pd_op.transpose", [x], tuple(x.shape[p] for p in perm), dims,
-            {"perm": "[%s]" % _j(perm), "stop_gradient": SG(1)}, 1)
+
+        def tr(x, perm, dims):
+            """transpose_grad of transpose(., perm): x by the inverse permutation."""
+            inv = [perm.index(i) for i in range(len(perm))]
+            return self.one("pd_op.transpose_grad", [x], tuple(x.shape[p] for p in inv), dims,
+                            {"perm": "[%s]" % _j(perm), "stop_gradient": SG(1)}, 1)
         go = tr(g, (0, 2, 1, 3), bh)
         gp, gvt = self.op("pd_op.matmul_grad", [sv["p"], sv["vt"], go],
                           [(sv["p"].shape, F32, bh, ()), (sv["vt"].shape, F32, bh, ())],

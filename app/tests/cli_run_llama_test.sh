@@ -35,7 +35,7 @@ test_llama_program_ops() {
   [ "$(grep -c '"pd_op.adamw_" ' p.pir)" = 21 ] || fail "$(grep -c '"pd_op.adamw_" ' p.pir) adamw_, not 21"
   grep '"pd_op.adamw_" ' p.pir | grep -vq 'epsilon:1e-06' && fail "an adamw_ without epsilon 1e-6"
   llama d.pir --attention decomposed
-  for op in transpose scale triu softmax softmax_grad; do
+  for op in transpose scale triu softmax softmax_grad transpose_grad; do
     grep -q "\"pd_op.$op\" " d.pir || fail "decomposed: no pd_op.$op"
   done
   ! grep -q '"pd_op.flash_attn' d.pir || fail "decomposed: a flash_attn"
