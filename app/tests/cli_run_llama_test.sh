@@ -94,6 +94,10 @@ test_llama_check_one_rank() {
   inputs in 2
   prun p.pir --inputs in --check
   check_ok
+  # dense: its own serial meaning, so run twice and compared bit for bit
+  llama d.pir
+  prun d.pir --inputs in --check-determinism
+  [ "$rc" = 0 ] && grep -Eq '^check: [0-9]+ tensors match' out || fail "dense --check-determinism: $(cat out err)"
 }
 
 test_llama_check_mesh2() {
