@@ -66,8 +66,8 @@ int localizeVocabParallelEmbeddings(Program& program, int64_t rank,
       std::vector<const Attribute*> ins(od->operands().begin(), od->operands().end());
       if (ins.size() >= 2) std::swap(ins[0], ins[1]);
       std::vector<const Attribute*> outs(od->results().begin(), od->results().end());
-      attrs.push_back({ctx.intern("op_dist_attr"),
-                       ctx.opDistAttr(od->mesh(), ins, outs, od->chunkId(), od->hasChunkId())});
+      attrs.push_back(
+          {ctx.intern("op_dist_attr"), ctx.opDistAttr(od->mesh(), ins, outs, od->chunkId(), od->hasChunkId())});
     }
     attrs.push_back({ctx.intern("start_index"), spell.int64(shard->start)});
     if (!grad) attrs.push_back({ctx.intern("vocab_size"), spell.int64(shard->vocab)});
