@@ -213,10 +213,6 @@ class Llama:
     def one(self, name, operands, shape, dims, attrs, role, wants=None, partial=(), dtype=F32):
         return self.op(name, operands, [(shape, dtype, dims, partial)], attrs, role, wants)[0]
 
-    def R(self, v):
-        """Read v fully replicated."""
-        return (tuple(-1 for _ in v.shape), ())
-
     def want(self, dims, partial=()):
         return (tuple(dims), tuple(partial))
 
@@ -288,7 +284,6 @@ class Llama:
 
     def attention_decomposed(self, q, k, v):
         B, S, A, D = q.shape
-        c = self.c
         bh = self.d("b", "m", None, None)
         tr = lambda x, perm, dims, role=0: self.one(  # noqa: E731
             "pd_op.transpose", [x], tuple(x.shape[p] for p in perm), dims,
@@ -386,7 +381,6 @@ class Llama:
         return self.one("pd_op.reshape_grad", [x, g], x.shape, x.dims, {"stop_gradient": SG(1)}, 1)
 
     def layer_backward(self, Lr, g):
-        c = self.c
         P = Lr["P"]
         self.stage, self.chunk = Lr["stage"], Lr["chunk"]
         rep = self.d("b", None, None)
