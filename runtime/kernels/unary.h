@@ -27,13 +27,12 @@ core::Status unaryKernel(KernelContext& ctx, F f) {
   });
 }
 
-/// x_grad = f(a, dout) elementwise, `a` being x or out: operands `aAt`
-/// and `doutAt` (silu_grad's (x, out, out_grad) reads 0 and 2).
+/// x_grad = f(a, dout) elementwise, `a` being x or out.
 template <class F>
-core::Status unaryGradKernel(KernelContext& ctx, F f, size_t aAt = 0, size_t doutAt = 1) {
-  if (core::Status s = requireOperands(ctx, {aAt, doutAt}); !s) return s;
-  const Tensor& a = ctx.in(aAt);
-  const Tensor& dout = ctx.in(doutAt);
+core::Status unaryGradKernel(KernelContext& ctx, F f) {
+  if (core::Status s = requireOperands(ctx, {0, 1}); !s) return s;
+  const Tensor& a = ctx.in(0);
+  const Tensor& dout = ctx.in(1);
   if (a.numel() != dout.numel())
     return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " does not match " + shapeText(a.shape()));
   return visitFloat(ctx, a.dtype(), [&](auto* tag) -> core::Status {
