@@ -157,6 +157,50 @@ constexpr InplacePair kBatchNormInplace[] = {{1, 1}, {2, 2}};
 constexpr SV kBatchNormGradIn[] = {"x",          "scale",          "bias",          "mean_out", "variance_out",
                                    "saved_mean", "saved_variance", "reserve_space", "out_grad"};
 constexpr SV kBatchNormGradOut[] = {"x_grad", "scale_grad", "bias_grad"};
+// The transformer ops (issue 30), with their attribute names in yaml order.
+// embedding(x, weight){padding_idx, sparse}; embedding_grad(x, weight, out_grad){padding_idx}
+constexpr SV kEmbeddingIn[] = {"x", "weight"};
+constexpr SV kEmbeddingAttrs[] = {"padding_idx", "sparse"};
+constexpr SV kEmbeddingGradIn[] = {"x", "weight", "out_grad"};
+constexpr SV kEmbeddingGradAttrs[] = {"padding_idx"};
+constexpr SV kWeightGrad[] = {"weight_grad"};
+// c_embedding(weight, x){start_index, vocab_size}; c_embedding_grad(weight, x, out_grad){start_index}
+constexpr SV kCEmbeddingIn[] = {"weight", "x"};
+constexpr SV kCEmbeddingAttrs[] = {"start_index", "vocab_size"};
+constexpr SV kCEmbeddingGradIn[] = {"weight", "x", "out_grad"};
+constexpr SV kCEmbeddingGradAttrs[] = {"start_index"};
+// rms_norm(x, bias?, residual?, norm_weight, norm_bias?) -> (out, residual_out, inv_var);
+// rms_norm_grad(.., inv_var, out_grad) -> (x_grad, norm_weight_grad, norm_bias_grad)
+constexpr SV kRmsNormIn[] = {"x", "bias", "residual", "norm_weight", "norm_bias"};
+constexpr SV kRmsNormOut[] = {"out", "residual_out", "inv_var"};
+constexpr SV kRmsNormAttrs[] = {"epsilon",          "begin_norm_axis", "quant_scale",
+                                "quant_round_type", "quant_max_bound", "quant_min_bound"};
+constexpr SV kRmsNormGradIn[] = {"x", "bias", "residual", "norm_weight", "norm_bias", "inv_var", "out_grad"};
+constexpr SV kRmsNormGradOut[] = {"x_grad", "norm_weight_grad", "norm_bias_grad"};
+constexpr SV kRmsNormGradAttrs[] = {"epsilon", "begin_norm_axis", "quant_scale"};
+// fused_rotary_position_embedding(q, k?, v?, sin?, cos?, position_ids?) -> (out_q, out_k, out_v);
+// its grad (sin, cos, position_ids, out_q_grad, out_k_grad, out_v_grad) -> (q_grad, k_grad, v_grad)
+constexpr SV kRopeIn[] = {"q", "k", "v", "sin", "cos", "position_ids"};
+constexpr SV kRopeOut[] = {"out_q", "out_k", "out_v"};
+constexpr SV kRopeAttrs[] = {"use_neox_rotary_style", "time_major", "rotary_emb_base"};
+constexpr SV kRopeGradIn[] = {"sin", "cos", "position_ids", "out_q_grad", "out_k_grad", "out_v_grad"};
+constexpr SV kRopeGradOut[] = {"q_grad", "k_grad", "v_grad"};
+// dropout(x, seed_tensor?){p, ..} -> (out, mask); dropout_grad(mask, out_grad) -> x_grad
+constexpr SV kDropoutIn[] = {"x", "seed_tensor"};
+constexpr SV kDropoutOut[] = {"out", "mask"};
+constexpr SV kDropoutAttrs[] = {"p", "is_test", "mode", "seed", "fix_seed"};
+constexpr SV kDropoutGradIn[] = {"mask", "out_grad"};
+constexpr SV kDropoutGradAttrs[] = {"p", "is_test", "mode"};
+// flash_attn(q, k, v, fixed_seed_offset?, attn_mask?) -> (out, softmax, softmax_lse, seed_offset);
+// flash_attn_grad(q, k, v, out, softmax_lse, seed_offset, attn_mask?, out_grad) -> (q_grad, k_grad, v_grad)
+constexpr SV kFlashAttnIn[] = {"q", "k", "v", "fixed_seed_offset", "attn_mask"};
+constexpr SV kFlashAttnOut[] = {"out", "softmax", "softmax_lse", "seed_offset"};
+constexpr SV kFlashAttnAttrs[] = {"dropout", "causal", "return_softmax", "is_test", "rng_name"};
+constexpr SV kFlashAttnGradIn[] = {"q", "k", "v", "out", "softmax_lse", "seed_offset", "attn_mask", "out_grad"};
+constexpr SV kFlashAttnGradOut[] = {"q_grad", "k_grad", "v_grad"};
+constexpr SV kFlashAttnGradAttrs[] = {"dropout", "causal"};
+// transpose_grad(out_grad){perm}
+constexpr SV kTransposeGradAttrs[] = {"perm"};
 
 /// A layout of fixed operands and results.
 constexpr OpLayout fixed(std::span<const SV> in, std::span<const SV> out, uint32_t linear = 0,
@@ -415,6 +459,20 @@ constexpr OpInfo kOps[] = {
      .layout = {.operands = kWhileIn, .results = kOut, .variadicOperands = true, .variadicResults = true},
      .regionSyntax = RegionSyntax::While,
      .regionRun = RegionRun::While},
+    // The transformer ops (issue 30); a lookup is linear in its table
+    {.name = "pd_op.c_embedding", .layout = fixed(kCEmbeddingIn, kOut, kL0), .attributes = kCEmbeddingAttrs},
+    {.name = "pd_op.embedding", .layout = fixed(kEmbeddingIn, kOut, kL1), .attributes = kEmbeddingAttrs},
+    // dropout: with its mask fixed, linear in x
+    {.name = "pd_op.dropout", .layout = fixed(kDropoutIn, kDropoutOut, kL0), .attributes = kDropoutAttrs},
+    {.name = "pd_op.flash_attn", .layout = fixed(kFlashAttnIn, kFlashAttnOut), .attributes = kFlashAttnAttrs},
+    // rope: linear in each of q, k, v
+    {.name = "pd_op.fused_rotary_position_embedding",
+     .layout = fixed(kRopeIn, kRopeOut, kL0 | kL1 | kL2),
+     .attributes = kRopeAttrs},
+    {.name = "pd_op.rms_norm", .layout = fixed(kRmsNormIn, kRmsNormOut), .attributes = kRmsNormAttrs},
+    // silu(x); swiglu(x, y?): without y, x's last axis halved
+    {.name = "pd_op.silu", .layout = kUnary},
+    {.name = "pd_op.swiglu", .layout = fixed(kXY, kOut)},
 
     // pd_op, backward: linear in the incoming gradient
     {.name = "pd_op.add_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
@@ -473,6 +531,27 @@ constexpr OpInfo kOps[] = {
     {.name = "pd_op.unsqueeze_grad", .layout = fixed(kXOutGradAxis, kXGrad, kL1)},
     // where_grad(condition, x, y, out_grad): x and y only for their shapes
     {.name = "pd_op.where_grad", .layout = fixed(kWhereGradIn, kXYGrad, 1u << 3)},
+    // Grads of the transformer ops (issue 30): a table's grad is linear in out_grad
+    {.name = "pd_op.c_embedding_grad",
+     .layout = fixed(kCEmbeddingGradIn, kWeightGrad, kL2),
+     .attributes = kCEmbeddingGradAttrs},
+    {.name = "pd_op.embedding_grad",
+     .layout = fixed(kEmbeddingGradIn, kWeightGrad, kL2),
+     .attributes = kEmbeddingGradAttrs},
+    {.name = "pd_op.dropout_grad", .layout = fixed(kDropoutGradIn, kXGrad, kL1), .attributes = kDropoutGradAttrs},
+    {.name = "pd_op.flash_attn_grad",
+     .layout = fixed(kFlashAttnGradIn, kFlashAttnGradOut, 1u << 7),
+     .attributes = kFlashAttnGradAttrs},
+    {.name = "pd_op.fused_rotary_position_embedding_grad",
+     .layout = fixed(kRopeGradIn, kRopeGradOut, 1u << 3 | 1u << 4 | kL5),
+     .attributes = kRopeAttrs},
+    {.name = "pd_op.rms_norm_grad",
+     .layout = fixed(kRmsNormGradIn, kRmsNormGradOut, 1u << 6),
+     .attributes = kRmsNormGradAttrs},
+    {.name = "pd_op.silu_grad", .layout = fixed(kXOutOutGrad, kXGrad, kL2)},
+    {.name = "pd_op.swiglu_grad", .layout = fixed(kXYOutGrad, kXYGrad, kL2)},
+    // transpose_grad(out_grad){perm}: out_grad by the inverse permutation
+    {.name = "pd_op.transpose_grad", .layout = fixed(kOutGrad, kXGrad, kL0), .attributes = kTransposeGradAttrs},
 
     // pd_op, optimizers (in place; param - lr·grad is linear in nothing)
     {.name = "pd_op.adam_", .layout = kAdamLayouts[0], .olderLayouts = std::span(kAdamLayouts).subspan(1)},

@@ -52,6 +52,7 @@ size_t elementSize(DataType dtype) {
     case DataType::I64:
       return 8;
     case DataType::Bool:
+    case DataType::U8:  // dropout's mask
       return 1;
     case DataType::BF16:
       return 2;

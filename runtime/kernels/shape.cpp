@@ -155,11 +155,23 @@ void transposeTyped(const Tensor& x, Tensor& out, const std::vector<int64_t>& pe
   }
 }
 
-Status transpose(KernelContext& ctx) {
+/// out = x with its dims permuted: out.dim(i) = x.dim(perm[i]); with
+/// `inverse`, by the inverse permutation (transpose_grad's, perm being the
+/// forward's).
+Status transposeBy(KernelContext& ctx, bool inverse) {
   const Tensor& x = ctx.in(0);
   auto perm = core::getInt64Array(ctx.op, "perm");
   if (!perm || perm->size() != x.rank())
     return Status::error("perm must name each of x's " + std::to_string(x.rank()) + " dims");
+  if (inverse) {
+    std::vector<int64_t> inv(perm->size(), -1);
+    for (size_t i = 0; i < perm->size(); ++i) {
+      auto a = wrapAxis((*perm)[i], x.rank());
+      if (!a || inv[size_t(*a)] >= 0) return Status::error("perm " + dimsText(*perm) + " is not a permutation");
+      inv[size_t(*a)] = int64_t(i);
+    }
+    *perm = std::move(inv);
+  }
   std::vector<int64_t> shape(x.rank());
   std::vector<bool> seen(x.rank(), false);
   for (size_t i = 0; i < perm->size(); ++i) {
@@ -189,6 +201,10 @@ Status transpose(KernelContext& ctx) {
   ctx.setOut(0, std::move(out));
   return Status::ok();
 }
+
+Status transpose(KernelContext& ctx) { return transposeBy(ctx, false); }
+/// transpose_grad(out_grad){perm}: out_grad moved back by perm's inverse.
+Status transposeGrad(KernelContext& ctx) { return transposeBy(ctx, true); }
 
 Status reshape(KernelContext& ctx) {
   const Tensor& x = ctx.in(0);
@@ -262,6 +278,7 @@ void registerShapeKernels(KernelRegistry& r) {
   r.add("pd_op.split", split, kAllDtypes);
   r.add("pd_op.split_with_num", splitWithNum, kAllDtypes);
   r.add("pd_op.transpose", transpose, kAllDtypes);
+  r.add("pd_op.transpose_grad", transposeGrad, kAllDtypes);
 }
 
 }  // namespace pir::runtime

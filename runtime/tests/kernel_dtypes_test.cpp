@@ -160,6 +160,36 @@ const std::vector<Sample>& samples() {
        [](DataType dt) {
          return Call{"", {ones(dt, {3}, true), i64({}, {2})}};
        }},
+      // the transformer ops (issue 30): the table's or the activations' dtype
+      {"pd_op.embedding",
+       [](DataType dt) {
+         return Call{"padding_idx:(Int64)-1", {i64({2}, {1, 0}), ones(dt, {2, 3})}};
+       }},
+      {"pd_op.c_embedding_grad",
+       [](DataType dt) {
+         return Call{"start_index:(Int64)1", {ones(dt, {2, 3}), i64({2}, {1, 2}), ones(dt, {2, 3})}};
+       }},
+      {"pd_op.rms_norm",
+       [](DataType dt) {
+         return Call{"epsilon:(Float)1e-06,begin_norm_axis:(Int32)1", {ones(dt, {2, 3}), {}, {}, ones(dt, {3}), {}}, 3};
+       }},
+      {"pd_op.fused_rotary_position_embedding",
+       [](DataType dt) {
+         return Call{"use_neox_rotary_style:true", {ones(dt, {1, 2, 1, 2}), {}, {}, {}, {}, {}}, 3};
+       }},
+      {"pd_op.swiglu",
+       [](DataType dt) {
+         return Call{"", {ones(dt, {2, 4}), {}}};
+       }},
+      {"pd_op.dropout",
+       [](DataType dt) {
+         return Call{"p:(Float)0.5,is_test:true,mode:\"upscale_in_train\"", {ones(dt, {4}), {}}, 2};
+       }},
+      {"pd_op.flash_attn",
+       [](DataType dt) {
+         return Call{
+             "causal:true", {ones(dt, {1, 2, 1, 2}), ones(dt, {1, 2, 1, 2}), ones(dt, {1, 2, 1, 2}), {}, {}}, 4};
+       }},
       // creation: the dtype is the result's
       {"pd_op.full",
        [](DataType dt) {

@@ -171,3 +171,21 @@ TEST_CASE("expand, tile, triu and tril grads match finite differences", "[kernel
     checkClose(g.out(0), numericGrad([&](auto& in) { return forward(op, "diagonal:(Int32)1", in); }, {m}, 0, w), 1e-7);
   }
 }
+
+TEST_CASE("transpose_grad moves out_grad back by the inverse permutation", "[kernels]") {
+  // x [2, 3, 4] transposed by perm (2, 0, 1) is [4, 2, 3]; its grad is [2, 3, 4] again.
+  Tensor x = randomF64({2, 3, 4}, 55);
+  auto fwd = run("pd_op.transpose", "perm:[(Int32)2,(Int32)0,(Int32)1]", {x});
+  REQUIRE(fwd.status.isOk());
+  Tensor w = randomF64({4, 2, 3}, 56);
+  auto g = run("pd_op.transpose_grad", "perm:[(Int32)2,(Int32)0,(Int32)1]", {w});
+  REQUIRE(g.status.isOk());
+  REQUIRE(shapeOf(g.out(0)) == Shape{2, 3, 4});
+  // element (a, b, c) of x is element (c, a, b) of the transpose
+  for (int64_t a = 0; a < 2; ++a)
+    for (int64_t b = 0; b < 3; ++b)
+      for (int64_t c = 0; c < 4; ++c)
+        CHECK(g.out(0).data<double>()[(a * 3 + b) * 4 + c] == w.data<double>()[(c * 2 + a) * 3 + b]);
+  auto bad = run("pd_op.transpose_grad", "perm:[(Int32)0,(Int32)0,(Int32)1]", {w});
+  CHECK(bad.status.message() == "perm [0,0,1] is not a permutation");
+}
