@@ -47,15 +47,25 @@ std::string nameList(std::span<const std::string_view> names, bool variadic) {
   return s + (variadic ? "...)" : ")");
 }
 
-/// pir-run --list-kernels: every op the runner runs, with its operands and
-/// results as the op table names them (a kernel's line ends with the dtypes
-/// it accepts), and the ops it refuses and why.
+/// `{strides, paddings}`: an op's attribute names, as PIR prints them after
+/// the operands; empty for an op without any.
+std::string attributeList(std::span<const std::string_view> names) {
+  if (names.empty()) return "";
+  std::string s = " {";
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + std::string(names[i]);
+  return s + "}";
+}
+
+/// pir-run --list-kernels: every op the runner runs, with its operands,
+/// attributes and results as the op table names them (a kernel's line ends
+/// with the dtypes it accepts), and the ops it refuses and why.
 void printKernels() {
   const runtime::KernelRegistry& registry = runtime::kernelRegistry();
   std::string kernels, itself, refused;
   for (const core::OpInfo& info : core::opTable()) {
     std::string line = std::string(info.name) + " " + nameList(info.layout.operands, info.layout.variadicOperands) +
-                       " -> " + nameList(info.layout.results, info.layout.variadicResults);
+                       attributeList(info.attributes) + " -> " +
+                       nameList(info.layout.results, info.layout.variadicResults);
     if (!info.refusal.empty())
       refused += std::string(info.name) + ": " + std::string(info.refusal) + "\n";
     else if (registry.find(&info))
