@@ -26,11 +26,20 @@ test_llama_program_ops() {
   # What a Llama step is made of, as PaddleNLP's auto-parallel Llama prints it.
   llama p.pir
   local op
-  for op in embedding rms_norm matmul reshape fused_rotary_position_embedding flash_attn add swiglu \
+  for op in embedding rms_norm matmul reshape slice fused_rotary_position_embedding flash_attn add swiglu \
     cross_entropy_with_softmax mean cross_entropy_with_softmax_grad matmul_grad rms_norm_grad swiglu_grad add_grad \
-    reshape_grad flash_attn_grad fused_rotary_position_embedding_grad embedding_grad adamw_; do
+    add_n reshape_grad flash_attn_grad fused_rotary_position_embedding_grad embedding_grad adamw_; do
     grep -q "\"pd_op.$op\" " p.pir || fail "no pd_op.$op"
   done
+  # rope reads each layer's cos/sin cache (a builtin.parameter, sliced to the sequence) as PaddleNLP passes them;
+  # a value's grads are summed by add_n over a builtin.combine (4 per layer), never by add
+  [ "$(grep -c 'parameter_name:"llama.layers.[0-9]*.self_attn.rotary_emb.\(cos\|sin\)_cached",persistable:\[true\],stop_gradient:\[true\]' p.pir)" = 4 ] ||
+    fail "not 2 layers x cos, sin caches"
+  grep '"pd_op.fused_rotary_position_embedding\(_grad\)\?" ' p.pir | grep -q '<<NULL VALUE>>, <<NULL VALUE>>, <<NULL VALUE>>' &&
+    fail "a rope without its sin and cos"
+  [ "$(grep -c '"pd_op.add_n" ' p.pir)" = 8 ] && [ "$(grep -c '"builtin.combine" ' p.pir)" = 8 ] ||
+    fail "$(grep -c '"pd_op.add_n" ' p.pir) add_n, not 8"
+  [ "$(grep -c '"pd_op.add" ' p.pir)" = 4 ] || fail "$(grep -c '"pd_op.add" ' p.pir) add, not the 2 x 2 residuals"
   # 2 layers x 9 weights, the embedding, the final norm, the lm head: one adamw_ each, epsilon 1e-6
   [ "$(grep -c '"pd_op.adamw_" ' p.pir)" = 21 ] || fail "$(grep -c '"pd_op.adamw_" ' p.pir) adamw_, not 21"
   grep '"pd_op.adamw_" ' p.pir | grep -vq 'epsilon:1e-06' && fail "an adamw_ without epsilon 1e-6"
