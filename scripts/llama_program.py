@@ -189,8 +189,9 @@ class Config:
             dp = self.mesh[0] if len(self.mesh) > 1 else 1
             if len(self.mesh) > 2:
                 return "--mesh takes N (tensor parallel) or DPxMP"
-            for what, n, d in (("--heads", self.A, mp), ("--vocab", self.V, mp), ("the MLP width", self.F, mp),
-                               ("--batch", self.B, dp)):
+            # heads split whole (each rank attends with its own); the vocabulary and the MLP width may split
+            # unevenly (the first ranks one row or column more, as Paddle's uneven shards)
+            for what, n, d in (("--heads", self.A, mp), ("--batch", self.B, dp)):
                 if n % d:
                     return "%s (%d) must be a multiple of %d" % (what, n, d)
         return None

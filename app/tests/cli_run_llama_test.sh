@@ -92,7 +92,8 @@ test_llama_generator_refuses() {
   "$GEN" --model llama --layers 2 --hidden 16 --heads 3 --seq 8 --vocab 32 > /dev/null 2> err &&
     fail "heads not dividing hidden accepted"
   grep -q 'multiple of --heads' err || fail "no reason: $(cat err)"
-  "$GEN" --model llama $SIZES --vocab 33 --mesh 2 > /dev/null 2> err && fail "a vocabulary of 33 on 2 accepted"
+  "$GEN" --model llama $SIZES --mesh 4 > /dev/null 2> err && fail "2 heads on 4 ranks accepted"
+  grep -q -- '--heads (2) must be a multiple of 4' err || fail "no reason: $(cat err)"
   "$GEN" --model llama $SIZES --stages 2 --vpp 2 > /dev/null 2> err && fail "2 layers on 4 groups accepted"
   "$GEN" --model llama --layers 2 > /dev/null 2> err && fail "no --hidden accepted"
   return 0
@@ -117,6 +118,19 @@ test_llama_check_mesh2() {
   llama d.pir --mesh 2 --attention decomposed
   prun d.pir --inputs in --check
   check_ok
+}
+
+test_llama_check_uneven_vocab_and_mlp() {
+  # a vocabulary of 33 (rows 0-16 and 17-32) and an MLP width of 45 (23 and 22 columns) on 2 ranks
+  llama p.pir --mesh 2 --vocab 33 --intermediate 45
+  inputs in 2 --vocab 33 --intermediate 45
+  prun p.pir --inputs in --check
+  check_ok
+  run p.pir --pass-pipeline=apply-partition,split-ranks --output-dir split
+  [ "$rc" = 0 ] || fail "split-ranks: $(head -3 err)"
+  grep -q '"pd_op.c_embedding" .*start_index:17,' split/rank1.pir || fail "rank 1 does not start at row 17"
+  grep -q 'parameter_name:"llama.layers.0.mlp.up_proj.weight".*-> builtin.tensor<16x22xf32>' split/rank1.pir ||
+    fail "rank 1's up_proj is not 16x22"
 }
 
 test_llama_check_mesh2x2() {
