@@ -4,18 +4,20 @@ Imported by scripts/gen-program (`--model llama`); standard library only.
 
 The program follows PaddleNLP's `modeling_auto.py` (LlamaForCausalLM3DAuto) traced to static PIR:
 
-    embedding -> L x [rms_norm, q/k/v matmuls, reshape, fused_rotary_position_embedding, causal attention
+    embedding -> L x [rms_norm, q/k/v matmuls, reshape, fused_rotary_position_embedding (the layer's cos/sin caches,
+    builtin.parameters sliced to the sequence, as LlamaRotaryEmbedding passes them), causal attention
     (flash_attn, or transpose/scale/matmul/full+triu mask/softmax/matmul), reshape, o matmul, residual add,
     rms_norm, gate/up matmuls, swiglu, down matmul, residual add] -> rms_norm -> lm head matmul
     -> cross_entropy_with_softmax -> mean
 
-then the backward with Paddle's grad ops in reverse order, then `adamw_` (epsilon 1e-6) per parameter. It is
+then the backward with Paddle's grad ops in reverse order (a value's several grads summed by add_n over a
+builtin.combine), then `adamw_` (epsilon 1e-6) per parameter. It is
 printed in the newest printer era (bare numbers and dialect values, `process_ids` in every type and attribute entry,
 `chunk_id` inside `op_dist_attr`, `tensor<..>` for dense types).
 
 Layouts:
 - dense (no --mesh): plain `tensor<..>` types, no dist attributes: what pir-run --dump-values and the PyTorch
-  reference (scripts/llama_torch_reference.py) compare.
+  reference (scripts/llama_torch.py) compare.
 - `--mesh N` (tensor parallel) or `--mesh DPxMP`: Megatron layout. q/k/v/gate/up weights column-parallel
   (`[-1,mp]`), o/down row-parallel (`[mp,-1]`: their outputs partial, apply-partition all-reduces them), the lm head
   column-parallel on the vocab, the embedding weight vocab-sharded (`[mp,-1]`: an `embedding` whose result is
@@ -29,7 +31,7 @@ Layouts:
   cross-mesh reshard); each parameter's grad and optimizer on its own stage, each stage's `learning_rate_S`.
 
 `--write-inputs DIR` also writes every feed and parameter as DIR/NAME.npy (ids and labels uniform in [0, V),
-weights normal x 0.02 as PaddleNLP initializes them, norm weights 1): what `pir-run --inputs DIR` and the PyTorch
+weights normal x 0.02 as PaddleNLP initializes them, norm weights 1, the rope caches): what `pir-run --inputs DIR` and the PyTorch
 reference read. `describe()` names every parameter with its shape for the reference.
 """
 import math
@@ -69,6 +71,18 @@ class Value:
         return "%%%d" % self.id
 
 
+class Vec:
+    """builtin.combine's result: a vec of Values (its type and operand entries list theirs)."""
+    __slots__ = ("id", "items")
+
+    def __init__(self, vid, items):
+        self.id, self.items = vid, list(items)
+
+    @property
+    def ref(self):
+        return "%%%d" % self.id
+
+
 class Printer:
     """Prints ops in the newest era; `meshes` None prints a dense program (no dist types or attributes)."""
 
@@ -86,6 +100,8 @@ class Printer:
     def ty(self, v):
         if v is None:
             return "<<NULL TYPE>>"
+        if isinstance(v, Vec):
+            return "vec[%s]" % ",".join(self.ty(x) for x in v.items)
         shape = "".join("%dx" % d for d in v.shape) + v.dtype
         if self.meshes is None:
             return "tensor<%s>" % shape
@@ -107,6 +123,9 @@ class Printer:
             for i, (v, w) in enumerate(zip(operands, wants)):
                 if v is None:
                     od.append("operand(%d):{<#AttrNull>}" % i)
+                elif isinstance(v, Vec):
+                    od.append("operand(%d):{[%s]}" % (i, ",".join(self._entry(stage, x.dims, x.partial)[1:-1]
+                                                                   for x in v.items)))
                 else:
                     d, p = w if w is not None else (v.dims, v.partial)
                     od.append("operand(%d):%s" % (i, self._entry(stage, d, p)))
@@ -123,6 +142,18 @@ class Printer:
             ", ".join(v.ref if v is not None else "<<NULL VALUE>>" for v in operands), attr_s,
             ", ".join(self.ty(v) for v in operands), ", ".join(self.ty(v) for v in outs)))
         return outs
+
+    def combine(self, items, stage, role):
+        """builtin.combine of items: no op_dist_attr (Paddle gives it none), op_role in a staged program."""
+        v = Vec(self.n, items)
+        self.n += 1
+        a = {"stop_gradient": SG(1)}
+        if self.staged:
+            a["op_role"] = str(role)
+        attr_s = ",".join("%s:%s" % (k, a[k]) for k in sorted(a))
+        self.lines.append('%s(%s) = "builtin.combine" (%s) {%s} : (%s) -> %s\n' % (
+            IND, v.ref, ", ".join(x.ref for x in items), attr_s, ", ".join(self.ty(x) for x in items), self.ty(v)))
+        return v
 
 
 F32, I64, BOOL = "f32", "i64", "b"
@@ -158,8 +189,9 @@ class Config:
             dp = self.mesh[0] if len(self.mesh) > 1 else 1
             if len(self.mesh) > 2:
                 return "--mesh takes N (tensor parallel) or DPxMP"
-            for what, n, d in (("--heads", self.A, mp), ("--vocab", self.V, mp), ("the MLP width", self.F, mp),
-                               ("--batch", self.B, dp)):
+            # heads split whole (each rank attends with its own); the vocabulary and the MLP width may split
+            # unevenly (the first ranks one row or column more, as Paddle's uneven shards)
+            for what, n, d in (("--heads", self.A, mp), ("--batch", self.B, dp)):
                 if n % d:
                     return "%s (%d) must be a multiple of %d" % (what, n, d)
         return None
@@ -225,6 +257,14 @@ class Llama:
         self.params.append((name, v, self.stage, self.chunk))
         return v
 
+    def table(self, name, shape):
+        """A tensor the model computed once and the traced step captures (rope's cos/sin cache): a builtin.parameter
+        no gradient reaches and no optimizer updates, replicated."""
+        attrs = {"is_distributed": "[false]", "is_parameter": "[true]", "need_clip": "[true]",
+                 "parameter_name": '"%s"' % name, "persistable": "[true]", "stop_gradient": "[true]",
+                 "trainable": "[false]"}
+        return self.one("builtin.parameter", [], shape, tuple(-1 for _ in shape), attrs, 0)
+
     def data(self, name, shape, dims, dtype, persistable=False):
         attrs = {"dtype": {"f32": "float32", "i64": "int64"}[dtype], "name": '"%s"' % name,
                  "place": "Place(undefined:0)", "shape": "[%s]" % _j(shape), "stop_gradient": "[true]"}
@@ -268,6 +308,13 @@ class Llama:
         shape = tuple(x.shape[i] if t == 0 else t for i, t in enumerate(target))
         return self.one("pd_op.reshape", [x, shape_op], shape, dims, {"stop_gradient": SG(1)}, role,
                         wants=[self.want(x.dims, x.partial), self.want((-1,))])
+
+    def slice_seq(self, table):
+        """table[:, :S]: pd_op.slice on axis 1 (the sequence), as the cache's __getitem__ traces."""
+        starts, ends = self.full_int_array([0], 0), self.full_int_array([self.c.S], 0)
+        return self.one("pd_op.slice", [table, starts, ends], table.shape, table.dims,
+                        {"axes": "[1]", "decrease_axis": "[]", "infer_flags": "[1]", "stop_gradient": TRUE_SG}, 0,
+                        wants=[self.want(table.dims), self.want((-1,)), self.want((-1,))])
 
     def attention_flash(self, q, k, v):
         B, S, A, D = q.shape
@@ -318,7 +365,9 @@ class Llama:
         q4, k4, v4 = (self.reshape(t, (0, 0, A, D), heads) for t in (q, k, v))
         rattrs = {"rotary_emb_base": "10000", "stop_gradient": SG(3), "time_major": "false",
                   "use_neox_rotary_style": "false"}
-        rq, rk, _ = self.op("pd_op.fused_rotary_position_embedding", [q4, k4, None, None, None, None],
+        # LlamaRotaryEmbedding.forward: its caches up to the sequence, cos first
+        cos, sin = (self.slice_seq(P[n]) for n in ("cos", "sin"))
+        rq, rk, _ = self.op("pd_op.fused_rotary_position_embedding", [q4, k4, None, sin, cos, None],
                             [((B, S, A, D), F32, heads, ()), ((B, S, A, D), F32, heads, ()), None], rattrs, 0)
         if c.attention == "flash":
             att, saved = self.attention_flash(rq, rk, v4)
@@ -335,7 +384,7 @@ class Llama:
         dn = self.matmul(s, P["down"], rep, self.pd("m"))
         x2 = self.one("pd_op.add", [x1, dn], (B, S, H), rep, {"stop_gradient": SG(1)}, 0,
                       wants=[self.want(rep), self.want(rep)])
-        return x2, dict(i=i, P=P, x=x, h=h, inv1=inv1, q=q, k=k, v=v, q4=q4, k4=k4, v4=v4, rq=rq, rk=rk,
+        return x2, dict(i=i, P=P, x=x, h=h, inv1=inv1, q=q, k=k, v=v, q4=q4, k4=k4, v4=v4, sin=sin, cos=cos, rq=rq, rk=rk,
                         att=att, saved=saved, o=o, ao=ao, x1=x1, h2=h2, inv2=inv2, gt=gt, up=up, s=s, dn=dn,
                         stage=self.stage, chunk=self.chunk)
 
@@ -367,8 +416,10 @@ class Llama:
                           self.want(rep)])
         return gx, gw
 
-    def add(self, a, b, dims, partial=(), role=1):
-        return self.one("pd_op.add", [a, b], a.shape, dims, {"stop_gradient": SG(1)}, role, partial=partial)
+    def add_n(self, grads, dims, partial=()):
+        """The sum of a value's grads as Paddle's backward writes it: add_n over a builtin.combine."""
+        vec = self.p.combine(grads, self.stage, 1)
+        return self.one("pd_op.add_n", [vec], grads[0].shape, dims, {"stop_gradient": SG(1)}, 1, partial=partial)
 
     def add_grad(self, x, y, g, ydims=None, null_y=False):
         rep = x.dims
@@ -393,9 +444,9 @@ class Llama:
                            {"stop_gradient": SG(2)}, 1)
         gh2u, gwu = self.matmul_grad(Lr["h2"], P["up"], gup, mpp)
         gh2g, gwg = self.matmul_grad(Lr["h2"], P["gate"], ggt, mpp)
-        gh2 = self.add(gh2u, gh2g, rep, mpp)
+        gh2 = self.add_n([gh2u, gh2g], rep, mpp)
         gx1n, gln2 = self.rms_norm_grad(Lr["x1"], P["ln2"], Lr["inv2"], gh2)
-        gx1 = self.add(g1, gx1n, rep)
+        gx1 = self.add_n([g1, gx1n], rep)
         # x1 = x + o(attention(rope(q), rope(k), v))
         gx, gao = self.add_grad(Lr["x"], Lr["ao"], gx1)
         go, gwo = self.matmul_grad(Lr["o"], P["o"], gao)
@@ -411,15 +462,15 @@ class Llama:
             grq, grk, gv4 = self.decomposed_backward(sv, gatt)
         rattrs = {"rotary_emb_base": "10000", "stop_gradient": SG(3), "time_major": "false",
                   "use_neox_rotary_style": "false"}
-        gq4, gk4, _ = self.op("pd_op.fused_rotary_position_embedding_grad", [None, None, None, grq, grk, None],
+        gq4, gk4, _ = self.op("pd_op.fused_rotary_position_embedding_grad", [Lr["sin"], Lr["cos"], None, grq, grk, None],
                               [(grq.shape, F32, heads, ()), (grk.shape, F32, heads, ()), None], rattrs, 1)
-        gq, gk, gv = (self.reshape_grad(Lr[n], gt) for n, gt in (("q", gq4), ("k", gk4), ("v", gv4)))
-        ghq, gwq = self.matmul_grad(Lr["h"], P["q"], gq, mpp)
-        ghk, gwk = self.matmul_grad(Lr["h"], P["k"], gk, mpp)
+        gv, gk, gq = (self.reshape_grad(Lr[n], gt) for n, gt in (("v", gv4), ("k", gk4), ("q", gq4)))
         ghv, gwv = self.matmul_grad(Lr["h"], P["v"], gv, mpp)
-        gh = self.add(self.add(ghq, ghk, rep, mpp), ghv, rep, mpp)
+        ghk, gwk = self.matmul_grad(Lr["h"], P["k"], gk, mpp)
+        ghq, gwq = self.matmul_grad(Lr["h"], P["q"], gq, mpp)
+        gh = self.add_n([ghv, ghk, ghq], rep, mpp)
         gxn, gln1 = self.rms_norm_grad(Lr["x"], P["ln1"], Lr["inv1"], gh)
-        gxt = self.add(gx, gxn, rep)
+        gxt = self.add_n([gx, gxn], rep)
         i = Lr["i"]
         for k, v in (("ln1", gln1), ("q", gwq), ("k", gwk), ("v", gwv), ("o", gwo), ("ln2", gln2), ("gate", gwg),
                      ("up", gwu), ("down", self.grads.pop("down"))):
@@ -469,6 +520,8 @@ class Llama:
             for k in ("ln1", "q", "k", "v", "o", "ln2", "gate", "up", "down"):
                 shape, spec = param_shape(c, k)
                 P[k] = self.parameter(layer_param(i, k), shape, self.d(*spec))
+            for n in ("cos", "sin"):
+                P[n] = self.table(rope_table(i, n), (1, c.S, 1, c.D))
             layers.append(P)
         self.to(c.G - 1)
         w_norm = self.parameter("llama.norm.weight", (H,), (-1,))
@@ -566,6 +619,19 @@ def layer_param(i, k):
     return "llama.layers.%d.%s.weight" % (i, LAYER_PARAMS[k][0])
 
 
+def rope_table(i, n):
+    """Layer i's rope cache n (cos or sin), named after PaddleNLP's LlamaRotaryEmbedding attribute."""
+    return "llama.layers.%d.self_attn.rotary_emb.%s_cached" % (i, n)
+
+
+def rope_values(c, n):
+    """cos or sin of the cache [1, S, 1, D], row-major: p / 10000^(2 (j mod D/2) / D) (Llama's cat(freqs, freqs),
+    the halves layout), in f64, rounded once to f32 when written."""
+    f = math.cos if n == "cos" else math.sin
+    half = c.D // 2
+    return [f(p / 10000.0 ** (2.0 * (j % half) / c.D)) for p in range(c.S) for j in range(c.D)]
+
+
 def parameters(c):
     """Every parameter (name, shape, init) in program order: init 'normal' (x 0.02) or 'ones'."""
     out = [("llama.embed_tokens.weight", (c.V, c.H), "normal")]
@@ -607,3 +673,6 @@ def write_inputs(cfg, folder, seed=0, std=0.02):
             count *= d
         vals = [1.0] * count if init == "ones" else [rng.gauss(0.0, std) for _ in range(count)]
         write_npy(os.path.join(folder, name + ".npy"), shape, "f32", vals)
+    for i in range(cfg.L):
+        for n in ("cos", "sin"):
+            write_npy(os.path.join(folder, rope_table(i, n) + ".npy"), (1, cfg.S, 1, cfg.D), "f32", rope_values(cfg, n))

@@ -10,11 +10,10 @@ python3-torch) has no scaled_dot_product_attention and no RMSNorm, so attention 
 softmax), RMSNorm and rope are written out; the backward is autograd's; AdamW is Paddle's adamw_ (decay first,
 then adam with lr_t = lr sqrt(1-b2p)/(1-b1p) and epsilon scaled by sqrt(1-b2p)), written here.
 
-Rope as fused_rotary_position_embedding without sin/cos tensors and `use_neox_rotary_style=false` (the halves):
-element j of a head at position p pairs with the other half's (x[j + D/2] negated for the first half, x[j - D/2]
-for the second) at the angle p / base^(2 (j mod D/2) / D), Llama's rotation. (Paddle's GPU kernel takes
-2 floor(j/2) for the exponent in both styles, which for the halves is no rotation; pir-run's kernel and this
-reference take the rotation: docs/pir-run.md.)
+Rope as fused_rotary_position_embedding with `use_neox_rotary_style=false` (the halves) reading the program's
+cos/sin caches: element j of a head at position p pairs with the other half's (x[j + D/2] negated for the first
+half, x[j - D/2] for the second) at the angle p / base^(2 (j mod D/2) / D), Llama's rotation; the tables are
+computed here (f64, rounded once), not read from the generator's inputs.
 
 `compare` reads the weights and feeds from DIR (gen-program --write-inputs), pir-run's dense run of the same
 program from --dump (pir-run --dump-values: each optimizer's gradient operand, found in the program) and --outputs

@@ -141,4 +141,73 @@ for n, fn, name in [(38, 41, 'q'), (39, 42, 'k'), (40, 43, 'v')]:
 "
 }
 
+# llama_tied_gqa.pir: shapes the generator does not design (a tied, vocab-sharded embedding and lm head over an
+# uneven split, grouped-query attention with heads over the mesh, rope by position_ids, an MLP width of 9 on 2
+# ranks, add_n for summed grads).
+write_tied_gqa_inputs() {
+  mkdir in
+  "$PY" -c "
+import numpy as np
+rng = np.random.default_rng(7)
+B, S, H, A, KV, D, V, F = 2, 4, 16, 4, 2, 4, 7, 9
+np.save('in/input_ids.npy', rng.integers(0, V, (B, S)).astype(np.int64))
+np.save('in/labels.npy', rng.integers(0, V, (B, S, 1)).astype(np.int64))
+np.save('in/position_ids.npy', np.array([[0, 1, 2, 3], [3, 1, 0, 2]], np.int64))
+ang = np.outer(np.arange(S), 10000.0 ** (-np.arange(0, D, 2) / D))
+ang = np.concatenate([ang, ang], -1)[None, :, None, :]
+np.save('in/sin.npy', np.sin(ang).astype(np.float32)); np.save('in/cos.npy', np.cos(ang).astype(np.float32))
+f = lambda *s: (rng.standard_normal(s) * 0.3).astype(np.float32)
+for n, s in dict(embed_and_lm_head=(V, H), wq=(H, A * D), wk=(H, KV * D), wv=(H, KV * D), wo=(A * D, H),
+                 wg=(H, F), wu=(H, F), wd=(F, H)).items():
+    np.save(f'in/{n}.npy', f(*s))
+for n in ('ln1', 'ln2', 'lnf'): np.save(f'in/{n}.npy', (1 + f(H)).astype(np.float32))
+" || fail "cannot write the inputs"
+}
+
+test_run_llama_tied_gqa_check_two_ranks() {
+  need_numpy
+  write_tied_gqa_inputs
+  prun "$TESTDATA/run/llama_tied_gqa.pir" --inputs in --check
+  expect_rc 0
+  grep -Eq '^check: [0-9]+ tensors match, and 11 gradients and [0-9]+ updates' out || fail "no check line: $(cat out err)"
+  # the loss against numpy in f64 (rope rows by position_ids, query head i reading kv head i // 2)
+  loss=$(sed -nE 's/^step 1: loss (.*)$/\1/p' out)
+  check "
+B, S, H, A, KV, D, V, F = 2, 4, 16, 4, 2, 4, 7, 9
+P = {n: inp(n).astype(np.float64) for n in ['embed_and_lm_head', 'ln1', 'wq', 'wk', 'wv', 'wo', 'ln2', 'wg', 'wu',
+                                            'wd', 'lnf']}
+ids, labels, pos = inp('input_ids'), inp('labels')[..., 0], inp('position_ids')
+sin, cos = inp('sin')[0, :, 0][pos][:, :, None], inp('cos')[0, :, 0][pos][:, :, None]
+def norm(x, w): return x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * w
+def rope(t): return t * cos + np.concatenate([-t[..., D // 2:], t[..., :D // 2]], -1) * sin
+x = P['embed_and_lm_head'][ids]
+h = norm(x, P['ln1'])
+q = rope((h @ P['wq']).reshape(B, S, A, D))
+k = np.repeat(rope((h @ P['wk']).reshape(B, S, KV, D)), A // KV, 2)
+v_ = np.repeat((h @ P['wv']).reshape(B, S, KV, D), A // KV, 2)
+s = np.einsum('bqhd,bkhd->bhqk', q, k) / np.sqrt(D) + np.where(np.triu(np.ones((S, S)), 1) > 0, -np.inf, 0)
+e = np.exp(s - s.max(-1, keepdims=True))
+x = x + np.einsum('bhqk,bkhd->bqhd', e / e.sum(-1, keepdims=True), v_).reshape(B, S, A * D) @ P['wo']
+h = norm(x, P['ln2'])
+x = x + (silu(h @ P['wg']) * (h @ P['wu'])) @ P['wd']
+z = norm(x, P['lnf']) @ P['embed_and_lm_head'].T
+z = z - z.max(-1, keepdims=True)
+lp = z - np.log(np.exp(z).sum(-1, keepdims=True))
+close(np.float64($loss), -np.take_along_axis(lp, labels[..., None], -1).mean(), 'loss')
+"
+  # each rank's c_embedding starts at its first row (0, then 4 of 7), the logits' uneven vocab is all-gathered
+  run "$TESTDATA/run/llama_tied_gqa.pir" --pass-pipeline=apply-partition,split-ranks
+  expect_rc 0
+  [ "$(grep -o '"pd_op.c_embedding" ([^)]*) {[^}]*start_index:[0-9]*' out | grep -o 'start_index:[0-9]*' | tr '\n' ' ')" = \
+    "start_index:0 start_index:4 " ] || fail "c_embedding start indices: $(grep -o 'start_index:[0-9]*' out)"
+  grep -q '"pd_op.all_gather"' out || fail "no all_gather of the vocab-parallel logits"
+  # --check fails when the tied lm head's input grad is declared replicated where it is partial
+  awk '/matmul_grad/ && /transpose_y:true/ {gsub(/, partial\(0,SUM\)/, ""); tied = 1}
+       /rms_norm_grad/ && tied {sub(/, partial\(0,SUM\)>\) ->/, ">) ->"); tied = 0} {print}' \
+    "$TESTDATA/run/llama_tied_gqa.pir" > bad.pir
+  prun bad.pir --inputs in --check
+  expect_rc 1
+  grep -q "replicas of '[a-z0-9_]*' on ranks 0 and 1 differ" err || fail "bad.pir: $(cat out err)"
+}
+
 cli_main

@@ -26,11 +26,20 @@ test_llama_program_ops() {
   # What a Llama step is made of, as PaddleNLP's auto-parallel Llama prints it.
   llama p.pir
   local op
-  for op in embedding rms_norm matmul reshape fused_rotary_position_embedding flash_attn add swiglu \
+  for op in embedding rms_norm matmul reshape slice fused_rotary_position_embedding flash_attn add swiglu \
     cross_entropy_with_softmax mean cross_entropy_with_softmax_grad matmul_grad rms_norm_grad swiglu_grad add_grad \
-    reshape_grad flash_attn_grad fused_rotary_position_embedding_grad embedding_grad adamw_; do
+    add_n reshape_grad flash_attn_grad fused_rotary_position_embedding_grad embedding_grad adamw_; do
     grep -q "\"pd_op.$op\" " p.pir || fail "no pd_op.$op"
   done
+  # rope reads each layer's cos/sin cache (a builtin.parameter, sliced to the sequence) as PaddleNLP passes them;
+  # a value's grads are summed by add_n over a builtin.combine (4 per layer), never by add
+  [ "$(grep -c 'parameter_name:"llama.layers.[0-9]*.self_attn.rotary_emb.\(cos\|sin\)_cached",persistable:\[true\],stop_gradient:\[true\]' p.pir)" = 4 ] ||
+    fail "not 2 layers x cos, sin caches"
+  grep '"pd_op.fused_rotary_position_embedding\(_grad\)\?" ' p.pir | grep -q '<<NULL VALUE>>, <<NULL VALUE>>, <<NULL VALUE>>' &&
+    fail "a rope without its sin and cos"
+  [ "$(grep -c '"pd_op.add_n" ' p.pir)" = 8 ] && [ "$(grep -c '"builtin.combine" ' p.pir)" = 8 ] ||
+    fail "$(grep -c '"pd_op.add_n" ' p.pir) add_n, not 8"
+  [ "$(grep -c '"pd_op.add" ' p.pir)" = 4 ] || fail "$(grep -c '"pd_op.add" ' p.pir) add, not the 2 x 2 residuals"
   # 2 layers x 9 weights, the embedding, the final norm, the lm head: one adamw_ each, epsilon 1e-6
   [ "$(grep -c '"pd_op.adamw_" ' p.pir)" = 21 ] || fail "$(grep -c '"pd_op.adamw_" ' p.pir) adamw_, not 21"
   grep '"pd_op.adamw_" ' p.pir | grep -vq 'epsilon:1e-06' && fail "an adamw_ without epsilon 1e-6"
@@ -83,7 +92,8 @@ test_llama_generator_refuses() {
   "$GEN" --model llama --layers 2 --hidden 16 --heads 3 --seq 8 --vocab 32 > /dev/null 2> err &&
     fail "heads not dividing hidden accepted"
   grep -q 'multiple of --heads' err || fail "no reason: $(cat err)"
-  "$GEN" --model llama $SIZES --vocab 33 --mesh 2 > /dev/null 2> err && fail "a vocabulary of 33 on 2 accepted"
+  "$GEN" --model llama $SIZES --mesh 4 > /dev/null 2> err && fail "2 heads on 4 ranks accepted"
+  grep -q -- '--heads (2) must be a multiple of 4' err || fail "no reason: $(cat err)"
   "$GEN" --model llama $SIZES --stages 2 --vpp 2 > /dev/null 2> err && fail "2 layers on 4 groups accepted"
   "$GEN" --model llama --layers 2 > /dev/null 2> err && fail "no --hidden accepted"
   return 0
@@ -108,6 +118,19 @@ test_llama_check_mesh2() {
   llama d.pir --mesh 2 --attention decomposed
   prun d.pir --inputs in --check
   check_ok
+}
+
+test_llama_check_uneven_vocab_and_mlp() {
+  # a vocabulary of 33 (rows 0-16 and 17-32) and an MLP width of 45 (23 and 22 columns) on 2 ranks
+  llama p.pir --mesh 2 --vocab 33 --intermediate 45
+  inputs in 2 --vocab 33 --intermediate 45
+  prun p.pir --inputs in --check
+  check_ok
+  run p.pir --pass-pipeline=apply-partition,split-ranks --output-dir split
+  [ "$rc" = 0 ] || fail "split-ranks: $(head -3 err)"
+  grep -q '"pd_op.c_embedding" .*start_index:17,' split/rank1.pir || fail "rank 1 does not start at row 17"
+  grep -q 'parameter_name:"llama.layers.0.mlp.up_proj.weight".*-> builtin.tensor<16x22xf32>' split/rank1.pir ||
+    fail "rank 1's up_proj is not 16x22"
 }
 
 test_llama_check_mesh2x2() {
