@@ -62,6 +62,20 @@ std::string canonicalMode(const std::string& mode) {
   return "";
 }
 
+bool splitsBackward(const std::string& mode, bool splitBw) {
+  return mode == "ZBH1" || mode == "ZB1P" || mode == "ZBVPP" || (mode == "VPP" && splitBw);
+}
+
+std::string pipelinePassPipeline(const std::string& mode, int64_t microBatches, int64_t vpp, bool splitBw) {
+  std::string pipeline =
+      "apply-partition,split-ranks,gradient-merge{k=" + std::to_string(microBatches) + " avg=true}";
+  if (splitsBackward(mode, splitBw)) pipeline += ",split-matmul-grad";
+  pipeline += ",pipeline-split{mode=" + mode;
+  if (vpp > 1) pipeline += " vpp=" + std::to_string(vpp);
+  if (splitBw) pipeline += " split-bw=true";
+  return pipeline + "}";
+}
+
 core::Result<Schedule> generateSchedule(const ScheduleOptions& o) {
   const std::string mode = canonicalMode(o.mode);
   if (core::Status s = checkOptions(o, mode); !s) return s;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,19 @@ struct ScheduleOptions {
 
 /// The canonical spelling of a mode name, or "" when unknown.
 std::string canonicalMode(const std::string& mode);
+
+/// Whether the job programs of `mode` (canonical) split the backward into
+/// backward_b and backward_w: ZBH1, ZB1P, ZBVPP, ZBV, DualPipeV, and VPP
+/// with split-bw. Their pass pipeline runs split-matmul-grad first, so that
+/// a matmul_grad's weight gradient lands in backward_w (Paddle's VPP pass
+/// splits it too, PR #68742).
+bool splitsBackward(const std::string& mode, bool splitBw);
+
+/// The pass pipeline that makes a pipelined run's job programs from a
+/// distributed program (what pir-run runs, and docs/pipelines.md shows):
+/// apply-partition, split-ranks, gradient-merge{k=N avg=true}, then
+/// split-matmul-grad where splitsBackward, then pipeline-split.
+std::string pipelinePassPipeline(const std::string& mode, int64_t microBatches, int64_t vpp, bool splitBw);
 
 /// Checks the options (clear errors for what Paddle would assert or ignore)
 /// and builds every stage's job list.

@@ -299,12 +299,7 @@ Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipe
   }
   if (mode.empty()) return Status::error("give --mode (or a --schedule naming its mode)");
   if (!cfg.passes.empty()) return Status::ok();  // the caller's pipeline
-  pipeline = "apply-partition,split-ranks,gradient-merge{k=" + std::to_string(n) + " avg=true}";
-  // ZB1P runs ZBH1's program set.
-  pipeline += ",pipeline-split{mode=" + (mode == "ZB1P" ? std::string("ZBH1") : mode);
-  if (cfg.vpp > 1) pipeline += " vpp=" + std::to_string(cfg.vpp);
-  if (cfg.splitBw) pipeline += " split-bw=true";
-  pipeline += "}";
+  pipeline = sched::pipelinePassPipeline(mode, n, cfg.vpp, cfg.splitBw);
   return Status::ok();
 }
 

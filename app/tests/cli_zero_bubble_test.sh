@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Zero-bubble pipelines (issue 32). The modes that split the backward (ZBH1, ZB1P, ZBVPP, ZBV, DualPipeV,
+# VPP split-bw) run split-matmul-grad before pipeline-split, in pir-run and in the documented pir-opt
+# pipeline, so a matmul_grad's weight gradient lands in backward_w; the hand-written programs
+# testdata/pipeline_shapes/10-12 hold one matmul per transpose case (the weight the left operand in one),
+# placed on one chunk, interleaved and in a V, and every mode runs them equal to the serial step.
+# See cli_lib.sh for the driver.
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+SHAPES=$PIR_TESTDATA/pipeline_shapes
+ONE=$SHAPES/10_transposed_matmuls_one_chunk.pir
+VPP=$SHAPES/11_transposed_matmuls_vpp.pir
+V=$SHAPES/12_transposed_matmuls_v.pir
+
+# passes ARGS...: pir-run ARGS --check exits 0 with a 'check: N tensors match' line.
+passes() {
+  prun "$@" --check --timeout 20
+  expect_rc 0 "$*"
+  grep -Eq '^check: [0-9]+ tensors match' out || fail "$*: no 'tensors match' line: $(cat out err)"
+}
+
+# split_dir PROGRAM DIR N PIPELINE-SPLIT-OPTIONS: the job programs of the documented pipeline.
+split_dir() {
+  "$PIR_OPT" "$1" --output-dir "$2" \
+    "--pass-pipeline=apply-partition,split-ranks,gradient-merge{k=$3 avg=true},split-matmul-grad,pipeline-split{$4}" ||
+    fail "pir-opt $(basename "$1") pipeline-split{$4}"
+}
+
+test_zero_bubble_transposed_matmuls_every_mode() {
+  local m
+  for m in FThenB 1F1B ZBH1 ZB1P; do passes "$ONE" --mode "$m" --micro-batches 4; done
+  passes "$VPP" --mode VPP --vpp 2 --micro-batches 4
+  passes "$VPP" --mode VPP --vpp 2 --split-bw --micro-batches 2
+  passes "$V" --mode ZBVPP --micro-batches 4
+}
+
+# Every matmul_grad is split, and each weight gradient's matmul is in a backward_w job; pir-run's own
+# pipeline runs the pass too (its --timing lists it).
+test_zero_bubble_weight_grads_in_backward_w() {
+  split_dir "$ONE" one 4 "mode=ZBH1"
+  split_dir "$VPP" vpp 2 "mode=VPP vpp=2 split-bw=true"
+  split_dir "$V" v 4 "mode=ZBVPP"
+  local d
+  for d in one vpp v; do
+    ! grep -rq matmul_grad "$d" || fail "$d: a matmul_grad is left: $(grep -rl matmul_grad "$d")"
+    # One weight-gradient matmul a layer, four layers: each in a backward_w program.
+    [ "$(cat "$d"/rank*/backward_w*.pir | grep -c '"pd_op.matmul"')" = 4 ] ||
+      fail "$d: backward_w holds $(cat "$d"/rank*/backward_w*.pir | grep -c '"pd_op.matmul"') matmuls, not 4"
+  done
+  prun "$ONE" --mode ZBH1 --micro-batches 2 --timing
+  expect_rc 0
+  grep -q "split-matmul-grad" err || fail "pir-run --mode ZBH1 ran no split-matmul-grad: $(cat err)"
+  prun "$ONE" --mode 1F1B --micro-batches 2 --timing
+  ! grep -q "split-matmul-grad" err || fail "pir-run --mode 1F1B ran split-matmul-grad"
+}
+
+cli_main
