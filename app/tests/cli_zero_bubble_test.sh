@@ -3,13 +3,17 @@
 # VPP split-bw) run split-matmul-grad before pipeline-split, in pir-run and in the documented pir-opt
 # pipeline, so a matmul_grad's weight gradient lands in backward_w; the hand-written programs
 # testdata/pipeline_shapes/10-12 hold one matmul per transpose case (the weight the left operand in one),
-# placed on one chunk, interleaved and in a V, and every mode runs them equal to the serial step.
-# See cli_lib.sh for the driver.
+# placed on one chunk, interleaved and in a V, and every mode runs them equal to the serial step. ZB-V and
+# DualPipeV (V-placed, ZBVPP's programs) run on 2 and 4 ranks, with and without tensor parallelism, in
+# process and through pir-opt --output-dir (DualPipeV's full backwards run as their two halves); under
+# mpirun in cli_run_mpi_test.sh. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 SHAPES=$PIR_TESTDATA/pipeline_shapes
 ONE=$SHAPES/10_transposed_matmuls_one_chunk.pir
 VPP=$SHAPES/11_transposed_matmuls_vpp.pir
 V=$SHAPES/12_transposed_matmuls_v.pir
+V4=$SHAPES/13_transposed_matmuls_v_four_stages.pir
+GEN=$HERE/../../scripts/gen-program
 
 # passes ARGS...: pir-run ARGS --check exits 0 with a 'check: N tensors match' line.
 passes() {
@@ -51,6 +55,38 @@ test_zero_bubble_weight_grads_in_backward_w() {
   grep -q "split-matmul-grad" err || fail "pir-run --mode ZBH1 ran no split-matmul-grad: $(cat err)"
   prun "$ONE" --mode 1F1B --micro-batches 2 --timing
   ! grep -q "split-matmul-grad" err || fail "pir-run --mode 1F1B ran split-matmul-grad"
+}
+
+# 2 ranks (12), 4 stages on 4 ranks (13), 2 stages of 2 tensor-parallel ranks (gen-program --mesh 2).
+test_zero_bubble_zbv_dualpipev_in_process() {
+  "$GEN" --ops 300 --stages 2 --vpp 2 --vschedule --mesh 2 -o tp.pir || fail "gen-program"
+  local m
+  for m in ZBV DualPipeV; do
+    passes "$V" --mode "$m" --micro-batches 4
+    passes "$V4" --mode "$m" --micro-batches 8
+    passes tp.pir --mode "$m" --micro-batches 4
+  done
+  passes "$V" --mode ZBV --micro-batches 3  # fewer than 2P-1: the construction's extra micro-batches dropped
+  prun "$V" --mode DualPipeV --micro-batches 3
+  expect_rc 1
+  grep -q "DualPipeV needs at least 2D micro-batches" err || fail "DualPipeV N=3 on 2 ranks: $(cat err)"
+}
+
+# The documented pipeline's folder: the static check and pir-run --programs --schedule --check, the
+# YAML spelling DualPipeV's overlapped pairs "F & B"; its full backwards run as backward_b then backward_w.
+test_zero_bubble_zbv_dualpipev_folder() {
+  local m
+  for m in ZBV DualPipeV; do
+    split_dir "$V" "$m" 4 "mode=$m"
+    run schedule --mode "$m" --stages 2 --micro-batches 4 -o "$m.yaml"
+    expect_rc 0 "schedule --mode $m"
+    run schedule --check "$m.yaml" --programs "$m"
+    expect_rc 0 "schedule --check $m.yaml --programs"
+    grep -q "^$m.yaml: valid" out || fail "$m: $(cat out err)"
+    passes --programs "$m" --schedule "$m.yaml" "$V"
+  done
+  grep -q '"forward0:3 & backward1:1"' DualPipeV.yaml || fail "no overlapped pair in DualPipeV.yaml"
+  grep -q "mode: DualPipeV" DualPipeV/programs.yaml || fail "programs.yaml names no DualPipeV"
 }
 
 cli_main

@@ -2,7 +2,8 @@
 //
 // FThenB, 1F1B, VPP, ZBH1 and ZBVPP reproduce Paddle's job lists exactly
 // (python/paddle/distributed/passes/pipeline_scheduler_pass/); ZB1P is ours
-// (zb1p.cpp). generateSchedule checks the options and dispatches.
+// (zb1p.cpp); ZBV and DualPipeV follow their authors' code (zbv.cpp,
+// dualpipev.cpp). generateSchedule checks the options and dispatches.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -18,7 +19,7 @@
 namespace pir::passes::schedule {
 
 struct ScheduleOptions {
-  std::string mode;  ///< FThenB, 1F1B, VPP, ZBH1, ZBVPP or ZB1P (any case)
+  std::string mode;  ///< FThenB, 1F1B, VPP, ZBH1, ZBVPP, ZB1P, ZBV or DualPipeV (any case)
   int stages = 0;
   int microBatches = 0;
   int vpp = 0;  ///< 0: not given (1, or 2 for ZBVPP)
@@ -56,6 +57,10 @@ std::vector<Job> zbh1Jobs(int stages, int microBatches, int stage);
 /// Paddle's VScheduleCreator (pipeline_zero_bubble.py at 06a80bf; the N
 /// Paddle's pass refuses at 0ab6998c, N != P, generateSchedule refuses).
 core::Result<Schedule> zbvppSchedule(int stages, int microBatches, int vpp, const Costs& costs);
+/// ZB-V, the zero-bubble paper's handcrafted V schedule (zbv.cpp).
+core::Result<Schedule> zbvSchedule(int stages, int microBatches);
+/// DeepSeek's DualPipeV (dualpipev.cpp); needs microBatches >= 2 * stages.
+core::Result<Schedule> dualPipeVSchedule(int stages, int microBatches);
 /// Our zero-bubble schedule (see zb1p.cpp).
 core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& costs, int maxInFlight);
 

@@ -17,9 +17,10 @@ Key keyOf(int stage, const Job& job) { return {stage, job.kind, job.chunkIndex()
 
 /// The start time of `job` on `stage` if every dependency has ended.
 bool readyAt(const DependencyModel& model, const std::map<Key, int64_t>& ends, int stage, const Job& job, int64_t free,
-             int64_t comm, int64_t& start) {
+             int64_t comm, int64_t& start, const Job* pairedWith = nullptr) {
   start = free;
   for (const Dependency& dep : model.dependencies(stage, job)) {
+    if (pairedWith && dep.stage == stage && keyOf(stage, dep.job) == keyOf(stage, *pairedWith)) continue;
     auto it = ends.find(keyOf(dep.stage, dep.job));
     if (it == ends.end()) return false;
     start = std::max(start, it->second + (dep.crossStage ? comm : 0));
@@ -76,6 +77,13 @@ core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs) 
       for (size_t i = sim.stages[s].size(); i < jobs.size(); ++i) {
         int64_t start = 0;
         if (!readyAt(model, ends, s, jobs[i], free[s], costs.communication, start)) break;
+        // An overlapped pair starts when the inputs of both have arrived
+        // (dualpipev.py's _forward_backward_chunk receives both first).
+        if (i + 1 < jobs.size() && jobs[i + 1].overlapsPrevious) {
+          int64_t pairStart = 0;
+          if (!readyAt(model, ends, s, jobs[i + 1], free[s], costs.communication, pairStart, &jobs[i])) break;
+          start = std::max(start, pairStart);
+        }
         int64_t end = start + costs.of(jobs[i].kind);
         sim.stages[s].push_back({jobs[i], start, end});
         ends[keyOf(s, jobs[i])] = end;
