@@ -6,7 +6,9 @@
 # placed on one chunk, interleaved and in a V, and every mode runs them equal to the serial step. ZB-V and
 # DualPipeV (V-placed, ZBVPP's programs) run on 2 and 4 ranks, with and without tensor parallelism, in
 # process and through pir-opt --output-dir (DualPipeV's full backwards run as their two halves); under
-# mpirun in cli_run_mpi_test.sh. See cli_lib.sh for the driver.
+# mpirun in cli_run_mpi_test.sh. torch.distributed.pipelining's schedule CSV: `schedule --format
+# torch-csv` writes it, `--check FILE.csv` and `pir-run --schedule FILE.csv` read it, and torch's own
+# fixtures (testdata/schedule/torch/) check and run on programs of their shape. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 SHAPES=$PIR_TESTDATA/pipeline_shapes
 ONE=$SHAPES/10_transposed_matmuls_one_chunk.pir
@@ -87,6 +89,30 @@ test_zero_bubble_zbv_dualpipev_folder() {
   done
   grep -q '"forward0:3 & backward1:1"' DualPipeV.yaml || fail "no overlapped pair in DualPipeV.yaml"
   grep -q "mode: DualPipeV" DualPipeV/programs.yaml || fail "programs.yaml names no DualPipeV"
+}
+
+test_zero_bubble_torch_csv() {
+  local torch=$PIR_TESTDATA/schedule/torch f
+  run schedule --mode DualPipeV --stages 4 --micro-batches 10 --format torch-csv -o v.csv
+  expect_rc 0
+  same v.csv "$torch/dualpipev_4rank_10mb.csv" "DualPipeV P=4 N=10 against torch's artifact"
+  for f in dualpipev_4rank_10mb zb1p_2rank_2stagep_compute zb1p_2rank_2stagep_comms; do
+    run schedule --check "$torch/$f.csv"
+    expect_rc 0 "--check $f.csv"
+    grep -q "$f.csv: valid; makespan" out || fail "$f.csv: $(cat out err)"
+  done
+  # Torch's ZB1P on 2 ranks of 2 interleaved stages runs on 11 (VPP split-bw's programs, inferred from
+  # its I and W), its DualPipeV on 13; the comms form through a folder and the static check too.
+  passes "$VPP" --schedule "$torch/zb1p_2rank_2stagep_compute.csv"
+  passes "$V4" --schedule "$torch/dualpipev_4rank_10mb.csv"
+  split_dir "$VPP" zb 8 "mode=VPP vpp=2 split-bw=true"
+  run schedule --check "$torch/zb1p_2rank_2stagep_comms.csv" --programs zb
+  expect_rc 0 "--check comms.csv --programs"
+  passes --programs zb --schedule "$torch/zb1p_2rank_2stagep_comms.csv" "$VPP"
+  printf '0F0,0F1\n1F0,0X1\n' > bad.csv
+  run schedule --check bad.csv
+  expect_rc 1
+  grep -q "bad.csv:2:5: '0X1': unknown action type" err || fail "bad.csv: $(cat err)"
 }
 
 cli_main
