@@ -91,6 +91,22 @@ test_zero_bubble_zbv_dualpipev_folder() {
   grep -q "mode: DualPipeV" DualPipeV/programs.yaml || fail "programs.yaml names no DualPipeV"
 }
 
+# summary.yaml: per stage and job the costs and bytes sent, per rank the peak in flight (as the
+# simulator counts it: a rank runs its list in order, so the same) and peak tensor bytes; the simulation
+# of the list that ran, with those costs, reads them.
+test_zero_bubble_measured_costs() {
+  run schedule --mode DualPipeV --stages 2 --micro-batches 4 -o v.yaml
+  passes "$V" --schedule v.yaml --output-dir o
+  grep -Eq '^    bytes_sent: \{.*forward0: [1-9]' o/summary.yaml || fail "no bytes_sent: $(cat o/summary.yaml)"
+  grep -Eq '^  peak_tensor_bytes: \[[1-9][0-9]*, [1-9][0-9]*\]$' o/summary.yaml || fail "no peak_tensor_bytes"
+  run schedule --check v.yaml --costs o/summary.yaml
+  expect_rc 0
+  local measured simulated
+  measured=$(sed -n 's/^  peak_in_flight: //p' o/summary.yaml)
+  simulated=$(sed -n 's/.*peak_in_flight \(\[.*\]\).*/\1/p' out)
+  [ "$measured" = "$simulated" ] && [ "$measured" = "[5, 5]" ] || fail "peak in flight $measured, simulated $simulated"
+}
+
 test_zero_bubble_torch_csv() {
   local torch=$PIR_TESTDATA/schedule/torch f
   run schedule --mode DualPipeV --stages 4 --micro-batches 10 --format torch-csv -o v.csv

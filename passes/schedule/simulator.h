@@ -43,6 +43,11 @@ struct Simulation {
 /// it; 0 for an empty span.
 double bubbleRatio(double idle, int64_t lanes, double makespan);
 
+/// The most (chunk, micro-batch) pairs of one stage's timed jobs whose
+/// forward has started and whose last backward piece has not ended: the
+/// simulator's and pir-run's measured peak_in_flight.
+int peakInFlight(const std::vector<TimedJob>& jobs);
+
 /// Fails (naming the dry run) when the lists deadlock.
 core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs);
 
