@@ -179,10 +179,14 @@ int runRun(int argc, char** argv) {
   app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60; inf: no limit)")
       ->check(timeoutSeconds());
   app.add_option("--mode", cfg.mode,
-                 "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP; as pir-opt schedule): PROGRAM "
-                 "goes through apply-partition, split-ranks, gradient-merge and pipeline-split in process; with "
+                 "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP, ZBV, DualPipeV; as pir-opt "
+                 "schedule): PROGRAM goes through apply-partition, split-ranks, gradient-merge and pipeline-split in "
+                 "process; with "
                  "--programs, the job lists of MODE");
-  app.add_option("--schedule", cfg.schedule, "Run the job lists of FILE.yaml (pir-opt schedule's output)")->check(path);
+  app.add_option("--schedule", cfg.schedule,
+                 "Run the job lists of FILE.yaml (pir-opt schedule's output) or of torch's FILE.csv (its program set: "
+                 "--mode, else inferred)")
+      ->check(path);
   app.add_option("--micro-batches", cfg.microBatches,
                  "Micro-batches N: the program's data shapes are one micro-batch's, each feed holds N on dim 0; "
                  "--check runs the serial program per micro-batch for its outputs and gradients, then every optimizer "

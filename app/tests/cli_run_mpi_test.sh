@@ -55,6 +55,26 @@ in_process_and_mpi() {
   same_run ip mp
 }
 
+# ZB-V and DualPipeV (issue 32) under mpirun on 2 and 4 processes, with and without tensor
+# parallelism: stdout (the loss and the check) as in process, equal to the serial step.
+test_run_mpi_zbv_dualpipev() {
+  need_mpirun
+  local shapes=$PIR_TESTDATA/pipeline_shapes spec
+  "$GEN" --ops 300 --stages 2 --vpp 2 --vschedule --mesh 2 -o tp.pir || fail "gen-program"
+  # shellcheck disable=SC2086  # spec is a list of words
+  for spec in "2 $shapes/12_transposed_matmuls_v.pir ZBV 4" "4 $shapes/13_transposed_matmuls_v_four_stages.pir DualPipeV 8" \
+    "4 tp.pir DualPipeV 4" "4 tp.pir ZBV 4"; do
+    set -- $spec
+    prun "$2" --mode "$3" --micro-batches "$4" --check
+    expect_rc 0 "in process: $spec"
+    mv out ip.out
+    mpi "$1" "$2" --mode "$3" --micro-batches "$4" --check
+    expect_rc 0 "under mpirun: $spec"
+    grep -q "tensors match" out || fail "$spec: no check line: $(cat out)"
+    same ip.out out "stdout of $spec"
+  done
+}
+
 test_run_mpi_seed_two_ranks() {
   need_mpirun
   in_process_and_mpi 2 "$SEED" --steps 2 --seed 5
