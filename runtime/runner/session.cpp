@@ -393,7 +393,12 @@ Status runRank(const Session& session, RankSession& rank, const SessionOptions& 
   }
   rank.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rank.commSeconds = comm.stats().seconds;
-  rank.bytesByRing = comm.stats().bytesByRing;
+  rank.bytesSent.clear();
+  rank.bytesReceived.clear();
+  for (const auto& [ring, t] : comm.traffic()) {
+    if (t.sent) rank.bytesSent[ring] = t.sent;
+    if (t.received) rank.bytesReceived[ring] = t.received;
+  }
   rank.peakBytes = threadMemory().peak;
   return Status::ok();
 }
@@ -416,7 +421,7 @@ std::string packRank(const RankSession& r) {
   for (const std::string& n : r.track.eventNames) w.put(n);
   w.put(uint64_t(r.track.spans.size()));
   for (const TraceSpan& sp : r.track.spans) w.put(sp.name), w.put(sp.startNs), w.put(sp.durationNs);
-  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesByRing);
+  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesSent), w.put(r.bytesReceived);
   return w.take();
 }
 
@@ -446,7 +451,7 @@ Status unpackRank(std::string_view bytes, RankSession& r) {
   in.get(n);
   r.track.spans.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
   for (TraceSpan& sp : r.track.spans) in.get(sp.name), in.get(sp.startNs), in.get(sp.durationNs);
-  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
+  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesSent), in.get(r.bytesReceived);
   return in.ok() ? Status::ok() : Status::internal("rank " + std::to_string(r.rank) + "'s results are cut short");
 }
 
