@@ -164,8 +164,9 @@ class InProcessComm final : public Communicator {
     auto dst = peerRank(g, peer, "send_v2");
     if (!dst) return dst.takeStatus();
     // A copy: the program may write x in place before the peer takes it.
-    world_.post(ring, rank_, *dst, {x.clone(), false, Tensor(), key}, key);
+    // Counted before it is posted: the peer may take it and report at once.
     world_.moved(ring, rank_, *dst, x.bytes());
+    world_.post(ring, rank_, *dst, {x.clone(), false, Tensor(), key}, key);
     return Status::ok();
   }
 

@@ -284,6 +284,11 @@ std::vector<std::pair<std::string, Tensor>> namedByNumber(const core::Program& p
   return named;
 }
 
+/// split-ranks with the run's planner.
+std::string splitRanks(const RunConfig& cfg) {
+  return cfg.planner == "paddle" ? "split-ranks" : "split-ranks{planner=" + cfg.planner + "}";
+}
+
 /// The pass pipeline that makes a pipelined run's job programs, and the
 /// schedule mode.
 Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipeline) {
@@ -299,7 +304,7 @@ Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipe
   }
   if (mode.empty()) return Status::error("give --mode (or a --schedule naming its mode)");
   if (!cfg.passes.empty()) return Status::ok();  // the caller's pipeline
-  pipeline = "apply-partition,split-ranks,gradient-merge{k=" + std::to_string(n) + " avg=true}";
+  pipeline = "apply-partition," + splitRanks(cfg) + ",gradient-merge{k=" + std::to_string(n) + " avg=true}";
   // ZB1P runs ZBH1's program set.
   pipeline += ",pipeline-split{mode=" + (mode == "ZB1P" ? std::string("ZBH1") : mode);
   if (cfg.vpp > 1) pipeline += " vpp=" + std::to_string(cfg.vpp);
@@ -344,7 +349,7 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
     serial = core::cloneProgram(*l.program, serialCtx);  // before the split takes the program
     serialSource = l.source.get();
   }
-  std::string mode, pipeline = cfg.passes.empty() ? "apply-partition,split-ranks" : cfg.passes;
+  std::string mode, pipeline = cfg.passes.empty() ? "apply-partition," + splitRanks(cfg) : cfg.passes;
   if (session.pipelined)
     if (Status s = pipelinePasses(cfg, mode, pipeline); !s) return s;
   if (cfg.check) pipeline += std::string(",") + kExportGradients;
