@@ -119,4 +119,21 @@ test_split_ranks_planner_option() {
   stderr_has "planner"
 }
 
+# gen-program --mesh 2x4: explain-reshard's totals of a step with both planners, side by side, are what
+# pir-run counts running the program with each (every rank's bytes summed).
+test_gen_program_2x4_totals_both_planners() {
+  "$HERE/../../scripts/gen-program" --ops 120 --mesh 2x4 -o g.pir || { fail "gen-program"; return; }
+  run explain-reshard g.pir
+  expect_rc 0
+  cp out totals
+  for planner in cost paddle; do
+    want=$(awk -v p="$planner" '$1=="total" && $2==p":" {print $9}' totals)
+    [ -n "$want" ] || { fail "no $planner total: $(tail -3 out)"; continue; }
+    prun g.pir --planner $planner --output-dir "o_$planner" --seed 2
+    [ "$rc" = 0 ] || { fail "pir-run --planner $planner: $(cat err)"; continue; }
+    got=$(counted "o_$planner/summary.yaml" | awk '{s+=$2+$3} END {print s}')
+    [ "$got" = "$want" ] || fail "$planner: explain-reshard predicts $want bytes on all ranks, pir-run counted $got"
+  done
+}
+
 cli_main

@@ -71,5 +71,7 @@ def check():
 
 
 if __name__ == "__main__":
+    import sys
     f = check()
     print("\n".join(f) or "dtensor port: every upstream expectation holds")
+    sys.exit(1 if f else 0)

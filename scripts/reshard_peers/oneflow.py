@@ -227,6 +227,17 @@ class BoxingCollector:
         return None if best is None else [self.lists[k] for k in best]
 
 
+_COLLECTORS = {}
+
+
+def collector(shape, elem_bytes, hierarchy, max_middle_node_num, customized, max_axis):
+    """A BoxingCollector, made once per arguments (the table asks many rows of one mesh and tensor)."""
+    key = (tuple(shape), elem_bytes, tuple(hierarchy), max_middle_node_num, customized, max_axis)
+    if key not in _COLLECTORS:
+        _COLLECTORS[key] = BoxingCollector(shape, elem_bytes, hierarchy, max_middle_node_num, customized, max_axis)
+    return _COLLECTORS[key]
+
+
 def plan_states(hierarchy, shape, src, dst, elem_bytes=4):
     """The nd-sbps a same-placement boxing passes (src first), or None where OneFlow has no plan (3-D
     hierarchies; a pair its table cannot reach)."""
@@ -243,9 +254,8 @@ def plan_states(hierarchy, shape, src, dst, elem_bytes=4):
     for h in hierarchy:
         w *= h
     axes = max(2, len(shape))
-    virtual = BoxingCollector((16 * w * w,) * 6, 1, [4 * w, 4 * w], 3, False, axes)
+    virtual = collector((16 * w * w,) * 6, 1, [4 * w, 4 * w], 3, False, axes)
     nodes = virtual.ask_same_2d(src, dst, shape, hierarchy)
     if nodes is None:
-        nodes = BoxingCollector(shape, elem_bytes, hierarchy, 5, True, len(shape)).ask_same_2d(src, dst, shape,
-                                                                                               hierarchy)
+        nodes = collector(shape, elem_bytes, hierarchy, 5, True, len(shape)).ask_same_2d(src, dst, shape, hierarchy)
     return None if nodes is None else [src] + nodes + [dst]
