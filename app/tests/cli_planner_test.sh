@@ -45,6 +45,10 @@ test_explain_reshard_prices_a_path_and_reads_batches() {
   expect_rc 0
   grep -q 'planner: path' out || fail "no path plan: $(cat out)"
   grep -q 'max_bytes: 384' out || fail "the gather path moves 3 x 64 bytes out and in: $(cat out)"
+  # A path step that swaps two mesh dims' axes goes through R on the first.
+  run explain-reshard --src 'S(0),S(1)' --dst 'S(1),S(0)' --mesh 2x2 --shape 8x6 --path 'S(0),S(1);S(1),S(0)'
+  expect_rc 0
+  grep -q '^path plan (path): 3 steps, 192 bytes' out || fail "the swap path: $(cat out)"
   printf -- '--src P --dst R --mesh 2 --shape 4\n--src R --dst S(0) --mesh 2 --shape 4\n' > in
   run explain-reshard --batch < in
   expect_rc 0

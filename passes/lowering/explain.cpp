@@ -170,24 +170,33 @@ Result<Explained> explainPath(Context& ctx, std::span<const TensorDistAttr* cons
       e.steps.push_back(Step{kind, a, b, int64_t(m), axis, reduce, toAxis});
     };
     auto holds = [&](int64_t axis) { return std::find(cur.begin(), cur.end(), axis) != cur.end(); };
-    for (size_t m = 0; m < cur.size(); ++m) {
-      int64_t p = cur[m], q = want[m];
-      if (p == q) continue;
-      if (q >= 0 && holds(q))
-        return Status::error("the path moves axis " + std::to_string(q) + " to mesh dim " + std::to_string(m) +
-                             " while another mesh dim still holds it");
-      if (p >= 0 && q >= 0) {
-        step(StepKind::AllToAll, m, q, p, ReduceType::Sum, q);
-        continue;
+    // Mesh dims in order; a dim whose new axis another dim still holds waits
+    // for it, and a cycle of such (S(0),S(1) -> S(1),S(0)) frees its first
+    // dim through R.
+    while (cur != want) {
+      bool moved = false;
+      for (size_t m = 0; m < cur.size(); ++m) {
+        int64_t p = cur[m], q = want[m];
+        if (p == q || (q >= 0 && holds(q))) continue;
+        moved = true;
+        if (p >= 0 && q >= 0) {
+          step(StepKind::AllToAll, m, q, p, ReduceType::Sum, q);
+        } else if (p == -2 && q >= 0) {
+          step(StepKind::PToS, m, q, q, ReduceType::Sum);
+        } else {
+          if (p >= 0) step(StepKind::SToR, m, -1, p, ReduceType::Sum);
+          if (p <= -2) step(StepKind::PToR, m, -1, -1, ReduceType(-2 - p));
+          if (q >= 0) step(StepKind::RToS, m, q, q, ReduceType::Sum);
+          if (q <= -2) step(StepKind::RToP, m, q, -1, ReduceType(-2 - q));
+        }
       }
-      if (p <= -2 && q >= 0 && p == -2) {
-        step(StepKind::PToS, m, q, q, ReduceType::Sum);
-        continue;
+      if (moved) continue;
+      for (size_t m = 0; m < cur.size(); ++m) {
+        if (cur[m] == want[m]) continue;
+        if (cur[m] >= 0) step(StepKind::SToR, m, -1, cur[m], ReduceType::Sum);
+        if (cur[m] <= -2) step(StepKind::PToR, m, -1, -1, ReduceType(-2 - cur[m]));
+        break;
       }
-      if (p >= 0) step(StepKind::SToR, m, -1, p, ReduceType::Sum);
-      if (p <= -2) step(StepKind::PToR, m, -1, -1, ReduceType(-2 - p));
-      if (q >= 0) step(StepKind::RToS, m, q, q, ReduceType::Sum);
-      if (q <= -2) step(StepKind::RToP, m, q, -1, ReduceType(-2 - q));
     }
   }
   return costed(std::move(e), dims, elementBytes, model);

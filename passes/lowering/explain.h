@@ -48,7 +48,8 @@ core::Result<Explained> explainPlan(core::Context& ctx, const core::TensorDistAt
 
 /// The plan that passes through `layouts` in order (the first the source,
 /// the last the destination), costed. Consecutive layouts on one mesh
-/// become one step per mesh dim that changes, outer dim first: S->R
+/// become one step per mesh dim that changes, outer dim first (a dim whose
+/// new axis another still holds after it; a cycle through R): S->R
 /// all_gather, S(a)->S(b) all-to-all, P->R all_reduce, P(SUM)->S
 /// reduce_scatter, R->S slice, R->P local (a change these do not cover, such
 /// as S->P, goes through R). Layouts on two meshes become one Move.
