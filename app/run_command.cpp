@@ -178,6 +178,9 @@ int runRun(int argc, char** argv) {
   app.add_option("--trace", opts.trace, "Write a Chrome trace (one track per rank) to FILE")->check(path);
   app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60; inf: no limit)")
       ->check(timeoutSeconds());
+  app.add_option("--planner", cfg.planner,
+                 "How reshards are lowered: paddle (Paddle's functions, the default) or cost (the fewest bytes)")
+      ->check(CLI::IsMember({"paddle", "cost"}));
   app.add_option("--mode", cfg.mode,
                  "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP, ZBV, DualPipeV; as pir-opt "
                  "schedule): PROGRAM goes through apply-partition, split-ranks, gradient-merge and pipeline-split in "

@@ -106,6 +106,24 @@ test_run_mpi_gen_program_four_ranks() {
   grep -q '^ranks: 4$' mp/summary.yaml || fail "not 4 ranks: $(cat mp/summary.yaml)"
 }
 
+# The cost planner's all-to-all (send_v2/recv_v2 of exact blocks) and gather on uneven dims: the same outputs and
+# the same counted bytes per rank and ring in process and under mpirun (issue 31).
+test_run_mpi_cost_planner_counts_as_in_process() {
+  need_mpirun
+  local ts='pd_dist.tensor<7x5xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1]>'
+  local td='pd_dist.tensor<7x5xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0]>'
+  local mesh='mesh:{shape:[2,2],process_ids:[0,1,2,3]}'
+  cat > p.pir <<PIR
+{
+    (%0) = "builtin.parameter" () {op_dist_attr:{$mesh,result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1]}},parameter_name:"w",persistable:[true],stop_gradient:[false]} : () -> $ts
+    (%1) = "dist_op.reshard" (%0) {} : ($ts) -> $td
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{$mesh,operand(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0]}},output_name:"out"} : ($td) -> 
+}
+PIR
+  in_process_and_mpi 4 p.pir --planner cost --check
+  grep -q 'bytes_received: {.*[1-9]' mp/summary.yaml || fail "nothing counted: $(cat mp/summary.yaml)"
+}
+
 test_run_mpi_wrong_process_count() {
   need_mpirun
   mpi 4 "$SEED"

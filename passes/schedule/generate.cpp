@@ -67,8 +67,10 @@ bool splitsBackward(const std::string& mode, bool splitBw) {
   return mode == "ZBH1" || mode == "ZB1P" || vPlacedMode(mode) || (mode == "VPP" && splitBw);
 }
 
-std::string pipelinePassPipeline(const std::string& mode, int64_t microBatches, int64_t vpp, bool splitBw) {
-  std::string pipeline = "apply-partition,split-ranks,gradient-merge{k=" + std::to_string(microBatches) + " avg=true}";
+std::string pipelinePassPipeline(const std::string& mode, int64_t microBatches, int64_t vpp, bool splitBw,
+                                 const std::string& splitRanks) {
+  std::string pipeline =
+      "apply-partition," + splitRanks + ",gradient-merge{k=" + std::to_string(microBatches) + " avg=true}";
   if (splitsBackward(mode, splitBw)) pipeline += ",split-matmul-grad";
   pipeline += ",pipeline-split{mode=" + mode;
   if (vpp > 1) pipeline += " vpp=" + std::to_string(vpp);

@@ -40,9 +40,11 @@ bool splitsBackward(const std::string& mode, bool splitBw);
 
 /// The pass pipeline that makes a pipelined run's job programs from a
 /// distributed program (what pir-run runs, and docs/pipelines.md shows):
-/// apply-partition, split-ranks, gradient-merge{k=N avg=true}, then
+/// apply-partition, split-ranks (`splitRanks`: the pass with its options,
+/// e.g. a planner), gradient-merge{k=N avg=true}, then
 /// split-matmul-grad where splitsBackward, then pipeline-split.
-std::string pipelinePassPipeline(const std::string& mode, int64_t microBatches, int64_t vpp, bool splitBw);
+std::string pipelinePassPipeline(const std::string& mode, int64_t microBatches, int64_t vpp, bool splitBw,
+                                 const std::string& splitRanks = "split-ranks");
 
 /// Checks the options (clear errors for what Paddle would assert or ignore)
 /// and builds every stage's job list.

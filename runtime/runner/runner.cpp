@@ -288,6 +288,11 @@ std::vector<std::pair<std::string, Tensor>> namedByNumber(const core::Program& p
   return named;
 }
 
+/// split-ranks with the run's planner.
+std::string splitRanks(const RunConfig& cfg) {
+  return cfg.planner == "paddle" ? "split-ranks" : "split-ranks{planner=" + cfg.planner + "}";
+}
+
 /// The pass pipeline that makes a pipelined run's job programs, and the
 /// schedule mode.
 Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipeline) {
@@ -307,7 +312,7 @@ Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipe
   }
   if (mode.empty()) return Status::error("give --mode (or a --schedule naming its mode)");
   if (!cfg.passes.empty()) return Status::ok();  // the caller's pipeline
-  pipeline = sched::pipelinePassPipeline(mode, n, vpp, splitBw);
+  pipeline = sched::pipelinePassPipeline(mode, n, vpp, splitBw, splitRanks(cfg));
   return Status::ok();
 }
 
@@ -347,7 +352,7 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
     serial = core::cloneProgram(*l.program, serialCtx);  // before the split takes the program
     serialSource = l.source.get();
   }
-  std::string mode, pipeline = cfg.passes.empty() ? "apply-partition,split-ranks" : cfg.passes;
+  std::string mode, pipeline = cfg.passes.empty() ? "apply-partition," + splitRanks(cfg) : cfg.passes;
   if (session.pipelined)
     if (Status s = pipelinePasses(cfg, mode, pipeline); !s) return s;
   if (cfg.check) pipeline += std::string(",") + kExportGradients;

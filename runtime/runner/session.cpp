@@ -239,7 +239,7 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   if (opts.trace) stats.trace = &recorder;
   double commBefore = comm.stats().seconds;
   uint64_t bytesBefore = 0;
-  for (const auto& [ring, bytes] : comm.stats().bytesByRing) bytesBefore += bytes;
+  for (const auto& [ring, t] : comm.traffic()) bytesBefore += t.sent;
   comm.setMicroBatch(job.microBatch);  // what its messages are keyed by (core/message_key.h)
   auto start = std::chrono::steady_clock::now();
   Status s = jp->executor->run(in, out, &comm, &stats);
@@ -250,7 +250,7 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   double busy = std::max(0.0, secs - (comm.stats().seconds - commBefore));
   c.seconds += busy;
   c.runs += 1;
-  for (const auto& [ring, bytes] : comm.stats().bytesByRing) c.bytesSent += bytes;
+  for (const auto& [ring, t] : comm.traffic()) c.bytesSent += t.sent;
   c.bytesSent -= bytesBefore;
   rank.busySeconds += busy;
   rank.kernelSeconds += stats.kernelSeconds;
@@ -399,7 +399,12 @@ Status runRank(const Session& session, RankSession& rank, const SessionOptions& 
   }
   rank.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rank.commSeconds = comm.stats().seconds;
-  rank.bytesByRing = comm.stats().bytesByRing;
+  rank.bytesSent.clear();
+  rank.bytesReceived.clear();
+  for (const auto& [ring, t] : comm.traffic()) {
+    if (t.sent) rank.bytesSent[ring] = t.sent;
+    if (t.received) rank.bytesReceived[ring] = t.received;
+  }
   rank.peakBytes = threadMemory().peak;
   return Status::ok();
 }
@@ -422,7 +427,7 @@ std::string packRank(const RankSession& r) {
   for (const std::string& n : r.track.eventNames) w.put(n);
   w.put(uint64_t(r.track.spans.size()));
   for (const TraceSpan& sp : r.track.spans) w.put(sp.name), w.put(sp.startNs), w.put(sp.durationNs);
-  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesByRing);
+  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesSent), w.put(r.bytesReceived);
   w.put(r.lastStep);
   return w.take();
 }
@@ -453,7 +458,7 @@ Status unpackRank(std::string_view bytes, RankSession& r) {
   in.get(n);
   r.track.spans.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
   for (TraceSpan& sp : r.track.spans) in.get(sp.name), in.get(sp.startNs), in.get(sp.durationNs);
-  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
+  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesSent), in.get(r.bytesReceived);
   in.get(r.lastStep);
   return in.ok() ? Status::ok() : Status::internal("rank " + std::to_string(r.rank) + "'s results are cut short");
 }

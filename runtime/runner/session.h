@@ -76,7 +76,7 @@ struct RankSession {
   TraceTrack track;
   double seconds = 0, commSeconds = 0;
   int64_t peakBytes = 0;
-  std::map<int64_t, uint64_t> bytesByRing;
+  std::map<int64_t, uint64_t> bytesSent, bytesReceived;  // by ring, as the communicator counted them
   // With SessionOptions::record, per step: the shared scope as the step
   // began, and the gradients the optimizers received (exported by
   // `export-gradients{feed=false}` as `<param>@GRAD@CHECK`).

@@ -57,7 +57,8 @@ std::string plainSummary(const Session& session, int64_t steps, const std::vecto
     y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) +
          "\n    kernel_seconds: " + number(r.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
          "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
-         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
+         "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
   }
   return y;
 }
@@ -78,7 +79,8 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
     y += "  - rank: " + std::to_string(r.rank) + "\n    stage: " + std::to_string(r.stage) +
          "\n    seconds: " + number(r.seconds) + "\n    comm_seconds: " + number(r.commSeconds) +
          "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
-         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
+         "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
     for (auto& [type, c] : r.costs) {
       byStage[r.stage][type].seconds += c.seconds;
       byStage[r.stage][type].runs += c.runs;
