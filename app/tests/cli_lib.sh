@@ -240,3 +240,12 @@ cli_main() {
   echo "ok $TEST_NAME"
   exit 0
 }
+
+# check_passes LABEL ARGS...: pir-run ARGS --check exits 0 with a 'check: N tensors match' line.
+check_passes() {
+  local label=$1
+  shift
+  prun "$@" --check --timeout 20
+  expect_rc 0 "$label: $*"
+  grep -Eq '^check: [0-9]+ tensors match' out || fail "$label $*: no 'tensors match' line: $(cat out err)"
+}
