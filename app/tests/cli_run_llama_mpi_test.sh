@@ -5,17 +5,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 source "$HERE/llama_lib.sh"
 
 test_llama_check_mpirun() {
-  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
+  need_mpirun
   llama p.pir --mesh 2x2
   inputs in 2
-  timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" p.pir --inputs in --check > out 2> err
-  rc=$?
+  MPI_TIMEOUT=120 mpi 4 p.pir --inputs in --check
   check_ok
   llama s.pir --mesh 2 --stages 2
   inputs is 8
-  timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" s.pir --inputs is --mode ZBH1 \
-    --micro-batches 4 --check --timeout 30 > out 2> err
-  rc=$?
+  MPI_TIMEOUT=120 mpi 4 s.pir --inputs is --mode ZBH1 --micro-batches 4 --check --timeout 30
   check_ok
 }
 

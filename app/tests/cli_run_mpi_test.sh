@@ -6,25 +6,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 GEN=$HERE/../../scripts/gen-program
 
-need_mpirun() {
-  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
-}
-
-# mpi NP ARGS... : pir-run ARGS under mpirun -np NP, like prun.
-mpi() {
-  local np=$1
-  shift
-  # Under ASan: full stacks through OpenMPI, so scripts/lsan-mpi.supp matches.
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:fast_unwind_on_malloc=0} \
-    timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$np" "$PIR_RUN" "$@" > out 2> err.mpirun
-  rc=$?
-  # mpirun's own notices (blocks between dashed lines, `[host:pid] ...` help
-  # lines) reach stderr in no fixed order with the ranks' lines: the checks
-  # read pir-run's lines alone (err.mpirun keeps everything).
-  awk '/^------------------------------*$/ { inside = !inside; next } !inside && !/^\[[^]]*:[0-9]+\] /' err.mpirun > err
-  check_no_crash
-}
-
 # summary.yaml without what a run's timing makes differ (seconds).
 untimed() {
   grep -Ev '^    (seconds|kernel_seconds|comm_seconds):' "$1"

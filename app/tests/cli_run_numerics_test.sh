@@ -124,12 +124,9 @@ test_run_check_finite_on_every_rank() {
 
 test_run_check_finite_under_mpirun() {
   need_numpy
-  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
+  need_mpirun
   write_split_nan
-  timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$PIR_RUN" d.pir --inputs in --check-finite \
-    > out 2> err.mpirun
-  rc=$?
-  check_no_crash
+  mpi 2 d.pir --inputs in --check-finite
   expect_rc 1
   grep -Eq "^d\.pir:2:[0-9]+: error: rank 1: pd_op\.data: 'x' tensor<2xf32> holds nan at flat index 1 \(--check-finite\)$" \
     err.mpirun || fail "rank 1 did not report the NaN: $(head -c 1500 err.mpirun)"
