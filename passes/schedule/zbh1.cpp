@@ -1,8 +1,8 @@
 //===- zbh1.cpp - ZB-H1, the zero-bubble paper's memory-efficient list -----===//
 //
 // The handcrafted ZB-H1 of Qi et al. (Zero Bubble Pipeline Parallelism,
-// ICLR 2024, section 2.1), as its authors wrote it for DeepSpeed:
-// ZeroBubbleH1Pipeline.steps in Megatron-DeepSpeed's
+// ICLR 2024, section 2.1), as Megatron-DeepSpeed writes it:
+// ZeroBubbleH1Pipeline.steps in
 // megatron/core/pipeline_parallel/deepspeed_zbh1_schedule.py with
 // --enable-zbh1-exact-semantics (read in saforem2/Megatron-DeepSpeed at
 // 40e942a; microsoft/Megatron-DeepSpeed at c84829e is the same file before
@@ -14,8 +14,8 @@
 // A stage's Ws run oldest first, so stage s runs W of micro-batch i - s
 // after B of i. Sections stop when their micro-batches run out, which keeps
 // the list valid for N < P. Stage 0 defers nothing: its B and W of one
-// micro-batch are always adjacent and run as one full `backward`, as in the
-// authors' code (and Paddle's list). A stage holds at most P-s micro-batches
+// micro-batch are always adjacent and run as one full `backward`, as in
+// Megatron-DeepSpeed's code (and Paddle's list). A stage holds at most P-s micro-batches
 // awaiting B (1F1B's) and P awaiting W; at unit costs every stage's bubble is
 // (P-1)(F+B-W). Paddle's list (pipeline_zero_bubble.py) runs full backwards
 // where this runs B then another micro-batch's W; see docs/schedules.md.
