@@ -247,7 +247,7 @@ Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const T
 
 const Result<ReshardPlan>& PlanMemo::plan(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
                                           std::span<const int64_t> dims, const PlanRequest& request) {
-  Key key{src, dst, std::vector<int64_t>(dims.begin(), dims.end()), request.elementBytes, request.planner,
+  Key key{src,          dst, std::vector<int64_t>(dims.begin(), dims.end()), request.elementBytes, request.planner,
           request.model};
   auto it = plans_.find(key);
   if (it == plans_.end()) it = plans_.emplace(std::move(key), planReshard(ctx, src, dst, dims, request)).first;
