@@ -158,6 +158,33 @@ TEST_CASE("ZB1P and ZBH1 beat 1F1B and Paddle's ZBH1 list at P=4 N=8", "[schedul
   CHECK(run(make("ZB1P", 4, 8, 0, false, 5)).makespan == 8 * 3 + 3 * 1);
 }
 
+TEST_CASE("ZB1P is never slower than ZBH1's list, whose P in flight it allows", "[schedule]") {
+  for (Costs c : {Costs{2, 3, 1}, Costs{3, 2, 4}, Costs{1, 1, 2}, Costs{50, 55, 45, 5}, Costs{}}) {
+    for (int p : {2, 3, 4, 6}) {
+      for (int n : {p, 2 * p + 1}) {
+        ScheduleOptions o;
+        o.mode = "ZB1P";
+        o.stages = p;
+        o.microBatches = n;
+        o.costs = c;
+        auto zb1p = generateSchedule(o);
+        o.mode = "ZBH1";
+        auto zbh1 = generateSchedule(o);
+        REQUIRE(zb1p.isOk());
+        REQUIRE(zbh1.isOk());
+        auto a = simulate(*zb1p, c), b = simulate(*zbh1, c);
+        REQUIRE(a.isOk());
+        REQUIRE(b.isOk());
+        CAPTURE(p, n, c.forward, c.backwardB, c.backwardW);
+        CHECK(a->makespan <= b->makespan);
+        auto problems = validateSchedule(*zb1p);
+        CHECK(problems.empty());
+        if (!problems.empty()) FAIL_CHECK(problems.front());
+      }
+    }
+  }
+}
+
 TEST_CASE("the validator rejects broken lists", "[schedule]") {
   Schedule s = make("ZB1P", 2, 2);
   auto withStage0 = [&](std::vector<std::string> jobs) {
