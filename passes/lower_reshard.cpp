@@ -60,14 +60,15 @@ class LowerReshardPass : public ProgramPass {
     });
     DistOpFactory factory(program);
     bool failed = false;
-    for (Operation* op : reshards) failed = !lowerOne(program, factory, *rings, rank, *op, diag) || failed;
+    lowering::PlanMemo memo;  // this program's plans: it repeats a few reshards (no longer than its Context)
+    for (Operation* op : reshards) failed = !lowerOne(program, factory, *rings, memo, rank, *op, diag) || failed;
     if (failed) return Status::error("lower-reshard could not complete");
     return Status::ok();
   }
 
  private:
-  bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, int64_t rank, Operation& op,
-                DiagnosticEngine& diag) {
+  bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, lowering::PlanMemo& memo,
+                int64_t rank, Operation& op, DiagnosticEngine& diag) {
     Value* in = op.numOperands() == 1 && op.numResults() == 1 ? op.operandValue(0) : nullptr;
     const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
     const TensorDistAttr* dst = in ? distAttrOf(op.result(0)->type()) : nullptr;
@@ -75,8 +76,8 @@ class LowerReshardPass : public ProgramPass {
       diag.error(reportLocation(&op), "dist_op.reshard needs one operand and one result, both of dist types");
       return false;
     }
-    const Result<lowering::ReshardPlan>& plan = memo_.plan(program.context(), src, dst, tensorShape(in->type())->dims,
-                                                           lowering::requestFor(request_, in->type()));
+    const Result<lowering::ReshardPlan>& plan = memo.plan(program.context(), src, dst, tensorShape(in->type())->dims,
+                                                          lowering::requestFor(request_, in->type()));
     if (!plan) {
       diag.error(reportLocation(&op), "cannot lower dist_op.reshard: " + plan.status().message());
       return false;
@@ -100,7 +101,6 @@ class LowerReshardPass : public ProgramPass {
   Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
                                  ""};
   lowering::PlanRequest request_;
-  lowering::PlanMemo memo_;  // this run's plans (a rank's program repeats a few reshards)
   std::shared_ptr<lowering::CostModel> model_;
 };
 
