@@ -152,10 +152,8 @@ core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& c
   std::optional<Schedule> best;
   int64_t bestMakespan = 0;
   core::Status lastError;
-  auto consider = [&](std::vector<std::vector<Job>> jobs) {
+  auto consider = [&](std::vector<std::vector<Job>> jobs) {  // each stage's list, the optimizer last
     Schedule schedule{"ZB1P", stages, microBatches, 1, std::move(jobs), {}};
-    for (auto& list : schedule.stageJobs)  // zbh1Jobs' lists end with it already
-      if (list.empty() || list.back().kind != JobKind::Optimizer) list.push_back(Job{JobKind::Optimizer, -1, 0});
     auto sim = simulate(schedule, costs);
     if (!sim) return;
     if (!best || sim->makespan < bestMakespan) {
@@ -169,6 +167,7 @@ core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& c
       lastError = jobs.takeStatus();
       continue;
     }
+    for (auto& list : *jobs) list.push_back(Job{JobKind::Optimizer, -1, 0});  // zbh1Jobs' lists end with it
     consider(std::move(*jobs));
   }
   if (maxInFlight >= stages) {
