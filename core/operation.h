@@ -29,6 +29,10 @@ class Operation {
   static Operation* create(Context& ctx, std::string_view name, std::span<Value* const> operands,
                            std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs,
                            uint32_t numRegions = 0);
+  /// As create, for a name from ctx.intern() and attributes from
+  /// ctx.attrList() (the parser holds them so): they are not looked up again.
+  static Operation* createInterned(Context& ctx, std::string_view name, std::span<Value* const> operands,
+                                   std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs);
   /// Appends an empty region (the parser learns the count as it reads).
   Region& addRegion(Context& ctx);
 

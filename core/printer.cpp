@@ -1,9 +1,12 @@
 //===- printer.cpp - PIR text output ---------------------------------------===//
 #include "core/printer.h"
 
-#include <charconv>
+#include <algorithm>
+#include <cstring>
+
 
 #include "core/context.h"
+#include "core/op_signature.h"
 #include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/text_cache.h"
@@ -14,15 +17,36 @@ namespace pir::core {
 namespace {
 
 constexpr size_t kFlushThreshold = 1 << 20;
+// The text of op tails kept (see printTail) is bounded by this.
+constexpr size_t kTailStoreBytes = size_t{16} << 20;
 // How many ops ahead the printer fetches kwarg names (their kwargs are
 // fetched OperandPrefetcher::kDistance ahead).
 constexpr int kNamesAhead = 4;
 
+/// Decimal digits of `v`, two at a time: every op prints a few numbers.
 void appendInt(std::string& out, int64_t v) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
   char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  (void)ec;
-  out.append(buf, p);
+  char* end = buf + sizeof buf;
+  char* p = end;
+  uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  while (u >= 100) {
+    unsigned pair = static_cast<unsigned>(u % 100) * 2;
+    u /= 100;
+    *--p = kPairs[pair + 1];
+    *--p = kPairs[pair];
+  }
+  if (u >= 10) {
+    *--p = kPairs[u * 2 + 1];
+    *--p = kPairs[u * 2];
+  } else {
+    *--p = static_cast<char>('0' + u);
+  }
+  if (v < 0) *--p = '-';
+  out.append(p, static_cast<size_t>(end - p));
 }
 
 void appendInts(std::string& out, std::span<const int64_t> vs) {
@@ -164,13 +188,97 @@ void appendDims(std::string& out, std::span<const int64_t> dims, DataType dtype)
   out += dataTypeName(dtype);
 }
 
+/// The printer's output: bytes written through a pointer, the storage
+/// doubling as it fills. Appends of a few bytes are most of printing, so
+/// they are inline and short ones skip memcpy's call.
+class OutBuffer {
+ public:
+  explicit OutBuffer(size_t capacity) { grow(capacity); }
+
+  size_t size() const { return static_cast<size_t>(cur_ - data()); }
+  std::string_view view() const { return std::string_view(data(), size()); }
+  void clear() { cur_ = data(); }
+  /// The text, as a string (the buffer is left empty).
+  std::string take() {
+    store_.resize(size());
+    std::string out = std::move(store_);
+    store_.clear();
+    cur_ = end_ = nullptr;
+    return out;
+  }
+
+  OutBuffer& operator+=(char c) {
+    if (cur_ == end_) grow(1);
+    *cur_++ = c;
+    return *this;
+  }
+  OutBuffer& operator+=(std::string_view s) {
+    append(s.data(), s.size());
+    return *this;
+  }
+  void append(const char* p, size_t n) {
+    if (static_cast<size_t>(end_ - cur_) < n) grow(n);
+    if (n <= 16 && n >= 8) {  // two overlapping words
+      std::memcpy(cur_, p, 8);
+      std::memcpy(cur_ + n - 8, p + n - 8, 8);
+    } else if (n < 8 && n >= 4) {
+      std::memcpy(cur_, p, 4);
+      std::memcpy(cur_ + n - 4, p + n - 4, 4);
+    } else if (n < 4) {
+      for (size_t i = 0; i < n; ++i) cur_[i] = p[i];
+    } else {
+      std::memcpy(cur_, p, n);
+    }
+    cur_ += n;
+  }
+  /// `v` in decimal, two digits at a time.
+  void appendInt(int64_t v) {
+    static constexpr char kPairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    if (end_ - cur_ < 24) grow(24);
+    if (v < 0) *cur_++ = '-';
+    uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    int digits = 1;
+    for (uint64_t t = u; t >= 10; t /= 10) ++digits;
+    char* p = cur_ + digits;
+    cur_ = p;
+    while (u >= 100) {
+      unsigned pair = static_cast<unsigned>(u % 100) * 2;
+      u /= 100;
+      *--p = kPairs[pair + 1];
+      *--p = kPairs[pair];
+    }
+    if (u >= 10) {
+      *--p = kPairs[u * 2 + 1];
+      *--p = kPairs[u * 2];
+    } else {
+      *--p = static_cast<char>('0' + u);
+    }
+  }
+
+ private:
+  char* data() { return store_.data(); }
+  const char* data() const { return store_.data(); }
+  void grow(size_t need) {
+    size_t used = cur_ ? size() : 0;
+    store_.resize(std::max(store_.size() * 2, used + need + 64));
+    cur_ = store_.data() + used;
+    end_ = store_.data() + store_.size();
+  }
+
+  std::string store_;  // its size is the capacity; [data(), cur_) is written
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+};
+
 class ProgramPrinter {
  public:
   // A value is numbered anew once per print: when its printGen is not `gen`
   // (the program's Context hands out a fresh one each time).
   ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen, const OpAnnotator* annotate)
-      : style_(style), sink_(sink), annotate_(annotate), gen_(gen) {
-    out_.reserve(sink ? kFlushThreshold + 4096 : 4096);
+      : style_(style), sink_(sink), annotate_(annotate), out_(sink ? kFlushThreshold + 4096 : 4096), gen_(gen) {
   }
 
   void printBlock(const Block& block, std::string_view indent) {
@@ -183,11 +291,11 @@ class ProgramPrinter {
     out_ += "}\n";
   }
 
-  std::string& buffer() { return out_; }
+  std::string take() { return out_.take(); }
   bool failed() const { return failed_; }
   void flush() {
-    if (sink_ && !out_.empty()) {
-      if (!(*sink_)(out_)) failed_ = true;
+    if (sink_ && out_.size()) {
+      if (!(*sink_)(out_.view())) failed_ = true;
       out_.clear();
     }
   }
@@ -292,11 +400,11 @@ class ProgramPrinter {
     switch (v->kind()) {
       case ValueKind::OpResult:
         out_ += '%';
-        appendInt(out_, v->printId);
+        out_.appendInt(v->printId);
         return;
       case ValueKind::BlockArgument:
         out_ += "%arg_";
-        appendInt(out_, v->printId);
+        out_.appendInt(v->printId);
         break;
       case ValueKind::Kwarg:
         out_ += "%kwarg_";
@@ -316,7 +424,18 @@ class ProgramPrinter {
       if (i) out_ += ',';
       out_ += attrs[i].key;
       out_ += ':';
-      printAttribute(out_, attrs[i].value, style_);
+      // A list of its own (a parameter's, with its name) mostly holds
+      // values other lists hold too: their text is kept by address.
+      std::string_view cached;
+      bool keep = false;
+      if (attrs[i].value && texts_.lookup(attrs[i].value, cached, keep)) {
+        out_ += cached;
+        continue;
+      }
+      scratch_.clear();
+      printAttribute(scratch_, attrs[i].value, style_);
+      out_ += scratch_;
+      if (keep) texts_.keep(attrs[i].value, scratch_);
     }
   }
 
@@ -327,9 +446,10 @@ class ProgramPrinter {
       out_ += cached;
       return;
     }
-    size_t at = out_.size();
-    core::printType(out_, t, style_);
-    if (keep) texts_.keep(t, std::string_view(out_).substr(at));
+    scratch_.clear();
+    core::printType(scratch_, t, style_);
+    out_ += scratch_;
+    if (keep) texts_.keep(t, scratch_);
   }
 
   void printResults(const Operation& op) {
@@ -347,7 +467,7 @@ class ProgramPrinter {
     out_ += '"';
     if (op.debugId() >= 0) {
       out_ += " [id:";
-      appendInt(out_, op.debugId());
+      out_.appendInt(op.debugId());
       out_ += ']';
     }
   }
@@ -372,7 +492,7 @@ class ProgramPrinter {
     } else {
       size_t at = out_.size();
       printAttrList(attrs);
-      if (keep) texts_.keep(attrs.data(), std::string_view(out_).substr(at));
+      if (keep) texts_.keep(attrs.data(), out_.view().substr(at));
     }
     out_ += '}';
   }
@@ -381,6 +501,34 @@ class ProgramPrinter {
     for (uint32_t i = 0; i < op.numResults(); ++i) {
       if (i) out_ += ", ";
       printType(op.result(i)->type());
+    }
+  }
+
+  // ` {ATTRS} : (OPERAND TYPES) -> RESULT TYPES`, which most ops share
+  // with many others: copied from the first op that printed it, when the
+  // op's signature was seen before.
+  void printTail(const Operation& op) {
+    uint64_t h = opSignature(op, false, signature_);
+    TailText* kept = nullptr;
+    auto found = tails_.find(signature_, h, kept);
+    if (found == SignatureMemo<TailText>::Found::Hit) {
+      out_.append(tailStore_.data() + kept->offset, kept->size);
+      return;
+    }
+    size_t at = out_.size();
+    printAttrDict(op);
+    out_ += " : (";
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      if (i) out_ += ", ";
+      const Value* v = op.operandValue(i);
+      printType(v ? v->type() : nullptr);
+    }
+    out_ += ") -> ";
+    printResultTypes(op);
+    size_t size = out_.size() - at;
+    if (found == SignatureMemo<TailText>::Found::Admit && tailStore_.size() + size <= kTailStoreBytes) {
+      tails_.keep(signature_, h, TailText{tailStore_.size(), size});
+      tailStore_.append(out_.view().substr(at, size));
     }
   }
 
@@ -406,15 +554,7 @@ class ProgramPrinter {
     printResults(op);
     printNameAndId(op);
     printOperands(op);
-    printAttrDict(op);
-    out_ += " : (";
-    for (uint32_t i = 0; i < op.numOperands(); ++i) {
-      if (i) out_ += ", ";
-      const Value* v = op.operandValue(i);
-      printType(v ? v->type() : nullptr);
-    }
-    out_ += ") -> ";
-    printResultTypes(op);
+    printTail(op);
     annotate(op);
     if (op.numRegions() == 0) return;
     // A generic region op: its blocks follow on their own lines, and the
@@ -466,14 +606,24 @@ class ProgramPrinter {
   }
 
   void annotate(const Operation& op) {
-    if (annotate_) (*annotate_)(out_, op);
+    if (!annotate_) return;
+    scratch_.clear();
+    (*annotate_)(scratch_, op);
+    out_ += scratch_;
   }
 
   const PrintStyle& style_;
   const OutputSink* sink_;
   const OpAnnotator* annotate_;
-  std::string out_;
+  OutBuffer out_;
+  std::string scratch_;  // what the free printing functions write, then copied
   TextCache texts_{8 << 20};
+  struct TailText {
+    size_t offset, size;  // in tailStore_
+  };
+  SignatureMemo<TailText> tails_;
+  std::string tailStore_;  // at most kTailStoreBytes
+  std::vector<const void*> signature_;
   uint32_t gen_;
   uint32_t nextResult_ = 0;
   uint32_t nextArg_ = 0;
@@ -679,7 +829,7 @@ Status printProgram(const Program& program, const OutputSink& sink, const OpAnno
 std::string printProgram(const Program& program, const OpAnnotator* annotate) {
   ProgramPrinter p(program.style(), nullptr, program.context().newWalkEpoch(), annotate);
   p.printBlock(program.body(), "");
-  return std::move(p.buffer());
+  return p.take();
 }
 
 }  // namespace pir::core

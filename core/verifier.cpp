@@ -6,6 +6,7 @@
 
 #include "core/context.h"
 #include "core/dist_locate.h"
+#include "core/op_signature.h"
 #include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/printer.h"
@@ -69,7 +70,7 @@ class Verifier {
           if (def) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});
         }
       }
-      verifyDist(op);
+      verifyDistOnce(op);
       // An op's results exist once it has run: later ops see them, its own
       // regions do not.
       for (uint32_t r = 0; r < op.numRegions(); ++r)
@@ -230,6 +231,20 @@ class Verifier {
     }
   }
 
+  /// verifyDist, unless an op of the same signature was verified before
+  /// and drew no diagnostic: its checks depend on nothing else, and the
+  /// caches they fill only make later ops draw fewer.
+  void verifyDistOnce(const Operation& op) {
+    if (op.numRegions()) return verifyDist(op);
+    uint64_t h = opSignature(op, true, signature_);
+    char* clean = nullptr;
+    auto found = clean_.find(signature_, h, clean);
+    if (found == SignatureMemo<char>::Found::Hit) return;
+    size_t before = diag_.size();
+    verifyDist(op);
+    if (found == SignatureMemo<char>::Found::Admit && diag_.size() == before) clean_.keep(signature_, h, 1);
+  }
+
   void verifyDist(const Operation& op) {
     for (uint32_t i = 0; i < op.numResults(); ++i) checkDistTypes(op, op.result(i)->type(), "result", i);
     // Block arguments and kwargs have no producer whose result check would
@@ -377,6 +392,8 @@ class Verifier {
   };
   std::unordered_set<EntryKey, EntryKeyHash> soundEntries_;
   std::unordered_set<const ProcessMesh*> soundMeshes_;
+  SignatureMemo<char> clean_;  // op signatures verifyDist found nothing in
+  std::vector<const void*> signature_;
 };
 
 }  // namespace

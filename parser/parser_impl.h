@@ -20,6 +20,7 @@
 #include "core/program.h"
 #include "parser/lexer.h"
 #include "parser/parser.h"
+#include "parser/tail_memo.h"
 #include "parser/text_memo.h"
 
 namespace pir::parser {
@@ -101,6 +102,24 @@ class Parser {
     return parseCommaSeparated(element, [] { return true; });
   }
 
+  //===--- ordinary op lines, from the tail memo (parser_fast.cpp) ---===//
+  enum class FastOp { Done, Failed, Fallback };
+  /// Reads the op at the current `(` when its line has the shape Paddle
+  /// prints, every operand is defined, and its tail is in the memo; else
+  /// consumes nothing and returns Fallback (tailAdmit_ then says whether the
+  /// general path should remember the tail it reads).
+  FastOp tryFastOp(Block& block);
+  /// After the general path read an op's tail (`dictAt` is where its
+  /// dictionary started, `typesAt` its `:`), remembers it if tryFastOp
+  /// asked to and the tail read as one piece with no diagnostic.
+  void admitTail(const char* dictAt, const Token& typesAt, std::span<const NamedAttr> attrs, const ProcessMesh* opMesh,
+                 std::span<const Type* const> operandTypes, std::span<const Type* const> resultTypes);
+  /// The entry of `attrs` whose value each hole of tailScan_ is, checked
+  /// against the dictionary's text; false when a hole is anything else.
+  bool mapHoles(const char* dictEnd, std::span<const NamedAttr> attrs, std::vector<uint32_t>& out) const;
+  /// ctx_.intern(name) through a small cache: a program has few op names.
+  std::string_view internOpName(std::string_view name);
+
   //===--- programs, blocks, ops, values (parser_ops.cpp) ---===//
   bool parseProgramBody(Program& program, bool braced);
   bool parseBlockBody(Block& block, const Token* openBrace);
@@ -123,7 +142,7 @@ class Parser {
   ValueEntry* lookupEntry(std::string_view name, bool create);
   Value* resolveOperand(const Token& name, Block& block, bool hasAttrs);
   void defineValue(const Token& name, Value* v);
-  void checkOperandTypes(Operation& op, const std::vector<const Type*>& types, const Token& at,
+  void checkOperandTypes(Operation& op, std::span<const Type* const> types, const Token& at,
                          const std::vector<Token>& operandNames);
   void reportUndefinedValues();
 
@@ -205,6 +224,16 @@ class Parser {
   std::unordered_map<TypeKey, const Type*, TypeKeyHash> typeCache_;
   std::unordered_map<std::string_view, std::pair<const Attribute*, const ProcessMesh*>> opDistCache_;
   TextMemo<std::pair<std::span<const NamedAttr>, const ProcessMesh*>> attrDictCache_;
+  TailMemo tailMemo_;
+  TailScan tailScan_;                  // the tail tryFastOp scanned last
+  std::vector<const void*> tailHints_;  // its operands' meshes (null: the op's)
+  bool tailAdmit_ = false;
+  struct OpName {
+    const char* data = nullptr;  // in the source
+    size_t size = 0;
+    std::string_view interned;
+  };
+  OpName opNames_[256] = {};
   /// The end of the balanced text starting at `p` (a type, or a `{...}`
   /// attribute on one line, strings skipped), or null when it is not simple
   /// to find.

@@ -104,6 +104,7 @@ bool Parser::parseProgramBody(Program& program, bool braced) {
   typeCache_.clear();
   opDistCache_.clear();
   attrDictCache_.clear();
+  tailMemo_.clear();
   sawDistEra_ = sawNumberStyle_ = sawTensorSpelling_ = sawChunkStyle_ = false;
   Token open = tok_;
   if (braced) consume();
@@ -189,6 +190,15 @@ bool Parser::parseBlockArgsLine(Block& block) {
 // op ::= `(` value-ids? `)` `=` op-name debug-id? operands attr-dict?
 //        (`:` `(` types? `)`)? (`->` result-types)? regions?
 bool Parser::parseOp(Block& block) {
+  switch (tryFastOp(block)) {
+    case FastOp::Done:
+      return true;
+    case FastOp::Failed:
+      return false;
+    case FastOp::Fallback:
+      break;
+  }
+  bool admit = tailAdmit_;
   Token start = tok_;
   if (!enterNesting(start)) return false;
   std::vector<Token>& resultNames = resultNames_;
@@ -229,7 +239,12 @@ bool Parser::parseOp(Block& block) {
 
   std::span<const NamedAttr> attrs;
   const ProcessMesh* opMesh = nullptr;
-  if (tok_.is(TokenKind::LBrace) && atAttrDict() && !parseOpAttrDict(attrs, opMesh)) return false;
+  const char* dictAt = nullptr;
+  size_t diagsBeforeTail = diag_.size();
+  if (tok_.is(TokenKind::LBrace) && atAttrDict()) {
+    dictAt = tok_.text.data();
+    if (!parseOpAttrDict(attrs, opMesh)) return false;
+  }
 
   std::vector<const Type*>& operandTypes = operandTypes_;
   operandTypes.clear();
@@ -259,6 +274,8 @@ bool Parser::parseOp(Block& block) {
   Token resultTypesAt = tok_;
   if (consumeIf(TokenKind::Arrow)) {
     if (!parseTypeListUntilLineEnd(resultTypes, opMesh)) return false;
+    if (admit && dictAt && hasOperandTypes && diag_.size() == diagsBeforeTail)
+      admitTail(dictAt, typesAt, attrs, opMesh, operandTypes, resultTypes);
   } else if (tok_.is(TokenKind::LBrace)) {
     // pd_op.while prints no result types: like block arguments, its results
     // learn their types where they are first used.
@@ -273,7 +290,7 @@ bool Parser::parseOp(Block& block) {
     resultTypes.resize(resultNames.size(), nullptr);
   }
 
-  Operation* op = Operation::create(ctx_, name, operands, resultTypes, attrs);
+  Operation* op = Operation::createInterned(ctx_, internOpName(name), operands, resultTypes, attrs);
   op->setLocation(offsetOf(start));
   op->setDebugId(debugId);
   if (!keywords.empty()) op->setOperandKeywords(ctx_.arena(), keywords);
@@ -514,7 +531,7 @@ void Parser::reportUndefinedValues() {
   pending_.clear();
 }
 
-void Parser::checkOperandTypes(Operation& op, const std::vector<const Type*>& types, const Token& at,
+void Parser::checkOperandTypes(Operation& op, std::span<const Type* const> types, const Token& at,
                                const std::vector<Token>& operandNames) {
   if (types.size() != op.numOperands()) {
     diag_.error(offsetOf(at), "operation has " + std::to_string(op.numOperands()) + " operand(s) but lists " +
