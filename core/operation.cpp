@@ -180,6 +180,32 @@ void Block::insertBefore(Operation* pos, Operation* op) {
   ++numOps_;
 }
 
+void Block::pushBack(OpChain& chain, Operation* op) const {
+  assert(op->parent_ == nullptr && "op is already in a block");
+  op->parent_ = const_cast<Block*>(this);
+  op->prev_ = chain.last;
+  op->next_ = nullptr;
+  if (chain.last)
+    chain.last->next_ = op;
+  else
+    chain.first = op;
+  chain.last = op;
+  ++chain.size;
+}
+
+void Block::append(OpChain& chain) {
+  if (!chain.first) return;
+  assert(chain.first->parent_ == this);
+  chain.first->prev_ = last_;
+  if (last_)
+    last_->next_ = chain.first;
+  else
+    first_ = chain.first;
+  last_ = chain.last;
+  numOps_ += chain.size;
+  chain = OpChain();
+}
+
 void Block::remove(Operation* op) {
   assert(op->parent_ == this);
   if (op->prev_)

@@ -2,10 +2,16 @@
 #include "core/printer.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 
 #include "core/context.h"
+#include "core/op_runs.h"
 #include "core/op_signature.h"
 #include "core/op_table.h"
 #include "core/prefetch.h"
@@ -200,10 +206,17 @@ class OutBuffer {
   void clear() { cur_ = data(); }
   /// The text, as a string (the buffer is left empty).
   std::string take() {
-    store_.resize(size());
-    std::string out = std::move(store_);
-    store_.clear();
+    std::string out(view());
+    clear();
+    return out;
+  }
+  /// The text and its storage, handed over; the buffer starts a new one
+  /// as big.
+  std::pair<std::unique_ptr<char[]>, size_t> release() {
+    size_t used = size(), capacity = static_cast<size_t>(end_ - data());
+    auto out = std::make_pair(std::move(store_), used);
     cur_ = end_ = nullptr;
+    grow(capacity);
     return out;
   }
 
@@ -259,19 +272,24 @@ class OutBuffer {
   }
 
  private:
-  char* data() { return store_.data(); }
-  const char* data() const { return store_.data(); }
+  char* data() { return store_.get(); }
+  const char* data() const { return store_.get(); }
   void grow(size_t need) {
-    size_t used = cur_ ? size() : 0;
-    store_.resize(std::max(store_.size() * 2, used + need + 64));
-    cur_ = store_.data() + used;
-    end_ = store_.data() + store_.size();
+    size_t used = store_ ? size() : 0;
+    size_t capacity = std::max(store_ ? static_cast<size_t>(end_ - data()) * 2 : 0, used + need + 64);
+    std::unique_ptr<char[]> bigger(new char[capacity]);  // not zeroed: written before read
+    if (used) std::memcpy(bigger.get(), data(), used);
+    store_ = std::move(bigger);
+    cur_ = data() + used;
+    end_ = data() + capacity;
   }
 
-  std::string store_;  // its size is the capacity; [data(), cur_) is written
+  std::unique_ptr<char[]> store_;  // [data(), cur_) is written, up to end_
   char* cur_ = nullptr;
   char* end_ = nullptr;
 };
+
+class RunNumberer;
 
 class ProgramPrinter {
  public:
@@ -291,6 +309,15 @@ class ProgramPrinter {
     out_ += "}\n";
   }
 
+  /// The threaded printer's parts: the program's `{` and header, a run of
+  /// its ops, its `}`.
+  void printOpen(const Block& body) {
+    out_ += "{\n";
+    printHeader(body, "    ", argsNeedDeclaring(body));
+  }
+  void printRun(const Operation* from, const Operation* to) { printOps(from, to, kIndent); }
+  void printClose() { out_ += "}\n"; }
+
   std::string take() { return out_.take(); }
   bool failed() const { return failed_; }
   void flush() {
@@ -301,14 +328,25 @@ class ProgramPrinter {
   }
 
  private:
-  void printOps(const Block& block, const std::string& indent) {
-    OperandPrefetcher prefetcher(block);  // printing an operand reads its number
+  void printOps(const Block& block, const std::string& indent) { printOps(block.front(), nullptr, indent); }
+
+  /// The ops [from, to) of one block.
+  void printOps(const Operation* from, const Operation* to, const std::string& indent) {
+    // Printing an operand reads its number...
+    const Operation* ahead = from;
+    for (int i = 0; i < OperandPrefetcher::kDistance && ahead != to; ++i) ahead = ahead->nextOp();
     // ...and a kwarg's name, somewhere else: fetched once its kwarg is in.
-    const Operation* names = block.front();
-    for (int i = 0; i < kNamesAhead && names; ++i) names = names->nextOp();
-    for (const Operation& op : block) {
-      prefetcher.next();
-      if (names) {
+    const Operation* names = from;
+    for (int i = 0; i < kNamesAhead && names != to; ++i) names = names->nextOp();
+    for (const Operation* next = from; next != to;) {
+      const Operation& op = *next;
+      next = op.nextOp();
+      if (ahead != to) {
+        for (const OpOperand& o : ahead->operands())
+          if (const Value* v = o.get()) prefetch(v);
+        ahead = ahead->nextOp();
+      }
+      if (names != to) {
         for (const OpOperand& o : names->operands())
           if (const Value* v = o.get(); v && v->kind() == ValueKind::Kwarg)
             prefetch(static_cast<const BlockArgument*>(v)->name().data());
@@ -391,7 +429,9 @@ class ProgramPrinter {
       return;
     }
     bool first = v->printGen != gen_;
-    if (first) {
+    if (first && runs_) {
+      numberFromRun(v);
+    } else if (first) {
       v->printGen = gen_;
       v->printId = v->kind() == ValueKind::BlockArgument ? nextArg_++
                    : v->kind() == ValueKind::OpResult    ? nextResult_++
@@ -400,7 +440,7 @@ class ProgramPrinter {
     switch (v->kind()) {
       case ValueKind::OpResult:
         out_ += '%';
-        out_.appendInt(v->printId);
+        out_.appendInt(runs_ && first ? resultNumber_ : v->printId);
         return;
       case ValueKind::BlockArgument:
         out_ += "%arg_";
@@ -417,6 +457,29 @@ class ProgramPrinter {
       printAttrList(static_cast<const BlockArgument*>(v)->attributes());
       out_ += '}';
     }
+  }
+
+  /// Threaded: the number of a value first printed here that a run
+  /// numbered (RunNumberer): an op result's is resultNumber_ (results are
+  /// other runs' to read, so nothing is written), an argument's or kwarg's
+  /// is stamped as printed (they are the run's own).
+  void numberFromRun(const Value* v) {
+    if (v->kind() == ValueKind::Kwarg) {
+      v->printGen = gen_;
+      v->printId = 0;
+      return;
+    }
+    uint32_t run = v->printGen - firstRunGen_;
+    if (run >= runs_) {  // a value no run numbered: the program does not verify
+      unnumbered_ = true;
+      run = 0;
+    }
+    if (v->kind() == ValueKind::OpResult) {
+      resultNumber_ = v->printId + resultBase_[run];
+      return;
+    }
+    v->printId += argBase_[run];
+    v->printGen = gen_;
   }
 
   void printAttrList(std::span<const NamedAttr> attrs) {
@@ -628,6 +691,76 @@ class ProgramPrinter {
   uint32_t nextResult_ = 0;
   uint32_t nextArg_ = 0;
   bool failed_ = false;
+  // Threaded (printProgram's threaded form): runs_ runs numbered values
+  // with printGen firstRunGen_ + run, counting from 0; their numbers start
+  // at resultBase_[run] and argBase_[run].
+  uint32_t runs_ = 0;
+  uint32_t firstRunGen_ = 0;
+  const uint32_t* resultBase_ = nullptr;
+  const uint32_t* argBase_ = nullptr;
+  uint32_t resultNumber_ = 0;
+  bool unnumbered_ = false;
+
+  inline static const std::string kIndent = "    ";
+
+  friend Status core::printProgramThreaded(const Program&, const OutputSink&, unsigned, size_t);
+  friend class RunNumberer;
+};
+
+/// The threaded printer's first pass over a run of the program's own
+/// block: numbers, from 0, each value the run prints first, in the order
+/// ProgramPrinter prints them (results where their op is printed, a
+/// block's arguments in its `^` line or where first used), and stamps them
+/// with the run's gen. It follows the printer's walk: printOp, printIf,
+/// printWhile, printBody, printHeader. Results are printed where they are
+/// defined (the program verifies), so operands that are results are not
+/// looked at: other runs are stamping those.
+class RunNumberer {
+ public:
+  struct Counts {
+    uint32_t results = 0, args = 0;
+  };
+  RunNumberer(uint32_t gen, uint32_t headerGen) : gen_(gen), headerGen_(headerGen) {}
+  uint32_t results = 0, args = 0;
+
+  void ops(const Operation* from, const Operation* to) {
+    for (const Operation* op = from; op != to; op = op->nextOp()) opOf(*op);
+  }
+
+ private:
+  void opOf(const Operation& op) {
+    for (uint32_t i = 0; i < op.numResults(); ++i) stamp(op.result(i), results++);
+    for (const OpOperand& o : op.operands())
+      if (const Value* v = o.get(); v && v->kind() == ValueKind::BlockArgument) arg(v);
+    if (ProgramPrinter::isIf(op)) {
+      body(*op.region(0).front());
+      body(*op.region(1).front());
+    } else if (ProgramPrinter::isWhile(op)) {
+      const Block& b = *op.region(0).front();
+      header(b, true);
+      ops(b.front(), nullptr);
+    } else {
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const Block* b : op.region(r).blocks()) body(*b);
+    }
+  }
+  void body(const Block& b) {
+    header(b, ProgramPrinter::argsNeedDeclaring(b));
+    ops(b.front(), nullptr);
+  }
+  void header(const Block& b, bool withArgs) {
+    if (withArgs)
+      for (const BlockArgument* a : b.arguments()) arg(a);
+  }
+  void arg(const Value* v) {
+    if (v->printGen != gen_ && v->printGen != headerGen_) stamp(v, args++);
+  }
+  void stamp(const Value* v, uint32_t id) {
+    v->printGen = gen_;
+    v->printId = id;
+  }
+
+  uint32_t gen_, headerGen_;
 };
 
 }  // namespace
@@ -823,6 +956,103 @@ Status printProgram(const Program& program, const OutputSink& sink, const OpAnno
   p.printBlock(program.body(), "");
   p.flush();
   if (p.failed()) return Status::error("write error");
+  return Status::ok();
+}
+
+Status printProgramThreaded(const Program& program, const OutputSink& sink, unsigned threads, size_t opsPerRun) {
+  // 4096 ops a run are about 2 MB of a dump's text; fewer than 4 runs are
+  // not worth the threads.
+  const Block& body = program.body();
+  opsPerRun = std::max<size_t>(opsPerRun, 1);
+  if (threads <= 1 || body.numOps() < 4 * opsPerRun) return printProgram(program, sink);
+  std::vector<const Operation*> starts = opRuns(body, (body.numOps() + opsPerRun - 1) / opsPerRun);
+  auto runs = static_cast<uint32_t>(starts.size() - 1);
+  threads = std::min(threads, runs);
+  Context& ctx = program.context();
+  uint32_t gen = ctx.newWalkEpoch();
+  uint32_t firstRunGen = ctx.newWalkEpochs(runs);
+
+  // The `{` and the block's header, numbered as one thread does.
+  ProgramPrinter open(program.style(), &sink, gen, nullptr);
+  open.printOpen(body);
+  open.flush();
+  if (open.failed()) return Status::error("write error");
+
+  auto onThreads = [&](auto work) {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0u);
+    for (std::thread& t : pool) t.join();
+  };
+  // Each run numbers what it prints first; then each run's numbers start
+  // where the runs before it stopped.
+  std::vector<uint32_t> resultBase(runs + 1), argBase(runs + 1);
+  {
+    std::vector<RunNumberer::Counts> counts(runs);
+    std::atomic<uint32_t> next{0};
+    onThreads([&](unsigned) {
+      for (uint32_t r; (r = next.fetch_add(1)) < runs;) {
+        RunNumberer n(firstRunGen + r, gen);
+        n.ops(starts[r], starts[r + 1]);
+        counts[r] = {n.results, n.args};
+      }
+    });
+    argBase[0] = open.nextArg_;
+    for (uint32_t r = 0; r < runs; ++r) {
+      resultBase[r + 1] = resultBase[r] + counts[r].results;
+      argBase[r + 1] = argBase[r] + counts[r].args;
+    }
+  }
+
+  // Runs printed on all threads, written in order by whichever thread
+  // finishes the next one; a thread waits rather than get more than a few
+  // runs ahead of the writing, which bounds the text held.
+  std::vector<std::pair<std::unique_ptr<char[]>, size_t>> texts(runs);
+  std::vector<char> ready(runs, 0);
+  uint32_t written = 0;
+  bool writing = false, failed = false, unnumbered = false;
+  std::mutex mutex;
+  std::condition_variable progress;
+  const uint32_t ahead = 2 * threads + 2;
+  std::atomic<uint32_t> next{0};
+  onThreads([&](unsigned) {
+    ProgramPrinter p(program.style(), nullptr, gen, nullptr);
+    p.runs_ = runs;
+    p.firstRunGen_ = firstRunGen;
+    p.resultBase_ = resultBase.data();
+    p.argBase_ = argBase.data();
+    for (uint32_t r; (r = next.fetch_add(1)) < runs;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        progress.wait(lock, [&] { return r < written + ahead || failed; });
+        if (failed) break;
+      }
+      p.printRun(starts[r], starts[r + 1]);
+      auto text = p.out_.release();
+      std::unique_lock<std::mutex> lock(mutex);
+      unnumbered = unnumbered || p.unnumbered_;
+      texts[r] = std::move(text);
+      ready[r] = 1;
+      if (writing) continue;
+      writing = true;
+      while (written < runs && ready[written] && !failed) {
+        auto chunk = std::move(texts[written]);
+        lock.unlock();
+        bool ok = sink(std::string_view(chunk.first.get(), chunk.second));
+        lock.lock();
+        failed = failed || !ok;
+        ++written;
+        progress.notify_all();
+      }
+      writing = false;
+    }
+  });
+  if (unnumbered) return Status::internal("the threaded printer met a value no run numbered (the program does not verify)");
+  if (failed || written != runs) return Status::error("write error");
+  ProgramPrinter close(program.style(), &sink, gen, nullptr);
+  close.printClose();
+  close.flush();
+  if (close.failed()) return Status::error("write error");
   return Status::ok();
 }
 

@@ -40,6 +40,11 @@ struct ParseOptions {
   /// some of its fixtures have stale ones. The value's type is kept, so it is
   /// what gets printed.
   bool staleOperandTypesWarn = false;
+  /// Threads to read a big program with (parser_chunks.cpp). The program
+  /// read, its diagnostics and everything after are one thread's.
+  unsigned threads = 1;
+  /// The size chunks are cut at, at least (tests make it small).
+  size_t chunkBytes = size_t{4} << 20;
 };
 
 /// Parses every program in `source` (programs are separated by `// -----`

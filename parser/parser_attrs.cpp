@@ -101,9 +101,9 @@ bool Parser::parseTaggedOrParenthesized(const Attribute*& out) {
 }
 
 void Parser::noteNumberStyle(bool tagged) {
-  if (sawNumberStyle_ || !program_) return;
+  if (sawNumberStyle_ || !style_) return;
   sawNumberStyle_ = true;
-  program_->style().taggedNumbers = tagged;
+  style_->taggedNumbers = tagged;
 }
 
 namespace {

@@ -87,6 +87,7 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
   operands_.clear();
   operandNames_.clear();
   tailHints_.clear();
+  unresolved_.clear();
   if (p < end && *p != ')') {
     while (true) {
       if (startsWith(p, end, kNullValue)) {  // an optional operand left out
@@ -99,12 +100,17 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
         if (!idEnd) return FastOp::Fallback;
         std::string_view id(p, static_cast<size_t>(idEnd - p));
         ValueEntry* e = lookupEntry(id, false);
-        if (!e || !e->value) return FastOp::Fallback;
-        Value* v = e->value;
+        Value* v = e ? e->value : nullptr;
+        if (!v) {
+          // Not defined (yet, or in this chunk): noted as the general path
+          // notes it, once the op is read. A `%arg_N` it would make here.
+          if (id.starts_with("%arg_") && block.parentOp()) return FastOp::Fallback;
+          unresolved_.push_back(static_cast<uint32_t>(operands_.size()));
+        }
         operands_.push_back(v);
         operandNames_.push_back(Token{TokenKind::ValueId, false, id});
         // The mesh the general path reads this operand's type with (null: the op's).
-        const Type* vt = v->type();
+        const Type* vt = v ? v->type() : nullptr;
         if (auto* vec = vt ? vt->dynCast<VectorType>() : nullptr; vec && !vec->elements().empty())
           vt = vec->elements()[0];
         const TensorDistAttr* d = vt ? distAttrOf(vt) : nullptr;
@@ -134,6 +140,9 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
   if (tail.resultTypes.size() != resultNames_.size() || depth_ + 1 + tail.depth > kMaxNestingDepth)
     return FastOp::Fallback;
 
+  // (A chunk defers them instead: see Parser::Deferred.)
+  if (!chunk_)
+    for (uint32_t i : unresolved_) pending_[operandNames_[i].text].push_back(offsetOf(operandNames_[i]));
   std::span<const NamedAttr> attrs = tail.attrs;
   if (!tail.holeEntries.empty()) {
     attrs_.assign(tail.attrs.begin(), tail.attrs.end());
@@ -147,8 +156,15 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
   Operation* op = Operation::createInterned(ctx_, internOpName(name), operands_, tail.resultTypes, attrs);
   op->setLocation(offsetOf(tok_));
   op->setDebugId(debugId);
-  block.pushBack(op);
+  appendOp(block, op);
   ++numOpsRead_;
+  if (chunk_) {
+    bool typed = tail.operandTypes.size() == operands_.size();
+    for (uint32_t i : unresolved_)
+      chunk_->deferred.push_back(Deferred{op, i, operandNames_[i].text, numberOf(operandNames_[i].text),
+                                          typed ? tailScan_.end - tail.operandTypesFromEnd[i] : nullptr,
+                                          typed ? tail.operandTypes[i] : nullptr, tail.opMesh});
+  }
   for (size_t i = 0; i < resultNames_.size(); ++i) defineValue(resultNames_[i], op->result(static_cast<uint32_t>(i)));
   Token typesAt{TokenKind::Colon, false, std::string_view(tailScan_.end - tail.colonFromEnd, 1)};
   checkOperandTypes(*op, tail.operandTypes, typesAt, operandNames_);
@@ -209,7 +225,13 @@ void Parser::admitTail(const char* dictAt, const Token& typesAt, std::span<const
     opens += *p == '(' || *p == '[' || *p == '{' || *p == '<';
   std::vector<uint32_t> holeEntries;
   if (!tailScan_.holes.empty() && !mapHoles(colon, attrs, holeEntries)) return;
+  std::vector<uint32_t> typesFromEnd;
+  for (const char* at : operandTypesAt_) {
+    if (at < colon || at >= tailScan_.end) return;
+    typesFromEnd.push_back(static_cast<uint32_t>(tailScan_.end - at));
+  }
   TailParse parse;
+  parse.operandTypesFromEnd = typesFromEnd;
   parse.attrs = attrs;
   parse.opMesh = opMesh;
   parse.operandTypes = operandTypes;

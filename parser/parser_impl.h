@@ -32,6 +32,51 @@ class Parser {
   Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag, const ParseOptions& options = {});
 
   bool parseFile(std::vector<ParsedProgram>& out);
+
+  //===--- one chunk of a program read on several threads (parser_chunks.cpp) ---===//
+  struct ValueEntry {
+    Value* value = nullptr;
+    int64_t offset = -1;
+  };
+  /// An operand naming a value its chunk does not define before it: set,
+  /// and its type checked, when the chunks are joined.
+  struct Deferred {
+    Operation* op;
+    uint32_t index;
+    std::string_view name;
+    int64_t number;  // N of `%N`, or -1
+    const char* typeAt;  // its type's text, or null when the op lists no operand types
+    const Type* type;    // as read with the op's mesh for a hint
+    const ProcessMesh* opMesh;
+  };
+  /// What reading a chunk left for the join.
+  struct ChunkOut {
+    bool ok = false;
+    OpChain chain;  // the chunk's ops of the program's own block
+    // Values it defines: `%N` at numbered[N - numberBase], the rest in named.
+    int64_t numberBase = 0;
+    std::vector<ValueEntry> numbered;
+    std::unordered_map<std::string_view, ValueEntry> named;
+    bool numbersInNamed = false;
+    std::vector<Deferred> deferred;
+    std::vector<std::string_view> argsMade;  // `%arg_N` made where first used
+    PrintStyle style;
+    bool sawDistEra = false, sawNumberStyle = false, sawTensorSpelling = false, sawChunkStyle = false;
+    std::map<std::vector<int64_t>, const ProcessMesh*> sequentialMeshes;
+  };
+  /// Reads the bytes [begin, end) of the text, a run of whole ops of
+  /// `program`'s own block (the first chunk starts at its `{` and reads its
+  /// header, the last ends at its `}` and the end of the text), into `out`.
+  /// Caches carry over from the chunks read before (later ones, in order).
+  void parseChunk(std::string_view fullText, size_t begin, size_t end, bool first, bool last, Program& program,
+                  ChunkOut& out);
+  /// A value a chunk defines, by name (and its number `n` for `%N`, or -1), or null.
+  static Value* definedIn(const ChunkOut& chunk, std::string_view name, int64_t n);
+  /// N of `%N` written the canonical way, or -1.
+  static int64_t numberOf(std::string_view name);
+  /// The type at `at` (the text is the parser's), read with `hint`; null
+  /// after a diagnostic.
+  const Type* reparseType(const char* at, const ProcessMesh* hint);
   bool parseTypeOnly(const Type*& out);
   bool parseAttributeOnly(const Attribute*& out);
 
@@ -135,11 +180,15 @@ class Parser {
   bool parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh*& opMesh);
   bool parseOpAttrDict(std::span<const NamedAttr>& out, const ProcessMesh*& opMesh);
 
-  struct ValueEntry {
-    Value* value = nullptr;
-    int64_t offset = -1;
-  };
   ValueEntry* lookupEntry(std::string_view name, bool create);
+  /// Adds `op` to `block`: for the program's own block in a chunk, to the
+  /// chunk's chain.
+  void appendOp(Block& block, Operation* op) {
+    if (chunk_ && &block == chunkBlock_)
+      block.pushBack(chunk_->chain, op);
+    else
+      block.pushBack(op);
+  }
   Value* resolveOperand(const Token& name, Block& block, bool hasAttrs);
   void defineValue(const Token& name, Value* v);
   void checkOperandTypes(Operation& op, std::span<const Type* const> types, const Token& at,
@@ -184,6 +233,15 @@ class Parser {
 
   // Per program.
   Program* program_ = nullptr;
+  PrintStyle* style_ = nullptr;  // where noted facts go: the program's, or a chunk's
+  // Reading a chunk: its results, the program's own block, where `%N` for
+  // N = numberBase_ sits in numbered_, and the operands of the op being read
+  // that were deferred (their indices).
+  ChunkOut* chunk_ = nullptr;
+  Block* chunkBlock_ = nullptr;
+  int64_t numberBase_ = 0;
+  std::vector<uint32_t> opDeferred_;
+  std::vector<const char*> operandTypesAt_;  // where each operand type of the op being read starts
   bool sawDistEra_ = false, sawNumberStyle_ = false, sawTensorSpelling_ = false, sawChunkStyle_ = false;
   std::vector<ValueEntry> numbered_;  // `%N`, indexed by N
   std::unordered_map<std::string_view, ValueEntry> named_;
@@ -227,6 +285,7 @@ class Parser {
   TailMemo tailMemo_;
   TailScan tailScan_;                  // the tail tryFastOp scanned last
   std::vector<const void*> tailHints_;  // its operands' meshes (null: the op's)
+  std::vector<uint32_t> unresolved_;    // its operands naming no value read before
   bool tailAdmit_ = false;
   struct OpName {
     const char* data = nullptr;  // in the source

@@ -50,9 +50,11 @@ struct TailParse {
   const core::ProcessMesh* opMesh = nullptr;
   std::span<const core::Type* const> operandTypes, resultTypes;
   std::span<const uint32_t> holeEntries;
-  /// Where the `:` before the operand types is, counted back from the
-  /// tail's end (the holes are all before it).
+  /// Where the `:` before the operand types is, and where each operand
+  /// type starts, counted back from the tail's end (the holes are all
+  /// before them).
   uint32_t colonFromEnd = 0;
+  std::span<const uint32_t> operandTypesFromEnd;
   /// How many levels deeper than its op the tail's parse nested.
   int depth = 0;
 };
@@ -94,6 +96,8 @@ class TailMemo {
     e.numHoles = static_cast<uint32_t>(scan.holes.size());
     e.holeEntriesAt = static_cast<uint32_t>(offsets_.size());
     offsets_.insert(offsets_.end(), parse.holeEntries.begin(), parse.holeEntries.end());
+    e.typesFromEndAt = static_cast<uint32_t>(offsets_.size());
+    offsets_.insert(offsets_.end(), parse.operandTypesFromEnd.begin(), parse.operandTypesFromEnd.end());
     e.hintsAt = static_cast<uint32_t>(hints_.size());
     e.numHints = static_cast<uint32_t>(hints.size());
     hints_.insert(hints_.end(), hints.begin(), hints.end());
@@ -138,7 +142,8 @@ class TailMemo {
   };
   struct Entry {
     const char* rep;  // the tail kept (in the source text), holes and all
-    uint32_t repLen, holesAt, numHoles, holeEntriesAt, hintsAt, numHints, typesAt, numOperandTypes, numResultTypes;
+    uint32_t repLen, holesAt, numHoles, holeEntriesAt, typesFromEndAt, hintsAt, numHints, typesAt, numOperandTypes,
+        numResultTypes;
     std::span<const core::NamedAttr> attrs;
     const core::ProcessMesh* opMesh;
     uint32_t colonFromEnd;
@@ -152,6 +157,7 @@ class TailMemo {
     p.operandTypes = std::span<const core::Type* const>(types_.data() + e.typesAt, e.numOperandTypes);
     p.resultTypes = std::span<const core::Type* const>(types_.data() + e.typesAt + e.numOperandTypes, e.numResultTypes);
     p.holeEntries = std::span<const uint32_t>(offsets_.data() + e.holeEntriesAt, e.numHoles);
+    p.operandTypesFromEnd = std::span<const uint32_t>(offsets_.data() + e.typesFromEndAt, e.numOperandTypes);
     p.colonFromEnd = e.colonFromEnd;
     p.depth = e.depth;
     return p;
