@@ -34,6 +34,7 @@
 #include "core/context.h"
 #include "core/print_era.h"
 #include "core/printer.h"
+#include "core/threads.h"
 #include "core/verifier.h"
 #include "parser/input_file.h"
 #include "parser/parser.h"
@@ -174,6 +175,7 @@ struct Session {
   const OptOptions& opts;
   core::Context ctx;
   const core::SourceFile* file = nullptr;  // the whole input
+  parser::InputFile* input = nullptr;       // its text
   StagedDirectory treeDir;
   int treeIndex = 0;
   size_t programIndex = 0;
@@ -496,6 +498,11 @@ void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chu
     parser::ParseOptions parseOptions;
     parseOptions.staleOperandTypesWarn = opts.noVerify;  // warnings stay in chunk.diag, reported with the rest
     parseOptions.threads = opts.threads;
+    // The pages of the text read are dropped as the reader goes (peak memory).
+    parser::InputFile& file = *session.input;
+    parseOptions.doneWith = [&file, &cut](size_t begin, size_t end) {
+      file.releaseResidentPages(cut.begin + begin, cut.begin + end);
+    };
     auto parsed = parser::parseFile(session.ctx, chunk.source, chunk.diag, parseOptions);
     spdlog::debug("parsed chunk {} in {:.1f} ms", chunk.index, msSince(parseStart));
     if (!parsed) {
@@ -577,6 +584,7 @@ int process(const OptOptions& opts) {
   if (core::Status s = input.open(opts.input); !s) return fail(s.message());
   core::SourceFile file(opts.input == "-" ? "<stdin>" : opts.input, input.text());
   session.file = &file;
+  session.input = &input;
 
   auto parseStart = Clock::now();
   std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them
@@ -764,7 +772,8 @@ int runOpt(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return exitAfterParse("pir-opt", app, e);
   }
-  if (opts.threads == 0) opts.threads = std::max(1u, std::thread::hardware_concurrency());
+  if (opts.threads) core::setWorkerThreads(opts.threads);
+  opts.threads = core::workerThreads();
   try {
     setUpLogging(opts.logLevel);
     if (opts.listPasses) {

@@ -33,6 +33,8 @@ namespace pir::parser {
 
 namespace {
 
+std::atomic<size_t> threadedReadCount{0};
+
 /// Chunks per thread, so that one slow chunk does not hold the others up.
 constexpr size_t kChunksPerThread = 4;
 
@@ -94,7 +96,8 @@ void Parser::parseChunk(std::string_view fullText, size_t begin, size_t end, boo
   Block& block = program.body();
   auto read = [&] {
     if (first) {
-      if (!tok_.is(TokenKind::LBrace)) return false;
+      if (!tok_.is(TokenKind::LBrace)) return false;  // a `// -----` line, a fragment: one reader's
+      out.programAt = offsetOf(tok_);
       consume();
       if (tok_.is(TokenKind::Caret)) {
         if (peek().isIdent("kw") && !parseKwargs(block)) return false;
@@ -254,10 +257,7 @@ std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const
   std::vector<size_t> cuts = cutPoints(text, options.threads, options.chunkBytes);
   size_t n = cuts.size() - 1;
   if (n < 2) return nullptr;
-  size_t open = text.find_first_not_of(" \t\r\n");
-  if (open == std::string_view::npos || text[open] != '{') return nullptr;
   auto program = std::make_unique<Program>(ctx);
-  program->setLocation(static_cast<int64_t>(open));
   std::vector<Parser::ChunkOut> chunks(n);
   std::atomic<size_t> next{0};
   {
@@ -269,6 +269,7 @@ std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const
       for (size_t k; (k = next.fetch_add(1)) < n;) {
         scratch.clear();
         parser.parseChunk(text, cuts[k], cuts[k + 1], k == 0, k + 1 == n, *program, chunks[k]);
+        if (options.doneWith) options.doneWith(cuts[k], cuts[k + 1]);
       }
     };
     std::vector<std::thread> threads;
@@ -277,8 +278,12 @@ std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const
     for (std::thread& t : threads) t.join();
   }
   if (!join(ctx, text, chunks, *program)) return nullptr;
-  offset = static_cast<int64_t>(open);
+  threadedReadCount.fetch_add(1, std::memory_order_relaxed);
+  offset = chunks[0].programAt;
+  program->setLocation(offset);
   return program;
 }
+
+size_t threadedReads() { return threadedReadCount.load(std::memory_order_relaxed); }
 
 }  // namespace pir::parser

@@ -47,6 +47,7 @@ std::string_view Parser::internOpName(std::string_view name) {
 //          ` (` (value-id (`, ` value-id)*)? `) ` tail
 Parser::FastOp Parser::tryFastOp(Block& block) {
   tailAdmit_ = false;
+  if (!options_.fastPath) return FastOp::Fallback;
   const char* p = tok_.text.data();
   const char* end = lex_.end();
   // Results.

@@ -52,7 +52,8 @@ class Parser {
   /// What reading a chunk left for the join.
   struct ChunkOut {
     bool ok = false;
-    OpChain chain;  // the chunk's ops of the program's own block
+    int64_t programAt = -1;  // the first chunk: where the program's `{` is
+    OpChain chain;           // the chunk's ops of the program's own block
     // Values it defines: `%N` at numbered[N - numberBase], the rest in named.
     int64_t numberBase = 0;
     std::vector<ValueEntry> numbered;
@@ -249,6 +250,9 @@ class Parser {
   // Operands naming values not defined (yet): name -> offsets of the uses.
   std::unordered_map<std::string_view, std::vector<int64_t>> pending_;
   size_t numOpsRead_ = 0;
+  // What options_.doneWith was last told, and how much to read between calls.
+  int64_t doneUpTo_ = 0;
+  static constexpr int64_t kDoneStep = int64_t{16} << 20;
   // Meshes given only by mesh_shape, on ids 0..n-1, by shape; and how many
   // ids they hold together (bounded).
   std::map<std::vector<int64_t>, const ProcessMesh*> sequentialMeshes_;

@@ -130,6 +130,10 @@ bool Parser::parseBlockBody(Block& block, const Token* openBrace) {
     if (!braced && (tok_.is(TokenKind::Eof) || tok_.is(TokenKind::SplitMarker))) return true;
     if (tok_.is(TokenKind::LParen)) {
       if (!parseOp(block)) return false;
+      if (options_.doneWith && !chunk_ && offsetOf(tok_) - doneUpTo_ >= kDoneStep) {
+        options_.doneWith(static_cast<size_t>(doneUpTo_), static_cast<size_t>(offsetOf(tok_)));
+        doneUpTo_ = offsetOf(tok_);
+      }
       continue;
     }
     if (tok_.is(TokenKind::Eof)) {
