@@ -929,18 +929,33 @@ int64_t printLocation(const Operation& op) {
 
 Status checkBlockPrintable(const Block& block) {
   Status status;
+  // Ops share attribute lists (Context::attrList) and dist attrs: the last
+  // few thousand found spellable are not looked at again (a slot per hash,
+  // overwritten on a clash, which only costs the check again).
+  constexpr size_t kSlots = 4096;
+  std::vector<const void*> spellable(2 * kSlots);
+  auto slot = [](const void* p) { return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> 52); };
   walk(block, [&](const Operation& op) {
     if (!status.isOk()) return;
+    const NamedAttr* list = op.attributes().data();
+    if (!list) return;
+    const void*& listSlot = spellable[slot(list)];
+    if (listSlot == list) return;
     const OpDistAttr* od = op.distAttr();
-    if (!od) return;
-    bool ok = true;
-    for (const Attribute* a : od->operands()) ok = ok && entrySpellable(a, od->mesh());
-    for (const Attribute* a : od->results()) ok = ok && entrySpellable(a, od->mesh());
-    if (!ok)
-      status = Status::error("op '" + std::string(op.name()) +
-                                 "' has a dist attr on another mesh than its op, which the program's "
-                                 "dims_maping era cannot print",
-                             printLocation(op));
+    if (od && spellable[kSlots + slot(od)] != od) {
+      bool ok = true;
+      for (const Attribute* a : od->operands()) ok = ok && entrySpellable(a, od->mesh());
+      for (const Attribute* a : od->results()) ok = ok && entrySpellable(a, od->mesh());
+      if (!ok) {
+        status = Status::error("op '" + std::string(op.name()) +
+                                   "' has a dist attr on another mesh than its op, which the program's "
+                                   "dims_maping era cannot print",
+                               printLocation(op));
+        return;
+      }
+      spellable[kSlots + slot(od)] = od;
+    }
+    listSlot = list;
   });
   return status;
 }

@@ -36,7 +36,7 @@ namespace {
 std::atomic<size_t> threadedReadCount{0};
 
 /// Chunks per thread, so that one slow chunk does not hold the others up.
-constexpr size_t kChunksPerThread = 4;
+constexpr size_t kChunksPerThread = 8;
 
 /// Where chunks start: 0, then the start of a line `    (` after each even
 /// share of the text, then the text's end.
@@ -191,6 +191,40 @@ const ProcessMesh* hintOf(const Value* v, const ProcessMesh* opMesh) {
   return d ? d->mesh() : opMesh;
 }
 
+/// Checks a deferred operand's type against its value's as one reader
+/// would (reread with the value's mesh for a hint where that differs); a
+/// kwarg or block argument without a type learns it here.
+bool checkType(const Parser::Deferred& d, Parser& types) {
+  Value* v = d.value;
+  const Type* t = d.type;
+  if (const ProcessMesh* hint = hintOf(v, d.opMesh); hint != d.opMesh) t = types.reparseType(d.typeAt, hint);
+  if (!t) return false;
+  if (!v->type())
+    v->setType(t);
+  else if (!typesEqual(v->type(), t))
+    return false;
+  return true;
+}
+
+/// On a thread: finds the value of each deferred operand of chunk `k`
+/// in an earlier chunk, and checks its type where the value has one (no
+/// type changes until the join).
+void resolveDeferred(std::vector<Parser::ChunkOut>& chunks, size_t k, Parser& types) {
+  for (Parser::Deferred& d : chunks[k].deferred) {
+    // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
+    Value* v = findEarlier(chunks, k, d.name, d.number);
+    if (!v || Parser::definedIn(chunks[k], d.name, d.number)) {
+      d.check = Parser::Deferred::Check::Fails;
+      continue;
+    }
+    d.value = v;
+    if (!d.typeAt)
+      d.check = Parser::Deferred::Check::Done;
+    else if (v->type())
+      d.check = checkType(d, types) ? Parser::Deferred::Check::Done : Parser::Deferred::Check::Fails;
+  }
+}
+
 /// Joins the chunks into `program`; false where one reader would have
 /// read otherwise or said something (the caller then reads it alone).
 bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& chunks, Program& program) {
@@ -212,22 +246,17 @@ bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& ch
   for (const auto& [shape, n] : shapes) ids += n;
   if (ids > (int64_t{1} << 22)) return false;
 
+  // Operands set in text order, so that each value's uses come in the order
+  // one reader makes them; the values were found, and most types checked,
+  // on the threads (resolveDeferred).
   DiagnosticEngine quiet;
   Parser types(ctx, text, quiet);
   for (size_t k = 1; k < chunks.size(); ++k)
     for (const Parser::Deferred& d : chunks[k].deferred) {
-      // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
-      Value* v = findEarlier(chunks, k, d.name, d.number);
-      if (!v || Parser::definedIn(chunks[k], d.name, d.number)) return false;
-      d.op->operand(d.index).set(v);
-      if (!d.typeAt) continue;
-      const Type* t = d.type;
-      if (const ProcessMesh* hint = hintOf(v, d.opMesh); hint != d.opMesh) t = types.reparseType(d.typeAt, hint);
-      if (!t) return false;
-      if (!v->type())
-        v->setType(t);  // a kwarg or block argument learns its type where first used
-      else if (!typesEqual(v->type(), t))
-        return false;
+      if (!d.value || d.check == Parser::Deferred::Check::Fails) return false;
+      d.op->operand(d.index).set(d.value);
+      if (d.check == Parser::Deferred::Check::Done) continue;
+      if (!checkType(d, types)) return false;
     }
   // Chunk 0 defers nothing: everything before its ops is in it.
   if (!chunks[0].deferred.empty()) return false;
@@ -272,10 +301,21 @@ std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const
         if (options.doneWith) options.doneWith(cuts[k], cuts[k + 1]);
       }
     };
-    std::vector<std::thread> threads;
-    for (unsigned t = 1; t < std::min<size_t>(options.threads, n); ++t) threads.emplace_back(work);
-    work();
-    for (std::thread& t : threads) t.join();
+    auto onThreads = [&](auto fn) {
+      std::vector<std::thread> threads;
+      for (unsigned t = 1; t < std::min<size_t>(options.threads, n); ++t) threads.emplace_back(fn);
+      fn();
+      for (std::thread& t : threads) t.join();
+    };
+    onThreads(work);
+    // The deferred operands' values, found on the threads too.
+    next = 1;
+    onThreads([&] {
+      Context::Worker worker(ctx);  // a reread type may be new to the Context
+      DiagnosticEngine quiet;
+      Parser types(ctx, text, quiet);
+      for (size_t k; (k = next.fetch_add(1)) < n;) resolveDeferred(chunks, k, types);
+    });
   }
   if (!join(ctx, text, chunks, *program)) return nullptr;
   threadedReadCount.fetch_add(1, std::memory_order_relaxed);

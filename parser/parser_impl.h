@@ -48,6 +48,10 @@ class Parser {
     const char* typeAt;  // its type's text, or null when the op lists no operand types
     const Type* type;    // as read with the op's mesh for a hint
     const ProcessMesh* opMesh;
+    // What the join found: the value, and whether its type checked already
+    // (one that learns its type on first use is checked in text order).
+    Value* value = nullptr;
+    enum class Check : uint8_t { Later, Done, Fails } check = Check::Later;
   };
   /// What reading a chunk left for the join.
   struct ChunkOut {
