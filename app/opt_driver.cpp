@@ -175,7 +175,7 @@ struct Session {
   const OptOptions& opts;
   core::Context ctx;
   const core::SourceFile* file = nullptr;  // the whole input
-  parser::InputFile* input = nullptr;       // its text
+  parser::InputFile* input = nullptr;      // its text
   StagedDirectory treeDir;
   int treeIndex = 0;
   size_t programIndex = 0;

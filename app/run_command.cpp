@@ -36,7 +36,7 @@ struct RunOptions {
   std::string outputDir, trace, valuesDir;
   double timeout = 60;
   int64_t blasThreads = 0;  // 0: not given
-  unsigned threads = 0;      // --threads: input draws (0: the cores present)
+  unsigned threads = 0;     // --threads: input draws (0: the cores present)
   bool timing = false;
   bool listKernels = false;
 };

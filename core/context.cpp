@@ -235,7 +235,7 @@ const ProcessMesh* Context::processMesh(std::span<const int64_t> shape, std::spa
                std::vector<std::string_view> names;
                for (std::string_view n : dimNames) names.push_back(intern(n));
                return objArena.make<ProcessMesh>(h, objArena.copy(shape), objArena.copy(ids),
-                                               objArena.copy(std::span<const std::string_view>(names)));
+                                                 objArena.copy(std::span<const std::string_view>(names)));
              }()));
 }
 

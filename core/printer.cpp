@@ -9,7 +9,6 @@
 #include <mutex>
 #include <thread>
 
-
 #include "core/context.h"
 #include "core/op_runs.h"
 #include "core/op_signature.h"
@@ -296,8 +295,7 @@ class ProgramPrinter {
   // A value is numbered anew once per print: when its printGen is not `gen`
   // (the program's Context hands out a fresh one each time).
   ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen, const OpAnnotator* annotate)
-      : style_(style), sink_(sink), annotate_(annotate), out_(sink ? kFlushThreshold + 4096 : 4096), gen_(gen) {
-  }
+      : style_(style), sink_(sink), annotate_(annotate), out_(sink ? kFlushThreshold + 4096 : 4096), gen_(gen) {}
 
   void printBlock(const Block& block, std::string_view indent) {
     out_ += indent;
@@ -934,7 +932,9 @@ Status checkBlockPrintable(const Block& block) {
   // overwritten on a clash, which only costs the check again).
   constexpr size_t kSlots = 4096;
   std::vector<const void*> spellable(2 * kSlots);
-  auto slot = [](const void* p) { return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> 52); };
+  auto slot = [](const void* p) {
+    return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> 52);
+  };
   walk(block, [&](const Operation& op) {
     if (!status.isOk()) return;
     const NamedAttr* list = op.attributes().data();
@@ -1062,7 +1062,8 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
       writing = false;
     }
   });
-  if (unnumbered) return Status::internal("the threaded printer met a value no run numbered (the program does not verify)");
+  if (unnumbered)
+    return Status::internal("the threaded printer met a value no run numbered (the program does not verify)");
   if (failed || written != runs) return Status::error("write error");
   ProgramPrinter close(program.style(), &sink, gen, nullptr);
   close.printClose();

@@ -41,8 +41,8 @@ int64_t rankOf(const Type* t) {
 /// passIndex: the op's place in its run), the block's arguments `header`.
 struct RunMarks {
   uint32_t firstRun = 0, header = 0;
-  uint32_t run = 0;    // this thread's run
-  uint32_t opAt = 0;   // the place in it of the op being verified
+  uint32_t run = 0;   // this thread's run
+  uint32_t opAt = 0;  // the place in it of the op being verified
 };
 
 class Verifier {
@@ -74,7 +74,9 @@ class Verifier {
 
   // Threads read marks other threads may write (only ever in a wrong
   // program, where a value is read outside its region): atomically.
-  static uint32_t markOf(const Value* v) { return std::atomic_ref<uint32_t>(v->visitMark).load(std::memory_order_relaxed); }
+  static uint32_t markOf(const Value* v) {
+    return std::atomic_ref<uint32_t>(v->visitMark).load(std::memory_order_relaxed);
+  }
   void mark(const Value* v, uint32_t m) const {
     if (threaded_)
       std::atomic_ref<uint32_t>(v->visitMark).store(m, std::memory_order_relaxed);
@@ -87,7 +89,7 @@ class Verifier {
     uint32_t m = markOf(v);
     if (m == epoch_ || m == marks_.header) return true;
     if (m >= marks_.firstRun && m < marks_.firstRun + marks_.run) return true;  // an earlier run's op
-    return m == marks_.firstRun + marks_.run && v->passIndex < marks_.opAt;      // an earlier op of this run
+    return m == marks_.firstRun + marks_.run && v->passIndex < marks_.opAt;     // an earlier op of this run
   }
 
   void verifyBlock(const Block& block) {
@@ -106,10 +108,9 @@ class Verifier {
       const Value* v = op.operandValue(i);
       if (v && !visible(v)) {
         const Operation* def = v->definingOp();
-        std::string why =
-            def && def->isAncestorOf(&op)
-                ? " reads a result of its enclosing op " + opLabel(*def) + ", which exists only after it"
-                : " is not defined before it in this block or an enclosing one";
+        std::string why = def && def->isAncestorOf(&op)
+                              ? " reads a result of its enclosing op " + opLabel(*def) + ", which exists only after it"
+                              : " is not defined before it in this block or an enclosing one";
         Diagnostic& d = diag_.error(reportLocation(&op), "operand " + std::to_string(i) + " of " + opLabel(op) + why);
         ++errors_;
         if (def) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});

@@ -139,8 +139,8 @@ bool Parser::parseNumber(std::string_view tag, const Attribute*& out) {
     }
     if (tag == "Float" && std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) overflow = true;
     if (overflow)
-      return syntaxError(t, "number " + std::string(text) + " overflows " +
-                                (tag.empty() ? std::string("Double") : std::string(tag)));
+      return syntaxError(
+          t, "number " + std::string(text) + " overflows " + (tag.empty() ? std::string("Double") : std::string(tag)));
     if (tag.starts_with("Int") || tag == "Index")
       return syntaxError(t, "expected an integer after '(" + std::string(tag) + ")'");
   }

@@ -154,7 +154,8 @@ bool defineSame(const Parser::ChunkOut& a, const Parser::ChunkOut& b) {
   int64_t hi = std::min(a.numberBase + static_cast<int64_t>(a.numbered.size()),
                         b.numberBase + static_cast<int64_t>(b.numbered.size()));
   for (int64_t n = lo; n < hi; ++n)
-    if (a.numbered[static_cast<size_t>(n - a.numberBase)].value && b.numbered[static_cast<size_t>(n - b.numberBase)].value)
+    if (a.numbered[static_cast<size_t>(n - a.numberBase)].value &&
+        b.numbered[static_cast<size_t>(n - b.numberBase)].value)
       return true;
   for (const auto& [name, entry] : a.named)
     if (entry.value && Parser::definedIn(b, name, Parser::numberOf(name))) return true;
@@ -241,7 +242,8 @@ bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& ch
   // Meshes without process ids: within the bound one reader keeps, all together.
   std::map<std::vector<int64_t>, int64_t> shapes;
   for (const Parser::ChunkOut& c : chunks)
-    for (const auto& [shape, mesh] : c.sequentialMeshes) shapes[shape] = static_cast<int64_t>(mesh->processIds().size());
+    for (const auto& [shape, mesh] : c.sequentialMeshes)
+      shapes[shape] = static_cast<int64_t>(mesh->processIds().size());
   int64_t ids = 0;
   for (const auto& [shape, n] : shapes) ids += n;
   if (ids > (int64_t{1} << 22)) return false;
@@ -282,7 +284,8 @@ bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& ch
 /// parseFile's threaded form: a program cut into chunks read at once, or
 /// null when the text is not one program of that shape, or the join gave
 /// up (a chunk read something one reader would not have).
-std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const ParseOptions& options, int64_t& offset) {
+std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const ParseOptions& options,
+                                      int64_t& offset) {
   std::vector<size_t> cuts = cutPoints(text, options.threads, options.chunkBytes);
   size_t n = cuts.size() - 1;
   if (n < 2) return nullptr;

@@ -44,7 +44,7 @@ class Parser {
     Operation* op;
     uint32_t index;
     std::string_view name;
-    int64_t number;  // N of `%N`, or -1
+    int64_t number;      // N of `%N`, or -1
     const char* typeAt;  // its type's text, or null when the op lists no operand types
     const Type* type;    // as read with the op's mesh for a hint
     const ProcessMesh* opMesh;
@@ -291,7 +291,7 @@ class Parser {
   std::unordered_map<std::string_view, std::pair<const Attribute*, const ProcessMesh*>> opDistCache_;
   TextMemo<std::pair<std::span<const NamedAttr>, const ProcessMesh*>> attrDictCache_;
   TailMemo tailMemo_;
-  TailScan tailScan_;                  // the tail tryFastOp scanned last
+  TailScan tailScan_;                   // the tail tryFastOp scanned last
   std::vector<const void*> tailHints_;  // its operands' meshes (null: the op's)
   std::vector<uint32_t> unresolved_;    // its operands naming no value read before
   bool tailAdmit_ = false;

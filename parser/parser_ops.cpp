@@ -566,9 +566,8 @@ void Parser::checkOperandTypes(Operation& op, std::span<const Type* const> types
     }
     if (!typesEqual(v->type(), types[i])) {
       std::string message = "type of operand " + std::to_string(i) + " ('" + std::string(operandNames[i].text) +
-                            "') does not match its definition: defined as '" +
-                            typeToString(v->type(), *style_) + "', used as '" + typeToString(types[i], *style_) +
-                            "'";
+                            "') does not match its definition: defined as '" + typeToString(v->type(), *style_) +
+                            "', used as '" + typeToString(types[i], *style_) + "'";
       if (options_.staleOperandTypesWarn)
         diag_.add(
             Diagnostic{Severity::Warning, offsetOf(operandNames[i]), message + " (the definition's is kept)", {}});

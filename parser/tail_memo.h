@@ -48,7 +48,7 @@ struct TailParse {
   /// replaces the value of entry holeEntries[k].
   std::span<const core::NamedAttr> attrs;
   const core::ProcessMesh* opMesh = nullptr;
-  std::span<const core::Type* const> operandTypes, resultTypes;
+  std::span<const core::Type*const> operandTypes, resultTypes;
   std::span<const uint32_t> holeEntries;
   /// Where the `:` before the operand types is, and where each operand
   /// type starts, counted back from the tail's end (the holes are all
@@ -225,8 +225,8 @@ class TailMemo {
 
   std::vector<Slot> slots_;
   std::vector<Entry> entries_;
-  std::vector<uint32_t> offsets_;    // hole offsets (pairs), hole entries
-  std::vector<const void*> hints_;   // per entry
+  std::vector<uint32_t> offsets_;         // hole offsets (pairs), hole entries
+  std::vector<const void*> hints_;        // per entry
   std::vector<const core::Type*> types_;  // per entry: operand types, then result types
   size_t count_ = 0;
 };

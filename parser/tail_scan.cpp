@@ -31,9 +31,9 @@ inline uint64_t mix(uint64_t h, uint64_t w) {
 }
 
 /// Bytes 0..k-1 of a block kept, the rest zeroed: `kKeep + 32 - k`.
-alignas(64) constexpr unsigned char kKeep[64] = {
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+alignas(64) constexpr unsigned char kKeep[64] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                                 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                                 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
 /// The string starting after the quote at `open - 1`: the closing quote,
 /// or null where the reader might read the line otherwise (see scanTail).
@@ -108,8 +108,9 @@ struct Sse2 {
   static Hash start() { return {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full}; }
   static __m128i load(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
   static uint32_t special(__m128i x) {
-    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
-                               _mm_cmpeq_epi8(x, _mm_setzero_si128()));
+    __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
+                     _mm_cmpeq_epi8(x, _mm_setzero_si128()));
     return static_cast<uint32_t>(_mm_movemask_epi8(hit));
   }
   static __m128i keep(__m128i x, unsigned k) {
@@ -157,10 +158,14 @@ struct Avx2 {
   }
 };
 
-[[gnu::flatten]] bool scanAvx2(const char* begin, const char* limit, TailScan& out) { return scanWith<Avx2>(begin, limit, out); }
+[[gnu::flatten]] bool scanAvx2(const char* begin, const char* limit, TailScan& out) {
+  return scanWith<Avx2>(begin, limit, out);
+}
 #pragma GCC pop_options
 
-[[gnu::flatten]] bool scanSse2(const char* begin, const char* limit, TailScan& out) { return scanWith<Sse2>(begin, limit, out); }
+[[gnu::flatten]] bool scanSse2(const char* begin, const char* limit, TailScan& out) {
+  return scanWith<Sse2>(begin, limit, out);
+}
 
 using ScanFn = bool (*)(const char*, const char*, TailScan&);
 

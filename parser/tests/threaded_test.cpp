@@ -141,7 +141,8 @@ TEST_CASE("the fast path reads what the general path reads") {
     std::string text = testing::readFile(f);
     requireSame(readWith(text, general), readWith(text, ParseOptions{}));
     if (text.size() >= 2000)
-      for (const std::string& variant : broken(text)) requireSame(readWith(variant, general), readWith(variant, ParseOptions{}));
+      for (const std::string& variant : broken(text))
+        requireSame(readWith(variant, general), readWith(variant, ParseOptions{}));
   }
 }
 
