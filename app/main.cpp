@@ -8,6 +8,7 @@
 #include <malloc.h>
 #endif
 
+#include "app/explain_command.h"
 #include "app/opt_driver.h"
 #include "app/schedule_command.h"
 #include "app/verify_comm_command.h"
@@ -23,5 +24,6 @@ int main(int argc, char** argv) {
 #endif
   if (argc > 1 && std::strcmp(argv[1], "schedule") == 0) return pir::app::runSchedule(argc - 1, argv + 1);
   if (argc > 1 && std::strcmp(argv[1], "verify-comm") == 0) return pir::app::runVerifyComm(argc - 1, argv + 1);
+  if (argc > 1 && std::strcmp(argv[1], "explain-reshard") == 0) return pir::app::runExplainReshard(argc - 1, argv + 1);
   return pir::app::runOpt(argc, argv);
 }

@@ -49,15 +49,25 @@ std::string nameList(std::span<const std::string_view> names, bool variadic) {
   return s + (variadic ? "...)" : ")");
 }
 
-/// pir-run --list-kernels: every op the runner runs, with its operands and
-/// results as the op table names them (a kernel's line ends with the dtypes
-/// it accepts), and the ops it refuses and why.
+/// `{strides, paddings}`: an op's attribute names, as PIR prints them after
+/// the operands; empty for an op without any.
+std::string attributeList(std::span<const std::string_view> names) {
+  if (names.empty()) return "";
+  std::string s = " {";
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + std::string(names[i]);
+  return s + "}";
+}
+
+/// pir-run --list-kernels: every op the runner runs, with its operands,
+/// attributes and results as the op table names them (a kernel's line ends
+/// with the dtypes it accepts), and the ops it refuses and why.
 void printKernels() {
   const runtime::KernelRegistry& registry = runtime::kernelRegistry();
   std::string kernels, itself, refused;
   for (const core::OpInfo& info : core::opTable()) {
     std::string line = std::string(info.name) + " " + nameList(info.layout.operands, info.layout.variadicOperands) +
-                       " -> " + nameList(info.layout.results, info.layout.variadicResults);
+                       attributeList(info.attributes) + " -> " +
+                       nameList(info.layout.results, info.layout.variadicResults);
     if (!info.refusal.empty())
       refused += std::string(info.name) + ": " + std::string(info.refusal) + "\n";
     else if (registry.find(&info))
@@ -174,11 +184,18 @@ int runRun(int argc, char** argv) {
   app.add_option("--trace", opts.trace, "Write a Chrome trace (one track per rank) to FILE")->check(path);
   app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60; inf: no limit)")
       ->check(timeoutSeconds());
+  app.add_option("--planner", cfg.planner,
+                 "How reshards are lowered: paddle (Paddle's functions, the default) or cost (the fewest bytes)")
+      ->check(CLI::IsMember({"paddle", "cost"}));
   app.add_option("--mode", cfg.mode,
-                 "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP; as pir-opt schedule): PROGRAM "
-                 "goes through apply-partition, split-ranks, gradient-merge and pipeline-split in process; with "
+                 "Run the pipeline schedule MODE (FThenB, 1F1B, VPP, ZBH1, ZB1P, ZBVPP, ZBV, DualPipeV; as pir-opt "
+                 "schedule): PROGRAM goes through apply-partition, split-ranks, gradient-merge and pipeline-split in "
+                 "process; with "
                  "--programs, the job lists of MODE");
-  app.add_option("--schedule", cfg.schedule, "Run the job lists of FILE.yaml (pir-opt schedule's output)")->check(path);
+  app.add_option("--schedule", cfg.schedule,
+                 "Run the job lists of FILE.yaml (pir-opt schedule's output) or of torch's FILE.csv (its program set: "
+                 "--mode, else inferred)")
+      ->check(path);
   app.add_option("--micro-batches", cfg.microBatches,
                  "Micro-batches N: the program's data shapes are one micro-batch's, each feed holds N on dim 0; "
                  "--check runs the serial program per micro-batch for its outputs and gradients, then every optimizer "

@@ -9,6 +9,7 @@
 #include "app/schedule_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -49,6 +50,7 @@ std::string render(const std::string& format, const sched::Schedule& s, const sc
   if (format == "grid") return sched::renderTimeGrid(s, sim);
   if (format == "chrome-trace") return sched::renderChromeTrace(s, sim);
   if (format == "svg") return sched::renderSvg(s, sim);
+  if (format == "torch-csv") return sched::scheduleToTorchCsv(s);
   return sched::scheduleToYaml(s, &sim);
 }
 
@@ -67,6 +69,18 @@ std::string summary(const std::string& file, const sched::Simulation& sim) {
   std::string text = line;
   for (size_t s = 0; s < sim.peakInFlight.size(); ++s) text += (s ? ", " : "") + std::to_string(sim.peakInFlight[s]);
   return text + "]\n";
+}
+
+/// `schedule` with each full backward that DIR has no program for, but its
+/// halves, run as backward_b then backward_w (sched::withBackwardHalves).
+sched::Schedule withHalves(const ScheduleArgs& args, const sched::Schedule& schedule) {
+  auto manifest = passes::loadManifest((std::filesystem::path(args.programs) / passes::kManifestName).string());
+  return sched::withBackwardHalves(schedule, [&](int stage, const std::string& type) {
+    if (!manifest) return std::filesystem::exists(std::filesystem::path(args.programs) / (type + ".pir"));
+    return std::any_of(manifest->programs.begin(), manifest->programs.end(), [&](const passes::ManifestProgram& p) {
+      return p.job == type && (p.stage < 0 || p.stage == stage);
+    });
+  });
 }
 
 /// `--programs DIR`: with a DIR/programs.yaml (what `pir-opt --output-dir`
@@ -122,13 +136,15 @@ int reportListProblems(const std::string& file, const std::vector<sched::Schedul
 }
 
 int runCheck(const ScheduleArgs& args) {
-  auto schedule = sched::loadScheduleFile(args.check);
+  auto schedule = sched::loadScheduleFile(args.check, args.options.mode);
   if (!schedule) return fail(schedule.status().message());
   if (int rc = reportListProblems(args.check, sched::checkScheduleList(*schedule)); rc != 0) return rc;
-  if (!args.programs.empty())
-    if (int rc = checkPrograms(args, *schedule); rc != 0) return rc;
-  if (!args.programs.empty())
-    if (int rc = checkCommunication(args, *schedule); rc != 0) return rc;
+  if (!args.programs.empty()) {
+    // The programs checked: a full backward without its own runs as its halves (as pir-run runs it).
+    sched::Schedule run = withHalves(args, *schedule);
+    if (int rc = checkPrograms(args, run); rc != 0) return rc;
+    if (int rc = checkCommunication(args, run); rc != 0) return rc;
+  }
   auto sim = sched::simulate(*schedule, args.options.costs);
   if (!sim) return fail(sim.status().message(), 2);
   return write(args.output, args.format.empty() ? summary(args.check, *sim) : render(args.format, *schedule, *sim));
@@ -155,7 +171,9 @@ int runGenerate(const ScheduleArgs& args) {
 
 void addOptions(CLI::App& app, ScheduleArgs& a) {
   const CLI::Validator path = nonEmptyPath();
-  app.add_option("--mode", a.options.mode, "FThenB, 1F1B, VPP, ZBH1, ZBVPP or ZB1P");
+  app.add_option("--mode", a.options.mode,
+                 "FThenB, 1F1B, VPP, ZBH1, ZBVPP, ZB1P, ZBV or DualPipeV; with --check FILE.csv, the program set "
+                 "torch's CSV is read for (default: inferred)");
   app.add_option_function<int>(
       "--stages",
       [&a](int p) {
@@ -176,9 +194,11 @@ void addOptions(CLI::App& app, ScheduleArgs& a) {
                  "YAML costs: forward, backward_b, backward_w, communication, optimizer, memory, max_memory")
       ->check(path);
   app.add_option("--max-in-flight", a.options.maxInFlight, "ZB1P: micro-batches a stage may hold (default P)");
-  app.add_option("--format", a.format, "yaml (default), grid, chrome-trace or svg");
+  app.add_option("--format", a.format, "yaml (default), grid, chrome-trace, svg or torch-csv");
   app.add_option("-o,--output", a.output, "output file, or - for stdout (written atomically)")->check(path);
-  app.add_option("--check", a.check, "validate a job-list YAML file instead of generating one")->check(path);
+  app.add_option("--check", a.check,
+                 "validate a job-list file instead of generating one: our YAML, or torch's CSV (FILE.csv)")
+      ->check(path);
   app.add_option("--programs", a.programs,
                  "with --check: every job type needs a program, one DIR/programs.yaml lists (per stage), "
                  "else a DIR/TYPE.pir; with a DIR/ranks.yaml, the programs' communication is checked too")
@@ -187,16 +207,20 @@ void addOptions(CLI::App& app, ScheduleArgs& a) {
 
 /// Cross-option checks CLI11 cannot express; empty when fine.
 std::string checkArgs(const ScheduleArgs& a) {
-  if (!a.format.empty() && a.format != "yaml" && a.format != "grid" && a.format != "chrome-trace" && a.format != "svg")
-    return "unknown --format '" + a.format + "' (expected yaml, grid, chrome-trace or svg)";
+  if (!a.format.empty() && a.format != "yaml" && a.format != "grid" && a.format != "chrome-trace" &&
+      a.format != "svg" && a.format != "torch-csv")
+    return "unknown --format '" + a.format + "' (expected yaml, grid, chrome-trace, svg or torch-csv)";
   if (!a.check.empty()) {
-    if (!a.options.mode.empty() || a.stagesGiven || a.microBatchesGiven)
-      return "--check reads the mode, stages and micro-batches from the file; drop --mode, --stages and "
-             "--micro-batches";
+    const bool csv = sched::isTorchCsvPath(a.check);
+    if ((!a.options.mode.empty() && !csv) || a.stagesGiven || a.microBatchesGiven)
+      return "--check reads the stages and micro-batches from the file, and a YAML file its mode; drop --stages "
+             "and --micro-batches (--mode only names the program set of a torch CSV)";
+    if (csv && !a.options.mode.empty() && passes::schedule::canonicalMode(a.options.mode).empty())
+      return "unknown --mode '" + a.options.mode + "'";
     return "";
   }
   if (!a.programs.empty()) return "--programs goes with --check";
-  if (a.options.mode.empty()) return "--mode is required (FThenB, 1F1B, VPP, ZBH1, ZBVPP or ZB1P)";
+  if (a.options.mode.empty()) return "--mode is required (FThenB, 1F1B, VPP, ZBH1, ZBVPP, ZB1P, ZBV or DualPipeV)";
   if (!a.stagesGiven) return "--stages is required";
   if (!a.microBatchesGiven) return "--micro-batches is required";
   return "";
@@ -205,7 +229,7 @@ std::string checkArgs(const ScheduleArgs& a) {
 }  // namespace
 
 int runSchedule(int argc, char** argv) {
-  CLI::App app{"pir-opt schedule: pipeline job lists (Paddle's modes and ZB1P), checked and simulated"};
+  CLI::App app{"pir-opt schedule: pipeline job lists (Paddle's modes, ZB1P, ZBV, DualPipeV), checked and simulated"};
   app.name("pir-opt schedule");
   ScheduleArgs args;
   addOptions(app, args);

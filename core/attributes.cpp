@@ -15,6 +15,34 @@ constexpr std::string_view kDataTypeNames[] = {"bf16", "f16",      "f32",    "f6
 constexpr std::string_view kReduceNames[] = {"SUM", "MAX", "MIN", "PRODUCT", "AVG", "ANY", "ALL"};
 }  // namespace
 
+size_t dataTypeBytes(DataType t) {
+  switch (t) {
+    case DataType::Bool:
+    case DataType::I8:
+    case DataType::U8:
+    case DataType::F8E4M3FN:
+    case DataType::F8E5M2:
+      return 1;
+    case DataType::BF16:
+    case DataType::F16:
+    case DataType::I16:
+      return 2;
+    case DataType::F32:
+    case DataType::I32:
+      return 4;
+    case DataType::F64:
+    case DataType::I64:
+    case DataType::Index:
+    case DataType::C64:
+      return 8;
+    case DataType::C128:
+      return 16;
+    case DataType::Undefined:
+      return 0;
+  }
+  return 0;
+}
+
 std::string_view dataTypeName(DataType t) { return kDataTypeNames[static_cast<unsigned>(t)]; }
 
 std::optional<DataType> parseDataType(std::string_view name) {

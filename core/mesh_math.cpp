@@ -75,6 +75,23 @@ std::vector<int64_t> subMeshRanks(const ProcessMesh& mesh, size_t meshDim, int64
   return out;
 }
 
+std::vector<int64_t> flatSubMeshRanks(const ProcessMesh& mesh, uint32_t meshDims, int64_t rank) {
+  if (mesh.processIds().empty() || (mesh.ndim() < 32 && (meshDims >> mesh.ndim()) != 0)) return {};
+  std::optional<std::vector<int64_t>> at = meshCoordinate(mesh, rank);
+  if (!at) at = meshCoordinate(mesh, mesh.processIds()[0]);
+  if (!at) return {};
+  std::vector<int64_t> out;
+  auto ids = mesh.processIds();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    std::optional<std::vector<int64_t>> c = meshCoordinate(mesh, ids[i]);
+    bool same = c.has_value();
+    for (size_t m = 0; same && m < c->size(); ++m)
+      if (!(meshDims >> m & 1u) && (*c)[m] != (*at)[m]) same = false;
+    if (same) out.push_back(ids[i]);
+  }
+  return out;
+}
+
 const ProcessMesh* subMesh1D(Context& ctx, const ProcessMesh& mesh, size_t meshDim, int64_t rank) {
   std::vector<int64_t> ranks = subMeshRanks(mesh, meshDim, rank);
   if (ranks.empty()) return nullptr;
@@ -112,6 +129,22 @@ std::optional<std::vector<int64_t>> localShape(std::span<const int64_t> globalSh
   std::vector<int64_t> out(globalShape.begin(), globalShape.end());
   for (size_t i = 0; i < out.size(); ++i)
     if (dims[i] >= 0 && out[i] >= 0) out[i] = shardPiece(out[i], meshShape[dims[i]], (*coord)[dims[i]]).size();
+  return out;
+}
+
+std::optional<std::vector<ShardPiece>> pieceBox(std::span<const int64_t> globalShape, const TensorDistAttr& dist,
+                                                int64_t rank) {
+  if (!mappingFits(dist, globalShape.size())) return std::nullopt;
+  std::optional<std::vector<int64_t>> coord = meshCoordinate(*dist.mesh(), rank);
+  if (!coord) return std::nullopt;
+  auto meshShape = dist.mesh()->shape();
+  auto dims = dist.dimsMapping();
+  std::vector<ShardPiece> out;
+  for (size_t i = 0; i < globalShape.size(); ++i) {
+    if (globalShape[i] < 0) return std::nullopt;
+    out.push_back(dims[i] >= 0 ? shardPiece(globalShape[i], meshShape[dims[i]], (*coord)[dims[i]])
+                               : ShardPiece{0, globalShape[i]});
+  }
   return out;
 }
 

@@ -46,6 +46,13 @@ std::optional<std::vector<int64_t>> meshCoordinate(const ProcessMesh& mesh, int6
 /// when `meshDim` is out of range or the mesh is malformed or empty.
 std::vector<int64_t> subMeshRanks(const ProcessMesh& mesh, size_t meshDim, int64_t rank);
 
+/// The ranks of the sub-mesh through `rank` over several mesh dims at once
+/// (`meshDims`, one bit per mesh dim): those whose coordinate differs from
+/// `rank`'s only on those dims, in the mesh's (row-major) order. A rank not
+/// in the mesh goes through the first process id, as subMeshRanks(). Empty
+/// when a bit is out of range or the mesh is malformed or empty.
+std::vector<int64_t> flatSubMeshRanks(const ProcessMesh& mesh, uint32_t meshDims, int64_t rank);
+
 /// subMeshRanks() as an interned 1-D mesh of that many ranks, named after
 /// `meshDim` when `mesh` has dim names (Paddle keeps `dim_names[meshDim]`),
 /// unnamed otherwise. Null when subMeshRanks() is empty.
@@ -80,6 +87,13 @@ std::vector<ShardPiece> shardPieces(int64_t dimSize, int64_t parts);
 /// does not fit (a length other than the shape's, a mesh dim out of range).
 std::optional<std::vector<int64_t>> localShape(std::span<const int64_t> globalShape, const TensorDistAttr& dist,
                                                int64_t rank);
+
+/// The box `rank` holds of a tensor of `globalShape` laid out by `dist`: for
+/// each tensor dim its piece (shardPiece along its mesh dim, the whole dim
+/// when unmapped; partial dims hold the whole dim too). nullopt as for
+/// localShape(), and for a dynamic dim.
+std::optional<std::vector<ShardPiece>> pieceBox(std::span<const int64_t> globalShape, const TensorDistAttr& dist,
+                                                int64_t rank);
 
 /// Paddle's type-level local shape (`InferLocalDDim` from dims_mapping, what
 /// `dist_to_dense` writes as the dense type): ceil(D / mesh.shape[m]) for

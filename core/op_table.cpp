@@ -18,6 +18,32 @@ const OpInfo* lookupRunOp(const Operation& op) {
 
 uint32_t OpInfo::index() const { return static_cast<uint32_t>(this - opTable().data()); }
 
+namespace {
+constexpr std::string_view kGenericAttributes[] = {
+    "chunk_id",      "execution_stream", "op_dist_attr", "op_role", "persistable", "replace_all_uses_with_reshard_var",
+    "stop_gradient", "struct_name"};
+}  // namespace
+
+std::span<const std::string_view> genericAttributes() { return kGenericAttributes; }
+
+bool OpInfo::mayPrintAttribute(std::string_view key, uint32_t numOperands) const {
+  if (!attributesRecorded()) return true;
+  for (std::string_view a : attributes)
+    if (a == key) return true;
+  for (std::string_view a : kGenericAttributes)
+    if (a == key) return true;
+  auto pastOperands = [&](const OpLayout& l) {
+    if (l.variadicOperands) return false;
+    for (size_t i = numOperands; i < l.operands.size(); ++i)
+      if (l.operands[i] == key) return true;
+    return false;
+  };
+  if (pastOperands(layout)) return true;
+  for (const OpLayout& l : olderLayouts)
+    if (pastOperands(l)) return true;
+  return false;
+}
+
 const OpLayout* OpInfo::layoutFor(uint32_t numOperands) const {
   if (olderLayouts.empty()) return &layout;
   if (layout.operands.size() == numOperands) return &layout;

@@ -1,11 +1,11 @@
 //===- op_table.h - what is known of each op, by name ------------*- C++ -*-===//
 //
 // One home for op knowledge (in the spirit of MLIR's registered operation
-// info, without a code generator): per op name, its operand and result
-// names in Paddle's order, in-place pairs, the attribute that names a value,
-// how its regions print, which operands it is linear in, and for the ops
-// passes create a result-type function. The facts come from Paddle's op
-// definitions (paddle/phi/ops/yaml/ops.yaml, backward.yaml,
+// info, without a code generator): per op name, its operand, result and
+// attribute names in Paddle's order, in-place pairs, the attribute that
+// names a value, how its regions print, which operands it is linear in, and
+// for the ops passes create a result-type function. The facts come from
+// Paddle's op definitions (paddle/phi/ops/yaml/ops.yaml, backward.yaml,
 // inconsistent/*.yaml, paddle/fluid/pir/dialect/operator/ir/ops.yaml and
 // paddle/pir/include/core/builtin_op.h).
 //
@@ -165,9 +165,13 @@ struct OpInfo {
   /// The op's attribute names in the order of Paddle's ops.yaml /
   /// backward.yaml `args` (after the tensor inputs; a mutable attribute
   /// printed as an operand is in `layout.operands` instead), then the
-  /// `extra` ones PIR prints for it. Empty: not recorded (yet).
+  /// `extra` ones PIR prints for it (builtin.parameter's need_clip, add_'s
+  /// grad_merge_add). The attributes PIR may put on any op are not listed
+  /// (genericAttributes). An op without attributes has an empty list that is
+  /// recorded (op_table_data.cpp's kNoAttrs, whose data() is not null); a
+  /// default (null) span is not recorded: attributesRecorded() says which.
   std::span<const std::string_view> attributes = {};
-  std::string_view nameAttr = {};               // the attribute naming a value, or empty
+  std::string_view nameAttr = {};  // the attribute naming a value, or empty
   RegionSyntax regionSyntax = RegionSyntax::Generic;
   uint8_t traits = kNoTraits;  // OpTraits
   ScopeAccess scope = ScopeAccess::None;
@@ -182,6 +186,16 @@ struct OpInfo {
   /// Dense number of this entry, 0 .. opTable().size() - 1.
   uint32_t index() const;
   bool has(OpTraits t) const { return (traits & t) != 0; }
+  /// Whether `attributes` is recorded (possibly empty: the op has none).
+  bool attributesRecorded() const { return attributes.data() != nullptr; }
+  /// Whether an op of this entry with `numOperands` operands may print the
+  /// attribute `key`: one of its own, one PIR puts on any op
+  /// (genericAttributes), or a mutable attribute that Paddle's current
+  /// signature takes as an operand but an older era printed as an attribute
+  /// (2023 dumps: sum's `axis`, scale's `scale`, uniform's `shape`), which
+  /// is an operand name at or past `numOperands`. True for every key when
+  /// the list is not recorded.
+  bool mayPrintAttribute(std::string_view key, uint32_t numOperands) const;
 
   /// The layout an op with `numOperands` operands has: with one layout,
   /// that one whatever the count (callers check indices); with several,
@@ -204,6 +218,16 @@ struct OpInfo {
 
 /// Every entry, in index order.
 std::span<const OpInfo> opTable();
+/// The attributes PIR may put on any op, beside the op's own
+/// (OpInfo::attributes): the per-result `stop_gradient` and `persistable`
+/// that Value::set_attribute keeps on the defining op; `op_role` and
+/// `chunk_id`, stamped by the Builder's guards and the auto-parallel passes;
+/// the distributed dialect's `op_dist_attr`; dy2static's `struct_name`, the
+/// layer an op was traced in; the new executor's `execution_stream`, which
+/// the reshard lowering sets on collectives; and apply_partition's
+/// `replace_all_uses_with_reshard_var` (research/paddle.md §1 and §3,
+/// research/lowering.md). Sorted.
+std::span<const std::string_view> genericAttributes();
 /// The entry for `name`, or null for an op the table does not know.
 const OpInfo* lookupOp(std::string_view name);
 const OpInfo* lookupOp(const Operation& op);

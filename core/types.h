@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -38,6 +39,8 @@ enum class DataType : uint8_t {
   Undefined
 };
 std::string_view dataTypeName(DataType t);
+/// The bytes one element of `t` takes (0 for Undefined).
+size_t dataTypeBytes(DataType t);
 std::optional<DataType> parseDataType(std::string_view name);
 
 enum class TypeKind : uint8_t { Scalar, DenseTensor, DistTensor, Vector, Null, Opaque };

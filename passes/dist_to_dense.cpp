@@ -12,6 +12,9 @@
 //     `pd_op.full_int_array` feeding a dist `pd_op.reshape` its `value` (as
 //     Int64s), copied first when another op reads it too (Paddle rewrites
 //     the shared op, changing its other readers);
+//   - an `embedding` (and its grad) on a vocab-sharded weight becomes the
+//     rank's `c_embedding` (`c_embedding_grad`) with its `start_index`
+//     (passes/vocab_parallel_embedding.h);
 //   - `op_dist_attr` goes; its chunk id, when it printed one, stays as a
 //     separate `chunk_id:(Int64)N` (the pipeline split reads it).
 // Then no dist type or dist attribute may remain: an internal error if one
@@ -29,6 +32,7 @@
 #include "core/op_table.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_pass.h"
+#include "passes/vocab_parallel_embedding.h"
 
 namespace pir::passes {
 
@@ -87,6 +91,9 @@ class DistToDensePass : public RankProgramPass {
     value_ = program_->context().intern("value");
     chunkId_ = program_->context().intern("chunk_id");
     opDistAttr_ = program_->context().intern("op_dist_attr");
+    int embeddings = localizeVocabParallelEmbeddings(
+        *program_, rank(), [&](const Operation& op, std::string message) { report(op, std::move(message)); });
+    for (int i = 0; i < embeddings; ++i) stats_.add("vocab-parallel embeddings made c_embedding");
     convertBlock(program_->body());
     if (failed()) return Status::ok();  // reported: the pass fails
     if (std::string left = findDistLeft(program_->body()); !left.empty())

@@ -10,11 +10,13 @@
 // partition-rank to remove.
 //
 //===----------------------------------------------------------------------===//
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/operation.h"
 #include "core/verifier.h"
+#include "passes/lowering/cost_model.h"
 #include "passes/lowering/emitter.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_option.h"
@@ -40,8 +42,14 @@ class LowerReshardPass : public ProgramPass {
     if (rank < 0) return Status::error("lower-reshard needs a rank: lower-reshard{rank=R}");
     Program& program = *named.program;
     // split-ranks plans the rings once for every rank's copy (a result).
+    Result<lowering::PlanRequest> request = planRequest();
+    if (!request) {
+      diag.error(-1, request.status().message());
+      return Status::error("lower-reshard could not read its options");
+    }
+    request_ = *request;
     const ProcessGroupTable* planned = result<ProcessGroupTable>();
-    Result<ProcessGroupTable> rings = planned ? Result<ProcessGroupTable>(*planned) : planRings(program);
+    Result<ProcessGroupTable> rings = planned ? Result<ProcessGroupTable>(*planned) : planRings(program, request_);
     if (!rings) {
       diag.error(-1, rings.status().message());
       return Status::error("lower-reshard could not plan the rings");
@@ -67,8 +75,8 @@ class LowerReshardPass : public ProgramPass {
       diag.error(reportLocation(&op), "dist_op.reshard needs one operand and one result, both of dist types");
       return false;
     }
-    Result<lowering::ReshardPlan> plan =
-        lowering::planReshard(program.context(), src, dst, tensorShape(in->type())->dims);
+    Result<lowering::ReshardPlan> plan = lowering::planReshard(
+        program.context(), src, dst, tensorShape(in->type())->dims, lowering::requestFor(request_, in->type()));
     if (!plan) {
       diag.error(reportLocation(&op), "cannot lower dist_op.reshard: " + plan.status().message());
       return false;
@@ -82,7 +90,20 @@ class LowerReshardPass : public ProgramPass {
     return true;
   }
 
+  /// The planner and its cost model, from the options.
+  Result<lowering::PlanRequest> planRequest() { return lowering::planRequestOf(planner_, costModel_.value(), model_); }
+
   Option<int> rank_{this, "rank", "the global rank to lower for (-1: the program's own rank)", -1, -1, kMaxRank};
+  EnumOption<lowering::Planner> planner_{
+      this,
+      "planner",
+      "planner (paddle: Paddle's functions in registry order; cost: the fewest bytes)",
+      lowering::Planner::Paddle,
+      {{"paddle", lowering::Planner::Paddle}, {"cost", lowering::Planner::Cost}}};
+  Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
+                                 ""};
+  lowering::PlanRequest request_;
+  std::shared_ptr<lowering::CostModel> model_;
 };
 
 }  // namespace

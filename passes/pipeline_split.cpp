@@ -1,6 +1,6 @@
 //===- pipeline_split.cpp - a training program into per-job programs ------===//
 //
-// `pipeline-split{mode=FThenB|1F1B|VPP|ZBH1|ZBVPP|ZB1P vpp=V split-bw=BOOL}`
+// `pipeline-split{mode=FThenB|1F1B|VPP|ZBH1|ZBVPP|ZB1P|ZBV|DualPipeV vpp=V split-bw=BOOL}`
 // turns one pipeline stage's program (a rank's from split-ranks, or one
 // written so) into the programs Paddle's pipeline passes make,
 // named and ordered as Paddle does (pass_utils.py, pipeline_1f1b.py,
@@ -14,6 +14,7 @@
 //           holds copies of every backward_b and backward_w op
 //   ZB1P    ZBH1's programs (only its schedule differs)
 //   ZBVPP   VPP + split-bw with V = 2, the chunks placed in a V
+//   ZBV, DualPipeV  ZBVPP's programs (only their schedules differ)
 // send_v2/recv_v2 go where Paddle's passes put them: a forward recv_v2 to
 // recv_forward(c) and a backward send_v2 to send_backward(c) (1F1B, VPP),
 // every other one with its role's ops (a backward send is backward_b); a
@@ -40,7 +41,7 @@ namespace {
 
 using namespace pir::core;
 
-enum class Mode { FThenB, OneFOneB, VPP, ZBH1, ZBVPP, ZB1P };
+enum class Mode { FThenB, OneFOneB, VPP, ZBH1, ZBVPP, ZB1P, ZBV, DualPipeV };
 
 /// recv_v2 and send_v2 ops, noted while the ops are gathered: at a million
 /// ops, looking at each op again later costs a cache miss per op.
@@ -60,9 +61,9 @@ class PipelineSplitPass : public SplittingPass {
   }
 
   Status checkOptions(const PassOptionValues& values) override {
-    if (mode_ == Mode::ZBVPP && vpp_ > 2)
-      return values.errorAtKey("vpp", "ZBVPP places exactly 2 chunks on each stage, in a V: vpp must be 2");
-    if (vpp_ > 1 && mode_ != Mode::VPP && mode_ != Mode::ZBVPP) return values.errorAtKey("vpp", "vpp needs mode=VPP");
+    if (vShaped() && vpp_ > 2)
+      return values.errorAtKey("vpp", modeName() + " places exactly 2 chunks on each stage, in a V: vpp must be 2");
+    if (vpp_ > 1 && mode_ != Mode::VPP && !vShaped()) return values.errorAtKey("vpp", "vpp needs mode=VPP");
     if (splitBw_ && mode_ != Mode::VPP) return values.errorAtKey("split-bw", "split-bw needs mode=VPP");
     return Status::ok();
   }
@@ -191,7 +192,7 @@ class PipelineSplitPass : public SplittingPass {
   /// contradicts it is the error.
   static Status checkVPlacement(const std::vector<Operation*>& ops, const std::vector<int64_t>& roles,
                                 const std::vector<P2P>& p2p, const std::vector<int64_t>& chunk, int stage,
-                                DiagnosticEngine& diag) {
+                                const std::string& mode, DiagnosticEngine& diag) {
     constexpr size_t kNo = SIZE_MAX;
     size_t first[2] = {kNo, kNo}, recv[2] = {kNo, kNo}, send[2] = {kNo, kNo};
     for (size_t i = 0; i < ops.size(); ++i) {
@@ -209,10 +210,10 @@ class PipelineSplitPass : public SplittingPass {
       std::string which = p2p[i == kNo ? 0 : i] == P2P::Send   ? " (the pd_op.send_v2 of what this op makes)"
                           : p2p[i == kNo ? 0 : i] == P2P::Recv ? " (the pd_op.recv_v2 this op reads)"
                                                                : "";
-      diag.error(reportLocation(op),
-                 "ZBVPP places chunks in a V (chunk 0 of stage s holds layer group s, chunk 1 "
-                 "group 2P-1-s), but on " +
-                     at + " " + why + which);
+      diag.error(reportLocation(op), mode +
+                                         " places chunks in a V (chunk 0 of stage s holds layer group s, chunk 1 "
+                                         "group 2P-1-s), but on " +
+                                         at + " " + why + which);
       return Status::error("chunks not placed in a V");
     };
     if (stage == 0 && recv[0] != kNo) return fail(recv[0], "chunk 0 (group 0, the first) receives a forward input");
@@ -282,7 +283,7 @@ class PipelineSplitPass : public SplittingPass {
     auto isRecv = [&](size_t i) { return p2p[i] == P2P::Recv && roles[i] == kRoleForward; };
     auto isSend = [&](size_t i) { return p2p[i] == P2P::Send && roles[i] == kRoleBackward; };
     plan.home.resize(ops.size());
-    if (mode_ != Mode::VPP && mode_ != Mode::ZBVPP)
+    if (mode_ != Mode::VPP && !vShaped())
       if (Status s = checkOneChunk(ops, roles, diag); !s) return s;
     switch (mode_) {
       case Mode::FThenB:
@@ -320,13 +321,15 @@ class PipelineSplitPass : public SplittingPass {
         return Status::ok();
       case Mode::VPP:
       case Mode::ZBVPP:
+      case Mode::ZBV:
+      case Mode::DualPipeV:
         break;
     }
     std::vector<int64_t> chunk;
     if (Status s = chunks(ops, roles, p2p, chunk, diag); !s) return s;
     // Job indices by kind and chunk, in Paddle's job order.
-    if (mode_ == Mode::ZBVPP)
-      if (Status s = checkVPlacement(ops, roles, p2p, chunk, stage, diag); !s) return s;
+    if (vShaped())
+      if (Status s = checkVPlacement(ops, roles, p2p, chunk, stage, modeName(), diag); !s) return s;
     const bool splitBw = splitBackward();
     size_t v = static_cast<size_t>(chunkCount());
     std::vector<int> recvForward(v), forward(v), backward(v), sendBackward(v), backwardB(v), backwardW(v);
@@ -363,11 +366,14 @@ class PipelineSplitPass : public SplittingPass {
 
   /// The mode as `pir-opt schedule --mode` names it.
   std::string modeName() const {
-    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
+    static constexpr std::string_view kModeNames[] = {"FThenB", "1F1B", "VPP", "ZBH1",
+                                                      "ZBVPP",  "ZB1P", "ZBV", "DualPipeV"};
     return std::string(kModeNames[static_cast<size_t>(static_cast<Mode>(mode_))]);
   }
-  int chunkCount() const { return mode_ == Mode::ZBVPP ? 2 : static_cast<int>(vpp_); }
-  bool splitBackward() const { return splitBw_ || mode_ == Mode::ZBVPP; }
+  /// ZBVPP, ZBV and DualPipeV: two chunks a stage, placed in a V.
+  bool vShaped() const { return mode_ == Mode::ZBVPP || mode_ == Mode::ZBV || mode_ == Mode::DualPipeV; }
+  int chunkCount() const { return vShaped() ? 2 : static_cast<int>(vpp_); }
+  bool splitBackward() const { return splitBw_ || vShaped(); }
 
   EnumOption<Mode> mode_{this,
                          "mode",
@@ -378,8 +384,10 @@ class PipelineSplitPass : public SplittingPass {
                           {"VPP", Mode::VPP},
                           {"ZBH1", Mode::ZBH1},
                           {"ZBVPP", Mode::ZBVPP},
-                          {"ZB1P", Mode::ZB1P}}};
-  Option<int> vpp_{this, "vpp", "number of virtual pipeline chunks (VPP; ZBVPP: 2)", 1, 1, 1024};
+                          {"ZB1P", Mode::ZB1P},
+                          {"ZBV", Mode::ZBV},
+                          {"DualPipeV", Mode::DualPipeV}}};
+  Option<int> vpp_{this, "vpp", "number of virtual pipeline chunks (VPP; ZBVPP, ZBV, DualPipeV: 2)", 1, 1, 1024};
   Option<bool> splitBw_{this, "split-bw", "split backward into backward_b and backward_w (VPP)", false};
 };
 

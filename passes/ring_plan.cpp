@@ -21,7 +21,7 @@ int64_t maxRingId(const Program& program) {
   return best;
 }
 
-Result<ProcessGroupTable> planRings(const Program& program) {
+Result<ProcessGroupTable> planRings(const Program& program, const lowering::PlanRequest& request) {
   // The first new id is base + 2: above every id the input holds.
   ProcessGroupTable table(std::max(ProcessGroupTable::kPaddleBaseRingId, maxRingId(program) - 1));
   Status status = Status::ok();
@@ -31,14 +31,16 @@ Result<ProcessGroupTable> planRings(const Program& program) {
     const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
     const TensorDistAttr* dst = distAttrOf(op.result(0)->type());
     if (!src || !dst) return;  // lower-reshard reports these where it meets them
+    auto dims = tensorShape(in->type())->dims;
     Result<lowering::ReshardPlan> plan =
-        lowering::planReshard(program.context(), src, dst, tensorShape(in->type())->dims);
+        lowering::planReshard(program.context(), src, dst, dims, lowering::requestFor(request, in->type()));
     if (!plan) {
       status = plan.takeStatus();
       return;
     }
     for (const lowering::Step& step : plan->steps)
-      lowering::forEachRing(step, [&](std::span<const int64_t> ranks) { table.getOrCreate(ranks); });
+      lowering::forEachRing(
+          step, [&](std::span<const int64_t> ranks) { table.getOrCreate(ranks); }, dims);
   });
   if (!status.isOk()) return status;
   return table;

@@ -20,13 +20,15 @@
 #include "core/process_group.h"
 #include "core/program.h"
 #include "core/status.h"
+#include "passes/lowering/plan.h"
 
 namespace pir::passes {
 
 /// The rings lowering every reshard of `program` needs, over all ranks. An
 /// error when a reshard cannot be planned (dist attrs missing or of
 /// different tensor ranks).
-core::Result<core::ProcessGroupTable> planRings(const core::Program& program);
+core::Result<core::ProcessGroupTable> planRings(const core::Program& program,
+                                                const lowering::PlanRequest& request = {});
 
 /// The highest `ring_id` attribute of any op in `program`, or -1 for none.
 int64_t maxRingId(const core::Program& program);

@@ -33,6 +33,7 @@
 #include "core/context.h"
 #include "core/threads.h"
 #include "core/verifier.h"
+#include "passes/lowering/cost_model.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_layout.h"
@@ -122,7 +123,9 @@ class SplitRanksPass : public SplittingPass {
                                             ", whose ranks are unknown; give them with split-ranks{rings=FILE}");
     });
     if (unknown) return Status::error("split-ranks needs the ranks of the input's rings");
-    Result<ProcessGroupTable> planned = planRings(program);
+    Result<lowering::PlanRequest> request = lowering::planRequestOf(planner_, costModel_.value(), model_);
+    if (!request) return request.takeStatus();
+    Result<ProcessGroupTable> planned = planRings(program, *request);
     if (!planned) return planned.takeStatus();
     if (Status s = table.addAll(*planned); !s) return s;
     planned_ = std::make_shared<const ProcessGroupTable>(std::move(*planned));
@@ -199,6 +202,10 @@ class SplitRanksPass : public SplittingPass {
       if (!probe) return Status::internal("split-ranks needs the pass '" + spec.name + "'");
       for (const PassOption* opt : probe->options())
         if (opt->name() == "rank") spec.options.values["rank"] = std::to_string(rank);
+      if (passName == "lower-reshard") {  // the planner the rings were planned with
+        spec.options.values["planner"] = planner_ == lowering::Planner::Cost ? "cost" : "paddle";
+        if (!costModel_.value().empty()) spec.options.values["cost-model"] = costModel_.value();
+      }
     }
     if (!pm.addPipeline(specs, diag)) return Status::internal("split-ranks could not build its rank pipeline");
     if (Status s = pm.run(one, diag); !s)
@@ -212,6 +219,14 @@ class SplitRanksPass : public SplittingPass {
   std::vector<int> stages_;  // per rank made, its stage (ranks.yaml's), or -1
   Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
+  EnumOption<lowering::Planner> planner_{this,
+                                         "planner",
+                                         "planner (lower-reshard's: paddle or cost)",
+                                         lowering::Planner::Paddle,
+                                         {{"paddle", lowering::Planner::Paddle}, {"cost", lowering::Planner::Cost}}};
+  Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
+                                 ""};
+  std::shared_ptr<lowering::CostModel> model_;
   std::shared_ptr<const ProcessGroupTable> planned_;  // planRings of the input, which every rank's copy has too
 };
 

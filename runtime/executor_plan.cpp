@@ -128,7 +128,7 @@ class PlanBuilder {
     if (!shape) return Status::error(where + "a value of a type the runner cannot hold", op ? op->location() : -1);
     if (!isRunnable(shape->dtype))
       return Status::error(where + "dtype " + std::string(core::dataTypeName(shape->dtype)) +
-                               " is not one the runner computes with (f32, f64, i32, i64, bool, bf16)",
+                               " is not one the runner computes with (f32, f64, i32, i64, bool, bf16, u8)",
                            op ? op->location() : -1);
     return Status::ok();
   }

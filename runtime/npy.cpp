@@ -115,7 +115,8 @@ Result<DataType> dtypeOf(const std::string& descr) {
   if (kind == "i4") return DataType::I32;
   if (kind == "i8") return DataType::I64;
   if (kind == "b1") return DataType::Bool;
-  return Status::error("unsupported .npy dtype '" + descr + "' (the runner reads f4, f8, i4, i8 and b1)");
+  if (kind == "u1") return DataType::U8;
+  return Status::error("unsupported .npy dtype '" + descr + "' (the runner reads f4, f8, i4, i8, b1 and u1)");
 }
 
 uint32_t readLe(std::string_view b, size_t at, size_t n) {
@@ -134,6 +135,8 @@ std::string_view descrOf(DataType t) {
       return "<i8";
     case DataType::Bool:
       return "|b1";
+    case DataType::U8:
+      return "|u1";
     default:
       return "<f4";  // F32, and BF16 written as f4
   }

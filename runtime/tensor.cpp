@@ -42,19 +42,15 @@ struct Tensor::Storage {
 };
 
 size_t elementSize(DataType dtype) {
-  switch (dtype) {
+  switch (dtype) {  // the dtypes the runner runs
     case DataType::F32:
-      return 4;
     case DataType::F64:
-      return 8;
     case DataType::I32:
-      return 4;
     case DataType::I64:
-      return 8;
     case DataType::Bool:
-      return 1;
+    case DataType::U8:  // dropout's mask
     case DataType::BF16:
-      return 2;
+      return core::dataTypeBytes(dtype);
     default:
       return 0;
   }

@@ -42,7 +42,8 @@ struct BFloat16 {
 };
 
 /// Bytes per element of a dtype the runner computes with (F32, F64, I32,
-/// I64, Bool, BF16); 0 for the others (the runner refuses them).
+/// I64, Bool, BF16, and U8, which only dropout's mask has); 0 for the others
+/// (the runner refuses them).
 size_t elementSize(DataType dtype);
 inline bool isRunnable(DataType dtype) { return elementSize(dtype) != 0; }
 
@@ -134,7 +135,8 @@ inline bool shapeMatches(std::span<const int64_t> want, std::span<const int64_t>
 }
 
 /// Calls `f(T*)` with the tensor's data typed by its dtype (bf16 as
-/// BFloat16, bool as bool); for generic kernels over all runnable dtypes.
+/// BFloat16, bool as bool, u8 as uint8_t); for generic kernels over all
+/// runnable dtypes.
 template <class F>
 auto visitDtype(DataType dtype, F&& f) {
   switch (dtype) {
@@ -150,6 +152,8 @@ auto visitDtype(DataType dtype, F&& f) {
       return f(static_cast<bool*>(nullptr));
     case DataType::BF16:
       return f(static_cast<BFloat16*>(nullptr));
+    case DataType::U8:
+      return f(static_cast<uint8_t*>(nullptr));
     default:
       return f(static_cast<float*>(nullptr));  // callers check isRunnable first
   }

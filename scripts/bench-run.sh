@@ -28,6 +28,13 @@
 #   100000) --mesh 2` on 2 in-process ranks: per rank, the step's time and its
 #   shares in kernels (communication kernels and their waits included: the
 #   target is >= 90%), in communication, and outside kernels (the executor).
+#
+# bench_llama: one training step of `gen-program --model llama` (dense; BENCH_LLAMA, default
+#   "--layers 2 --hidden 256 --heads 4 --seq 128 --vocab 1000 --batch 2") by pir-run on one rank
+#   against the same step in PyTorch eager (scripts/llama_torch.py: forward, autograd, AdamW),
+#   both on one thread (OPENBLAS_NUM_THREADS=1, torch.set_num_threads(1)), best of BENCH_REPS runs
+#   each (pir-run: the step's seconds from summary.yaml, inputs read beforehand; PyTorch: the
+#   step timed in one process); prints both and the ratio (the target is <= 1.0x).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -159,8 +166,34 @@ for r in summary["per_rank"]:
 PY
 }
 
+bench_llama() {
+  cmake --build "$build" --target pir-run > /dev/null
+  /usr/bin/python3 -c 'import torch' 2> /dev/null || { echo "skipped: no python3-torch"; return; }
+  local sizes=${BENCH_LLAMA:-"--layers 2 --hidden 256 --heads 4 --seq 128 --vocab 1000 --batch 2"} i
+  # shellcheck disable=SC2086
+  python3 "$root/scripts/gen-program" --model llama $sizes --write-inputs "$tmp/llama-in" -o "$tmp/llama.pir"
+  for i in $(seq "$reps"); do
+    OPENBLAS_NUM_THREADS=1 "$build/app/pir-run" "$tmp/llama.pir" --inputs "$tmp/llama-in" \
+      --output-dir "$tmp/llama-$i" > /dev/null
+  done
+  # shellcheck disable=SC2086
+  OPENBLAS_NUM_THREADS=1 /usr/bin/python3 "$root/scripts/llama_torch.py" bench $sizes --repeat "$reps" \
+    > "$tmp/llama-torch"
+  python3 - "$tmp" "$reps" "$sizes" <<'PY'
+import glob, sys, yaml
+tmp, reps, sizes = sys.argv[1], sys.argv[2], sys.argv[3]
+ours = min(yaml.safe_load(open(f))["per_rank"][0]["seconds"] for f in glob.glob(tmp + "/llama-*/summary.yaml"))
+torch = float(open(tmp + "/llama-torch").read())
+print(f"gen-program --model llama {sizes}: one training step, one thread, best of {reps}")
+print()
+print("| pir-run s | PyTorch eager s | pir-run / PyTorch |")
+print("|---|---|---|")
+print(f"| {ours:.4f} | {torch:.4f} | {ours / torch:.2f}x |")
+PY
+}
+
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor bench_mpi bench_step)
+[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor bench_mpi bench_step bench_llama)
 echo "# pir-run benchmarks ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for s in "${sections[@]}"; do
   echo

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libspdlog-dev libfmt-dev
           libyaml-cpp-dev catch2 libre2-dev clang-format-14 llvm-14-tools
-          libopenblas-dev libeigen3-dev libopenmpi-dev openmpi-bin python3-numpy "$@")
+          libopenblas-dev libeigen3-dev libopenmpi-dev openmpi-bin python3-numpy python3-torch "$@")
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,8 +3,10 @@
 # program's ranks (apply-partition,split-ranks, run by pir-run itself) must
 # compute what its serial meaning computes (issue 18).
 #
-#   lowering-check.sh PIR_RUN TESTDATA_DIR [CASE...]
+#   lowering-check.sh PIR_RUN TESTDATA_DIR [--planner=P] [CASE...]
 #
+# --planner=cost lowers with the cost planner (pir-run --planner cost, issue
+# 31) instead of Paddle's functions.
 # Without CASEs every testdata/lowering input (*.pir, and the rank passes'
 # input .txt) is a case. A case is skipped, with its reason printed, when it
 # is an error case (a .stderr expectation), dense (no pd_dist type), or listed
@@ -14,6 +16,8 @@
 set -u
 pir_run=$(realpath "$1") dir=$2
 shift 2
+planner=paddle
+case "${1:-}" in --planner=*) planner=${1#--planner=}; shift ;; esac
 cd "$dir/lowering" || exit 2
 
 # Cases the runner cannot check, each with why (never skip silently).
@@ -46,7 +50,7 @@ for case in "${cases[@]}"; do
     echo "SKIP $case: ${skipped[$case]}"; skip=$((skip + 1)); continue
   fi
   log=$work/$base.log
-  timeout 120 "$pir_run" "$case" --check > "$log" 2>&1 < /dev/null
+  timeout 120 "$pir_run" "$case" --check --planner "$planner" > "$log" 2>&1 < /dev/null
   code=$?
   wrong=${known_wrong[$case]:-}
   if [ -n "$wrong" ] && [ $code -eq 1 ] && grep -q '^check:.* differs at' "$log"; then

@@ -4,7 +4,8 @@
 # values across stages, residuals, tied parameters, several crossings) under every mode that
 # applies to them (--describe), on both paths:
 #   1. in process:  pir-run PROGRAM --mode M ... --check
-#   2. pir-opt PROGRAM --output-dir D (apply-partition, split-ranks, gradient-merge, pipeline-split),
+#   2. pir-opt PROGRAM --output-dir D (apply-partition, split-ranks, gradient-merge, split-matmul-grad for the
+#      modes that split the backward, pipeline-split),
 #      then pir-opt schedule --check S --programs D (the static communication check) and
 #      pir-run --programs D --schedule S --check PROGRAM.
 # Every run must pass --check, and the static check must say valid.
@@ -47,7 +48,11 @@ for seed in $(seq "$from" "$to"); do
     [ "$mode" = ZB1P ] && set_mode=ZBH1  # ZB1P runs ZBH1's program set
     d=$work/dir
     rm -rf "$d"
-    pipeline="apply-partition,split-ranks,gradient-merge{k=$n avg=true},pipeline-split{mode=$set_mode${vpp:+ vpp=$vpp}$split}"
+    # The modes that split the backward split matmul_grad first (pir-run's pipelinePassPipeline).
+    smg=""
+    case "$mode" in ZBH1 | ZB1P | ZBVPP | ZBV | DualPipeV) smg=",split-matmul-grad" ;; esac
+    [ -n "$split" ] && smg=",split-matmul-grad"
+    pipeline="apply-partition,split-ranks,gradient-merge{k=$n avg=true}$smg,pipeline-split{mode=$set_mode${vpp:+ vpp=$vpp}$split}"
     if ! "$pir_opt" "$p" --output-dir "$d" "--pass-pipeline=$pipeline" > "$work/out" 2> "$work/err"; then
       fail "$seed" "$spec" "pir-opt --output-dir"
       continue

@@ -151,7 +151,8 @@ class Config:
                     "--mode ZBH1 --micro-batches 4", "--mode ZB1P --micro-batches 4"]
         # Chunk ids 1 are refused by the one-chunk modes (pipeline-split: chunk ids lie in [0, vpp)).
         if self.vshape:
-            return ["--mode ZBVPP --micro-batches %d" % P, "--mode ZBVPP --micro-batches %d" % (2 * P)]
+            return ["--mode ZBVPP --micro-batches %d" % P, "--mode ZBVPP --micro-batches %d" % (2 * P),
+                    "--mode ZBV --micro-batches %d" % (2 * P), "--mode DualPipeV --micro-batches %d" % (2 * P)]
         return ["--mode VPP --vpp 2 --micro-batches 4", "--mode VPP --vpp 2 --split-bw --micro-batches %d" % P]
 
     def describe(self):

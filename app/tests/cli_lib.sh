@@ -62,6 +62,28 @@ prun() {
   check_no_crash
 }
 
+need_mpirun() {
+  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
+}
+
+# mpi NP ARGS... : pir-run ARGS under mpirun -np NP, like prun; the whole
+# stderr in ./err.mpirun, pir-run's own lines in ./err. $MPI_TIMEOUT seconds
+# (60 unless set). Every mpirun of the CLI tests goes through here.
+mpi() {
+  local np=$1
+  shift
+  # Under ASan: full stacks through OpenMPI, so scripts/lsan-mpi.supp matches.
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:fast_unwind_on_malloc=0} \
+    timeout "${MPI_TIMEOUT:-60}" mpirun --allow-run-as-root --oversubscribe -np "$np" "$PIR_RUN" "$@" \
+    > out 2> err.mpirun
+  rc=$?
+  # mpirun's own notices (blocks between dashed lines, `[host:pid] ...` help
+  # lines) reach stderr in no fixed order with the ranks' lines: the checks
+  # read pir-run's lines alone (err.mpirun keeps everything).
+  awk '/^------------------------------*$/ { inside = !inside; next } !inside && !/^\[[^]]*:[0-9]+\] /' err.mpirun > err
+  check_no_crash
+}
+
 # write_dense_named OUT1 OUT2: p.pir, a dense program using only data-movement
 # kernels: the 0-D loss 0.5 written as OUT1, t = transpose(x) as OUT2 and
 # assigned into the parameter w.
@@ -239,4 +261,13 @@ cli_main() {
   fi
   echo "ok $TEST_NAME"
   exit 0
+}
+
+# check_passes LABEL ARGS...: pir-run ARGS --check exits 0 with a 'check: N tensors match' line.
+check_passes() {
+  local label=$1
+  shift
+  prun "$@" --check --timeout 20
+  expect_rc 0 "$label: $*"
+  grep -Eq '^check: [0-9]+ tensors match' out || fail "$label $*: no 'tensors match' line: $(cat out err)"
 }

@@ -80,7 +80,7 @@ test_pass_option_values() {
 test_list_passes_options() {
   run --list-passes
   expect_rc 0
-  grep -Eq '^      mode=FThenB\|1F1B\|VPP\|ZBH1\|ZBVPP\|ZB1P  pipeline mode \(default FThenB\)$' out ||
+  grep -Eq '^      mode=FThenB\|1F1B\|VPP\|ZBH1\|ZBVPP\|ZB1P\|ZBV\|DualPipeV  pipeline mode \(default FThenB\)$' out ||
     fail "--list-passes lacks pipeline-split's mode: $(cat out)"
   grep -Eq '^      vpp=1\.\.1024  ' out || fail "--list-passes lacks vpp's range"
   grep -Eq '^      share=true\|false  .*\(default false\)$' out || fail "--list-passes lacks share"

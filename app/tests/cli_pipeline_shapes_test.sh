@@ -14,13 +14,7 @@ ONE_CHUNK="01_backward_reads_forward 05_three_stage_1f1b 06_tied_embedding 07_se
   08_partial_grads_cross_stage_tp 09_tied_last_stage_without_parameters"
 
 # passes NAME ARGS...: pir-run ARGS --check exits 0 with a 'check: N tensors match' line.
-passes() {
-  local name=$1
-  shift
-  prun "$@" --check --timeout 20
-  expect_rc 0 "$name: $*"
-  grep -Eq '^check: [0-9]+ tensors match' out || fail "$name $*: no 'tensors match' line: $(cat out err)"
-}
+passes() { check_passes "$@"; }
 
 # folder CASE DIR N PIPELINE-SPLIT-OPTIONS: the case's job programs as pir-opt writes them.
 folder() {

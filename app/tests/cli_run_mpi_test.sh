@@ -6,25 +6,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 GEN=$HERE/../../scripts/gen-program
 
-need_mpirun() {
-  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
-}
-
-# mpi NP ARGS... : pir-run ARGS under mpirun -np NP, like prun.
-mpi() {
-  local np=$1
-  shift
-  # Under ASan: full stacks through OpenMPI, so scripts/lsan-mpi.supp matches.
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:fast_unwind_on_malloc=0} \
-    timeout 60 mpirun --allow-run-as-root --oversubscribe -np "$np" "$PIR_RUN" "$@" > out 2> err.mpirun
-  rc=$?
-  # mpirun's own notices (blocks between dashed lines, `[host:pid] ...` help
-  # lines) reach stderr in no fixed order with the ranks' lines: the checks
-  # read pir-run's lines alone (err.mpirun keeps everything).
-  awk '/^------------------------------*$/ { inside = !inside; next } !inside && !/^\[[^]]*:[0-9]+\] /' err.mpirun > err
-  check_no_crash
-}
-
 # summary.yaml without what a run's timing makes differ (seconds).
 untimed() {
   grep -Ev '^    (seconds|kernel_seconds|comm_seconds):' "$1"
@@ -53,6 +34,26 @@ in_process_and_mpi() {
   expect_rc 0 "under mpirun"
   same ip.out out "stdout"
   same_run ip mp
+}
+
+# ZB-V and DualPipeV (issue 32) under mpirun on 2 and 4 processes, with and without tensor
+# parallelism: stdout (the loss and the check) as in process, equal to the serial step.
+test_run_mpi_zbv_dualpipev() {
+  need_mpirun
+  local shapes=$PIR_TESTDATA/pipeline_shapes spec
+  "$GEN" --ops 300 --stages 2 --vpp 2 --vschedule --mesh 2 -o tp.pir || fail "gen-program"
+  # shellcheck disable=SC2086  # spec is a list of words
+  for spec in "2 $shapes/12_transposed_matmuls_v.pir ZBV 4" "4 $shapes/13_transposed_matmuls_v_four_stages.pir DualPipeV 8" \
+    "4 tp.pir DualPipeV 4" "4 tp.pir ZBV 4"; do
+    set -- $spec
+    prun "$2" --mode "$3" --micro-batches "$4" --check
+    expect_rc 0 "in process: $spec"
+    mv out ip.out
+    mpi "$1" "$2" --mode "$3" --micro-batches "$4" --check
+    expect_rc 0 "under mpirun: $spec"
+    grep -q "tensors match" out || fail "$spec: no check line: $(cat out)"
+    same ip.out out "stdout of $spec"
+  done
 }
 
 test_run_mpi_seed_two_ranks() {
@@ -84,6 +85,24 @@ test_run_mpi_gen_program_four_ranks() {
   in_process_and_mpi 4 p.pir --steps 2
   [ "$(wc -l < out)" = 2 ] || fail "not one loss line per step: $(cat out)"
   grep -q '^ranks: 4$' mp/summary.yaml || fail "not 4 ranks: $(cat mp/summary.yaml)"
+}
+
+# The cost planner's all-to-all (send_v2/recv_v2 of exact blocks) and gather on uneven dims: the same outputs and
+# the same counted bytes per rank and ring in process and under mpirun (issue 31).
+test_run_mpi_cost_planner_counts_as_in_process() {
+  need_mpirun
+  local ts='pd_dist.tensor<7x5xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1]>'
+  local td='pd_dist.tensor<7x5xf32, mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0]>'
+  local mesh='mesh:{shape:[2,2],process_ids:[0,1,2,3]}'
+  cat > p.pir <<PIR
+{
+    (%0) = "builtin.parameter" () {op_dist_attr:{$mesh,result(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[0,1]}},parameter_name:"w",persistable:[true],stop_gradient:[false]} : () -> $ts
+    (%1) = "dist_op.reshard" (%0) {} : ($ts) -> $td
+    () = "builtin.shadow_output" (%1) {op_dist_attr:{$mesh,operand(0):{mesh_shape:[2,2],process_ids:[0,1,2,3],dims_mappings:[1,0]}},output_name:"out"} : ($td) -> 
+}
+PIR
+  in_process_and_mpi 4 p.pir --planner cost --check
+  grep -q 'bytes_received: {.*[1-9]' mp/summary.yaml || fail "nothing counted: $(cat mp/summary.yaml)"
 }
 
 test_run_mpi_wrong_process_count() {

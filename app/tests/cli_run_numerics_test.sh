@@ -3,8 +3,8 @@
 # computes it (relu(NaN) is NaN, not 0: a NaN input no longer ends in a finite loss); --check-finite
 # fails at the first op that makes a NaN or an infinity from finite operands, or at the feed that holds
 # one, in process, on every rank of a distributed run, in every job of a pipeline and under mpirun; a
-# kernel's result that is not its op's declared type is an error at that op, not at a later consumer.
-# See cli_lib.sh for the driver.
+# kernel's result that is not its op's declared type is an error at that op, not at a later consumer
+# (arange's: a static length its operands contradict). See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 PY=/usr/bin/python3  # Debian's, where python3-numpy is installed
 TWO=$TESTDATA/gradient_merge/05_dist_two_stages.pir  # stage 0 on [0], stage 1 on [1], sgd_
@@ -124,12 +124,9 @@ test_run_check_finite_on_every_rank() {
 
 test_run_check_finite_under_mpirun() {
   need_numpy
-  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
+  need_mpirun
   write_split_nan
-  timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$PIR_RUN" d.pir --inputs in --check-finite \
-    > out 2> err.mpirun
-  rc=$?
-  check_no_crash
+  mpi 2 d.pir --inputs in --check-finite
   expect_rc 1
   grep -Eq "^d\.pir:2:[0-9]+: error: rank 1: pd_op\.data: 'x' tensor<2xf32> holds nan at flat index 1 \(--check-finite\)$" \
     err.mpirun || fail "rank 1 did not report the NaN: $(head -c 1500 err.mpirun)"
@@ -176,6 +173,41 @@ PIR
   stderr_has '^s\.pir:5:[0-9]+: error: (rank 0: )?pd_op\.slice: result 0 is declared tensor<2x8xf32>, the kernel made tensor<0x8xf32>$'
   grep -q relu_grad err && fail "the error names the consumer: $(cat err)"
   return 0
+}
+
+# arange's length comes from its operands' values (issue 29): a result type of -1 takes any length, a
+# static length the operands contradict is an error at the arange (line 5), whatever uses it later.
+write_arange() {
+  cat > a.pir <<PIR
+{
+    (%0) = "pd_op.full" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],stop_gradient:[true],value:(Double)0} : () -> builtin.tensor<1xi64>
+    (%1) = "pd_op.full" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],stop_gradient:[true],value:(Double)10} : () -> builtin.tensor<1xi64>
+    (%2) = "pd_op.full" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],stop_gradient:[true],value:(Double)3} : () -> builtin.tensor<1xi64>
+    (%3) = "pd_op.arange" (%0, %1, %2) {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),stop_gradient:[true]} : (builtin.tensor<1xi64>, builtin.tensor<1xi64>, builtin.tensor<1xi64>) -> builtin.tensor<$1xi64>
+    (%4) = "pd_op.cast" (%3) {dtype:(pd_op.DataType)float32,stop_gradient:[true]} : (builtin.tensor<$1xi64>) -> builtin.tensor<$1xf32>
+    () = "builtin.shadow_output" (%4) {output_name:"r"} : (builtin.tensor<$1xf32>) -> 
+}
+PIR
+}
+
+test_run_arange_declared_length() {
+  need_numpy
+  local n
+  for n in -1 4; do  # np.arange(0, 10, 3) has 4 elements
+    write_arange "$n"
+    prun a.pir --output-dir o
+    expect_rc 0 "declared $n"
+    "$PY" -c "
+import numpy as np
+got = np.load('o/r.npy')
+assert got.dtype == np.float32 and np.array_equal(got, np.arange(0, 10, 3, dtype=np.float32)), got
+" || fail "declared $n: not np.arange(0, 10, 3)"
+  done
+  write_arange 5
+  prun a.pir
+  expect_rc 1
+  expect_located a.pir 5
+  stderr_has '^a\.pir:5:[0-9]+: error: (rank 0: )?pd_op\.arange: start 0, end 10 and step 3 make 4 elements, but its result type declares 5$'
 }
 
 test_run_check_finite_help() {

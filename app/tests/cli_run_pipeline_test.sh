@@ -222,16 +222,12 @@ test_run_pipeline_vpp_deadlock_p4_n6() {
 
 # One rank a process under mpirun -np 4 (4 stages, 1F1B): stdout and every output byte-identical.
 test_run_pipeline_mpirun_same_as_in_process() {
-  command -v mpirun > /dev/null || skip "no mpirun (openmpi-bin)"
+  need_mpirun
   "$GEN" --ops 300 --mesh 1 --stages 4 -o p.pir || { fail "gen-program --stages 4"; return; }
   prun p.pir --mode 1F1B --micro-batches 4 --output-dir o1
   expect_rc 0 "in process"
   cp out out1
-  # Under ASan: full stacks through OpenMPI, so scripts/lsan-mpi.supp matches (as cli_run_mpi_test.sh).
-  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:fast_unwind_on_malloc=0} \
-    timeout 60 mpirun --allow-run-as-root --oversubscribe -np 4 "$PIR_RUN" p.pir --mode 1F1B --micro-batches 4 \
-    --output-dir o2 > out 2> err
-  rc=$?
+  mpi 4 p.pir --mode 1F1B --micro-batches 4 --output-dir o2
   expect_rc 0 "mpirun -np 4"
   same out1 out "stdout"
   for f in o1/*.npy; do cmp -s "$f" "o2/$(basename "$f")" || fail "$(basename "$f") differs under mpirun"; done

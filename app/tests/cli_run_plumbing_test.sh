@@ -22,18 +22,20 @@ sys.exit(0 if y.shape == (5, 7) and np.array_equal(y, np.maximum(x, 0)) else f'{
   grep -q 'tensor<5x4xf32>' out && grep -q 'tensor<5x3xf32>' out || fail "not the uneven pieces: $(cat out)"
 }
 
-# pir-run --list-kernels: every op with a kernel (operands -> results as the op table names them, then
-# the dtypes it accepts), the ops the executor runs itself, and the refused ones with the reason; no
-# PROGRAM needed.
+# pir-run --list-kernels: every op with a kernel (operands {attributes} -> results as the op table
+# names them, then the dtypes it accepts), the ops the executor runs itself, and the refused ones with
+# the reason; no PROGRAM needed.
 test_run_list_kernels() {
   prun --list-kernels
   expect_rc 0
-  grep -qx 'pd_op.matmul (x, y) -> (out) \[f32 f64 bf16\]' out || fail "no matmul line: $(head -5 out)"
+  grep -qx 'pd_op.matmul (x, y) {transpose_x, transpose_y} -> (out) \[f32 f64 bf16\]' out ||
+    fail "no matmul line: $(head -5 out)"
   grep -qx 'pd_op.add (x, y) -> (out) \[f32 f64 bf16 i32 i64\]' out || fail "no add line"
   grep -qx 'pd_op.less_than (x, y) -> (out) \[f32 f64 bf16 i32 i64 bool\]' out || fail "no less_than line"
   grep -qx 'pd_op.one_hot (x, num_classes) -> (out) \[i32 i64\]' out || fail "no one_hot line"
-  grep -qx 'pd_op.conv2d_grad (input, filter, out_grad) -> (input_grad, filter_grad) \[f32 f64 bf16\]' out ||
+  grep -qx 'pd_op.conv2d_grad (input, filter, out_grad) {strides, paddings, padding_algorithm, dilations, groups, data_format} -> (input_grad, filter_grad) \[f32 f64 bf16\]' out ||
     fail "no conv2d_grad line"
+  grep -qx 'pd_op.split_grad (out_grad, axis) -> (x_grad) \[f32 f64 bf16 i32 i64 bool\]' out || fail "no split_grad line"
   grep -qx 'pd_op.while (cond, inputs...) -> (out...)' out || fail "no while line"
   grep -qx 'cinn_runtime.jit_kernel: compiled CINN kernel: its code is not in the program' out || fail "no refusal"
   # Every line under "# kernels" has a kernel: none of them is refused by a run.

@@ -208,7 +208,9 @@ test_run_programs_match_dense() {
   expect_rc 0
   # inputs are drawn at the global shape and sliced: the gathered y is x, bit for bit
   same o/y.npy e/y.npy "the 2-rank y"
+  # each rank's 2 floats to the other on ring 12, counted where they move
   grep -q 'bytes_sent: {12: 8}' o/summary.yaml || fail "summary.yaml lacks ring 12's bytes: $(cat o/summary.yaml)"
+  grep -q 'bytes_received: {12: 8}' o/summary.yaml || fail "summary.yaml lacks ring 12's bytes: $(cat o/summary.yaml)"
 }
 
 test_run_distributed_split_in_process() {

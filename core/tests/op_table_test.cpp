@@ -1,9 +1,11 @@
 //===- op_table_test.cpp - lookup, names, in-place pairs, linearity -------===//
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/builder.h"
 #include "core/op_table.h"
@@ -275,4 +277,191 @@ TEST_CASE("the ops the code and the test programs use have entries", "[core][op_
                              "pd_op.fetch",
                              "pd_op.assign_out_"})
     REQUIRE(lookupOp(n) != nullptr);
+}
+
+namespace {
+
+/// The argument names of a yaml `args` list, in order:
+/// `(Tensor x, int[] axis={0, 1}, bool keepdim=false)` -> x, axis, keepdim.
+std::vector<std::string> argNames(std::string_view args) {
+  std::vector<std::string> names;
+  std::string piece;
+  int depth = 0;
+  auto flush = [&] {
+    std::string decl = piece.substr(0, piece.find('='));
+    while (!decl.empty() && decl.back() == ' ') decl.pop_back();
+    names.push_back(decl.substr(decl.find_last_of(' ') + 1));
+    piece.clear();
+  };
+  for (char c : args.substr(1, args.size() - 2)) {
+    if (c == '{' || c == '(') ++depth;
+    if (c == '}' || c == ')') --depth;
+    if (c == ',' && depth == 0)
+      flush();
+    else
+      piece += c;
+  }
+  flush();
+  return names;
+}
+
+/// An op with its yaml `args` (as Paddle's yaml files give them) and the
+/// attributes PIR adds for that op.
+struct YamlSignature {
+  std::string_view op;
+  std::string_view args;
+  std::vector<std::string_view> extras = {};
+};
+
+}  // namespace
+
+TEST_CASE("attribute names are the yaml args without the operands, in yaml order", "[core][op_table]") {
+  // Copied from paddle/phi/ops/yaml/ops.yaml, backward.yaml, inconsistent/static_ops.yaml
+  // and static_backward.yaml, paddle/fluid/pir/dialect/operator/ir/ops.yaml, CINN's ops.yaml.
+  const YamlSignature sample[] = {
+      {"pd_op.conv2d",
+       "(Tensor input, Tensor filter, int[] strides={1, 1}, int[] paddings={0, 0}, str padding_algorithm=\"EXPLICIT\", "
+       "int[] dilations={1, 1}, int groups=1, str data_format=\"NCHW\")"},
+      {"pd_op.conv2d_grad",
+       "(Tensor input, Tensor filter, Tensor out_grad,  int[] strides, int[] paddings, str padding_algorithm, int[] "
+       "dilations, int groups, str data_format)"},
+      {"pd_op.pool2d",
+       "(Tensor x, IntArray kernel_size, int[] strides, int[] paddings, bool ceil_mode, bool exclusive, str "
+       "data_format, str pooling_type, bool global_pooling, bool adaptive, str padding_algorithm)"},
+      {"pd_op.pool2d_grad",
+       "(Tensor x, Tensor out, Tensor out_grad, IntArray kernel_size, int64_t[] strides, int64_t[] paddings, bool "
+       "ceil_mode, bool exclusive, str data_format, str pooling_type, bool global_pooling, bool adaptive, str "
+       "padding_algorithm)"},
+      {"pd_op.batch_norm_",
+       "(Tensor x, Tensor mean, Tensor variance, Tensor scale, Tensor bias, bool is_test, float momentum, float "
+       "epsilon, str data_format, bool use_global_stats, bool trainable_statistics)"},
+      {"pd_op.batch_norm_grad",
+       "(Tensor x, Tensor scale, Tensor bias, Tensor mean_out, Tensor variance_out, Tensor saved_mean, Tensor "
+       "saved_variance, Tensor reserve_space, Tensor out_grad, float momentum, float epsilon, str data_format, bool "
+       "is_test, bool use_global_stats, bool trainable_statistics)"},
+      {"pd_op.slice",
+       "(Tensor input, int64_t[] axes, IntArray starts, IntArray ends, int64_t[] infer_flags, int64_t[] "
+       "decrease_axis)"},
+      {"pd_op.slice_grad",
+       "(Tensor input, Tensor out_grad, int64_t[] axes, IntArray starts, IntArray ends, int64_t[] infer_flags, "
+       "int64_t[] decrease_axis)"},
+      {"pd_op.transpose", "(Tensor x, int[] perm)"},
+      {"pd_op.transpose_grad", "(Tensor out_grad, int[] perm)"},
+      {"pd_op.concat_grad", "(Tensor[] x, Tensor out_grad, Scalar axis = 0)"},
+      {"pd_op.abs_grad", "(Tensor x, Tensor out_grad)"},
+      {"pd_op.sum", "(Tensor x, IntArray axis={}, DataType dtype=DataType::UNDEFINED, bool keepdim=false)"},
+      {"pd_op.sum_grad", "(Tensor x, Tensor out_grad, IntArray axis, bool keepdim, bool reduce_all=false)"},
+      {"pd_op.mean_grad", "(Tensor x, Tensor out_grad, IntArray axis={},  bool keepdim=false, bool reduce_all=false)"},
+      {"pd_op.cumsum", "(Tensor x, Scalar axis=-1, bool flatten=false, bool exclusive=false, bool reverse=false)"},
+      {"pd_op.argmax",
+       "(Tensor x, Scalar(int64_t) axis, bool keepdims = false, bool flatten = false, DataType dtype = "
+       "DataType::INT64)"},
+      {"pd_op.logsumexp", "(Tensor x, int[] axis={0},  bool keepdim=false,  bool reduce_all=false)"},
+      {"pd_op.cross_entropy_with_softmax",
+       "(Tensor input, Tensor label, bool soft_label=false, bool use_softmax=true, bool numeric_stable_mode=true, int "
+       "ignore_index=-100, int axis=-1)"},
+      {"pd_op.cross_entropy_with_softmax_grad",
+       "(Tensor label, Tensor softmax, Tensor loss_grad, bool soft_label, bool use_softmax, bool numeric_stable_mode, "
+       "int ignore_index, int axis)"},
+      {"pd_op.layer_norm_grad",
+       "(Tensor x,  Tensor scale, Tensor bias, Tensor mean, Tensor variance, Tensor out_grad, float epsilon = 1e-5, "
+       "int begin_norm_axis = 1)"},
+      {"pd_op.matmul_grad", "(Tensor x, Tensor y, Tensor out_grad, bool transpose_x=false, bool transpose_y=false)"},
+      {"pd_op.add_grad", "(Tensor x, Tensor y, Tensor out_grad, int axis = -1)"},
+      {"pd_op.scatter_grad", "(Tensor index, Tensor updates, Tensor out_grad, bool overwrite)"},
+      {"pd_op.recv_v2",
+       "(int[] out_shape = {}, DataType dtype = DataType::FLOAT32, int peer = 0, int ring_id = 0, bool "
+       "use_calc_stream = false, bool dynamic_shape = false)"},
+      {"pd_op.send_v2",
+       "(Tensor x, int ring_id = 0, int peer = 0, bool use_calc_stream = false, bool dynamic_shape = false)"},
+      {"pd_op.all_gather", "(Tensor x, int ring_id = 0, int nranks=0)"},
+      {"pd_op.broadcast", "(Tensor x, int ring_id = 0, int root = 0)"},
+      {"pd_op.c_allreduce_sum_", "(Tensor x, int ring_id, bool use_calc_stream, bool use_model_parallel)"},
+      {"pd_op.print",
+       "(Tensor in, int first_n, str message, int summarize, bool print_tensor_name = true, bool print_tensor_type = "
+       "true, bool print_tensor_shape = true, bool print_tensor_layout = true, bool print_tensor_lod = true, str "
+       "print_phase = \"BOTH\", bool is_forward = true)"},
+      {"pd_op.uniform", "(IntArray shape,  DataType dtype,  Scalar min,  Scalar max,  int seed, Place place={})"},
+      {"pd_op.data", "(str name, IntArray shape, DataType dtype, Place place)"},
+      {"pd_op.fetch", "(Tensor x, str name, int col)"},
+      {"pd_op.full",
+       "(IntArray shape, Scalar(double) value, DataType dtype=DataType::FLOAT32, Place place=CPUPlace())"},
+      {"pd_op.full_like", "(Tensor x, Scalar value, DataType dtype = DataType::UNDEFINED, Place place = {})"},
+      {"pd_op.arange", "(Tensor start, Tensor end, Tensor step, DataType dtype, Place place={})"},
+      {"pd_op.assign_value_", "(Tensor output, int[] shape, DataType dtype, Scalar[] values, Place place = {})"},
+      {"pd_op.set_value_with_tensor_",
+       "(Tensor x, Tensor values, IntArray starts, IntArray ends, IntArray steps, int64_t[] axes, int64_t[] "
+       "decrease_axes, int64_t[] none_axes)"},
+      {"pd_op.adamw_",
+       "(Tensor param, Tensor grad, Tensor learning_rate, Tensor moment1, Tensor moment2, Tensor moment2_max, Tensor "
+       "beta1_pow, Tensor beta2_pow, Tensor master_param, Tensor skip_update, Scalar beta1 = 0.9f, Scalar beta2 = "
+       "0.999f, Scalar epsilon = 1.0e-8f, float lr_ratio = 1.0f, float coeff = 0.01f, bool with_decay = false, bool "
+       "lazy_mode = false, int64_t min_row_size_to_use_multithread = 1000, bool multi_precision = false, bool "
+       "use_global_beta_pow = false, bool amsgrad = false)"},
+      {"pd_op.momentum_",
+       "(Tensor param, Tensor grad, Tensor velocity, Tensor learning_rate, Tensor master_param, float mu, bool "
+       "use_nesterov = false, str regularization_method = \"\", float regularization_coeff = 0.0f, bool "
+       "multi_precision = false, float rescale_grad = 1.0f)"},
+      {"pd_op.lamb_",
+       "(Tensor param, Tensor grad, Tensor learning_rate, Tensor moment1, Tensor moment2, Tensor beta1_pow, Tensor "
+       "beta2_pow, Tensor master_param, Tensor skip_update, float weight_decay, float beta1=0.9, float beta2=0.999, "
+       "float epsilon=1.0e-6f, bool always_adapt=false, bool multi_precision=false)"},
+      {"pd_op.add_", "(Tensor x, Tensor y)", {"grad_merge_add"}},
+      {"cinn_op.reduce_sum", "(Tensor x, int64_t[] dim,  bool keep_dim)"},
+      {"cinn_op.broadcast", "(Tensor x, int64_t[] broadcast_axes,  int64_t[] out_shape)"},
+  };
+  for (const YamlSignature& sig : sample) {
+    INFO(sig.op << sig.args);
+    const OpInfo& op = info(sig.op);
+    REQUIRE(op.attributesRecorded());
+    std::vector<std::string> operands, attributes;
+    for (const std::string& a : argNames(sig.args)) {
+      bool isOperand = false;
+      for (std::string_view o : op.layout.operands) isOperand |= o == a;
+      (isOperand ? operands : attributes).push_back(a);
+    }
+    attributes.insert(attributes.end(), sig.extras.begin(), sig.extras.end());
+    // The operands are the yaml's tensors, then its mutable attributes, each in yaml order.
+    CHECK(operands == std::vector<std::string>(op.layout.operands.begin(), op.layout.operands.end()));
+    CHECK(attributes == std::vector<std::string>(op.attributes.begin(), op.attributes.end()));
+  }
+}
+
+TEST_CASE("every entry records its attributes; the ones PIR puts on any op are apart", "[core][op_table]") {
+  for (const OpInfo& op : opTable()) {
+    INFO(op.name);
+    CHECK(op.attributesRecorded());
+    // dist_op's ops own op_dist_attr (dist_op.cc), which any op of a distributed program may carry.
+    if (op.name.starts_with("dist_op.")) continue;
+    for (std::string_view a : op.attributes)
+      for (std::string_view g : genericAttributes()) CHECK(a != g);
+  }
+  CHECK(info("pd_op.relu").attributes.empty());
+  CHECK(info("pd_op.relu").attributesRecorded());
+  CHECK(!OpInfo{}.attributesRecorded());
+  std::span<const std::string_view> g = genericAttributes();
+  CHECK(std::is_sorted(g.begin(), g.end()));
+  CHECK(std::find(g.begin(), g.end(), "stop_gradient") != g.end());
+  CHECK(std::find(g.begin(), g.end(), "op_dist_attr") != g.end());
+}
+
+TEST_CASE("which attributes an op may print", "[core][op_table]") {
+  const OpInfo& conv = info("pd_op.conv2d");
+  CHECK(conv.mayPrintAttribute("strides", 2));
+  CHECK(conv.mayPrintAttribute("op_role", 2));
+  CHECK(!conv.mayPrintAttribute("stride", 2));
+  CHECK(!conv.mayPrintAttribute("filter", 2));  // an operand, not a mutable attribute a dump leaves out
+  // 2023 dumps print sum's axis, scale's scale, uniform's shape as attributes.
+  CHECK(info("pd_op.sum").mayPrintAttribute("axis", 1));
+  CHECK(!info("pd_op.sum").mayPrintAttribute("axis", 2));
+  CHECK(info("pd_op.scale").mayPrintAttribute("scale", 1));
+  CHECK(info("pd_op.uniform").mayPrintAttribute("shape", 0));
+  CHECK(!info("pd_op.uniform").mayPrintAttribute("shape", 3));
+  // adam_'s 12- and 13-operand signatures take beta1 as an operand; it is an attribute of the others.
+  CHECK(info("pd_op.adam_").mayPrintAttribute("beta1", 10));
+  CHECK(!info("pd_op.adam_").mayPrintAttribute("bogus", 13));
+  // builtin.combine's inputs repeat: no operand name is ever an attribute.
+  CHECK(!info("builtin.combine").mayPrintAttribute("inputs", 0));
+  // Without a recorded list every key is allowed.
+  CHECK(OpInfo{}.mayPrintAttribute("anything", 0));
 }

@@ -151,7 +151,10 @@ Value* Emitter::pToSPadded(const Step&, Value* x, const TensorDistAttr* in1, con
   restDims[0] = c - mine;
   std::vector<int64_t> noMap(fd.size(), -1);
   const TensorDistAttr* restAttr = ctx().tensorDistAttr(toT->mesh(), noMap);
-  const Type* pieces[] = {distType(fd, toT), distType(restDims, restAttr)};
+  // The cut-off rows: the reduce_scatter's real piece (padded) with c - mine rows.
+  std::vector<int64_t> restReal = localDims(padded, toT);
+  restReal[0] = c - mine;
+  const Type* pieces[] = {distType(fd, toT), localType(restDims, restAttr, restReal)};
   const Attribute* splitOperands[] = {out1, helperAttr(mesh), helperAttr(mesh)};
   const Attribute* both[] = {out1, out1};
   const Attribute* splitResults[] = {ctx().arrayAttr(both)};
@@ -217,7 +220,11 @@ Value* Emitter::sToRGather(const Step& step, Value* x, const TensorDistAttr* in1
   a.setInt32("nranks", static_cast<int32_t>(n));
   a.setInt32("ring_id", static_cast<int32_t>(meshRing(mesh).ringId));
   Value* in[] = {x};
-  const Type* t[] = {distType(ag, step.to)};
+  // What each member gathers: its (padded) piece, n of them along dim 0.
+  std::vector<int64_t> realX = localDims(dims, distAttrOf(x->type()));
+  std::vector<int64_t> realAll = realX;
+  if (!realAll.empty()) realAll[0] *= n;
+  const Type* t[] = {localType(ag, step.to, realAll)};
   Value* gathered = create("pd_op.all_gather", in, t, a)->result(0);
   bool uneven = std::any_of(shortSizes.begin(), shortSizes.end(), [](int64_t s) { return s >= 0; });
   if (axis == 0 && !uneven) return gathered;
@@ -226,7 +233,7 @@ Value* Emitter::sToRGather(const Step& step, Value* x, const TensorDistAttr* in1
   std::vector<int64_t> piece = ag;
   if (piece[0] >= 0) piece[0] /= n;
   Value* ax0 = fullAxis(0, vmesh);
-  std::vector<const Type*> pieceTypes(static_cast<size_t>(n), distType(piece, step.to));
+  std::vector<const Type*> pieceTypes(static_cast<size_t>(n), localType(piece, step.to, realX));
   std::vector<const Attribute*> pieceAttrs(static_cast<size_t>(n), step.to);
   const Attribute* swnOperands[] = {step.to, helperAttr(vmesh)};
   const Attribute* swnResults[] = {ctx().arrayAttr(pieceAttrs)};
@@ -258,7 +265,10 @@ Value* Emitter::sToRGather(const Step& step, Value* x, const TensorDistAttr* in1
     std::vector<int64_t> keep = piece, rest = piece;
     keep[axis] = s;
     rest[axis] = c - s;
-    const Type* halves[] = {distType(keep, step.to), distType(rest, step.to)};
+    std::vector<int64_t> realKeep = realX, realRest = realX;
+    realKeep[axis] = s;
+    realRest[axis] = c - s;
+    const Type* halves[] = {localType(keep, step.to, realKeep), localType(rest, step.to, realRest)};
     const Attribute* both[] = {step.to, step.to};
     const Attribute* spOperands[] = {step.to, helperAttr(vmesh), helperAttr(vmesh)};
     const Attribute* spResults[] = {ctx().arrayAttr(both)};

@@ -79,6 +79,12 @@ Value* Emitter::emit(const Step& step, Value* cur) {
       return globalToSub(step, cur);
     case StepKind::SubToGlobal:
       return subToGlobal(step, cur);
+    case StepKind::AllReduceFlat:
+      return allReduceFlat(step, cur);
+    case StepKind::AllToAll:
+      return allToAll(step, cur);
+    case StepKind::Move:
+      return move(step, cur);
   }
   return cur;
 }
@@ -232,6 +238,19 @@ std::vector<int64_t> Emitter::localDims(std::span<const int64_t> dims, const Ten
   if (auto local = localShape(dims, *attr, rank_)) return *local;
   if (auto uniform = uniformLocalShape(dims, *attr)) return *uniform;
   return std::vector<int64_t>(dims.begin(), dims.end());
+}
+
+const TensorDistAttr* Emitter::ownAttr(size_t n) {
+  int64_t shape[] = {1}, ids[] = {rank_};
+  std::vector<int64_t> map(n, -1);
+  return ctx_.tensorDistAttr(ctx_.processMesh(shape, ids), map);
+}
+
+const Type* Emitter::localType(std::span<const int64_t> dims, const TensorDistAttr* attr,
+                               std::span<const int64_t> real) {
+  std::optional<std::vector<int64_t>> local = localShape(dims, *attr, rank_);
+  if (!local || std::equal(local->begin(), local->end(), real.begin(), real.end())) return distType(dims, attr);
+  return distType(real, ownAttr(real.size()));
 }
 
 Value* Emitter::fake(Value* cur, const TensorDistAttr* to) {

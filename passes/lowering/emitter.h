@@ -9,7 +9,10 @@
 //   all_to_all.cpp   SToS (reshape / transpose around all_to_all);
 //   p2p.cpp          SameStatus (send_v2 / recv_v2), the general path's
 //                    copy to the ranks of another mesh, GlobalToSubMesh and
-//                    SubToGlobalMesh (broadcast).
+//                    SubToGlobalMesh (broadcast);
+//   exchange.cpp     the cost planner's AllToAll and Move (send_v2 /
+//                    recv_v2 of exact blocks, slices, concat) and
+//                    AllReduceFlat (one all_reduce over several mesh dims).
 // Values keep dist types with global shapes, as Paddle's lowering leaves
 // them; numbers that only a rank knows (pad sizes, slice bounds, recv
 // shapes, zeros) are that rank's real local ones.
@@ -58,6 +61,9 @@ class Emitter {
   core::Value* broadcast(const Step& step, core::Value* cur);
   core::Value* globalToSub(const Step& step, core::Value* cur);
   core::Value* subToGlobal(const Step& step, core::Value* cur);
+  core::Value* allReduceFlat(const Step& step, core::Value* cur);
+  core::Value* allToAll(const Step& step, core::Value* cur);
+  core::Value* move(const Step& step, core::Value* cur);
 
  public:
   // Building blocks the families share (emitter.cpp).
@@ -118,6 +124,21 @@ class Emitter {
   int64_t rank() const { return rank_; }
   int64_t chunk() const { return chunk_; }
   int64_t recvChunk() const { return recvChunk_; }
+  /// `pd_op.send_v2` of x to global rank `dst` on ring `g` (op on `from`'s mesh).
+  void sendTo(core::Value* x, const core::TensorDistAttr* from, const core::ProcessGroup& g, int64_t dst);
+  /// `pd_op.recv_v2` from global rank `src` on ring `g`: a value of global
+  /// `dims` laid out by `to`, whose local shape this rank's is.
+  core::Value* recvFrom(std::span<const int64_t> dims, const core::TensorDistAttr* to, const core::ProcessGroup& g,
+                        int64_t src);
+  /// The type of a value of global `dims` laid out by `attr`, when that
+  /// spelling gives this rank the local shape `real` it holds (what Paddle
+  /// prints); else `real` itself on the one-rank mesh [rank] (an uneven dim
+  /// gathered or cut beside another sharded dim, which no global spelling
+  /// describes on every rank).
+  const core::Type* localType(std::span<const int64_t> dims, const core::TensorDistAttr* attr,
+                              std::span<const int64_t> real);
+  /// A replicated attr on the one-rank mesh [rank] for a tensor of `n` dims.
+  const core::TensorDistAttr* ownAttr(size_t n);
   /// A fake `dist_op.reshard` to `to` (a rank with no part in the step;
   /// partition-rank erases it).
   core::Value* fake(core::Value* cur, const core::TensorDistAttr* to);

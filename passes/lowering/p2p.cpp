@@ -29,36 +29,31 @@ namespace pir::passes::lowering {
 
 using namespace pir::core;
 
-namespace {
-
-void send(Emitter& e, Value* x, const TensorDistAttr* from, const ProcessGroup& g, int64_t dst) {
+void Emitter::sendTo(Value* x, const TensorDistAttr* from, const ProcessGroup& g, int64_t dst) {
   const Attribute* operands[] = {from};
-  AttrListBuilder a = e.attrs(e.opDist(from->mesh(), operands, {}, e.chunk()), 0);
+  AttrListBuilder a = attrs(opDist(from->mesh(), operands, {}, chunk()), 0);
   a.setBool("dynamic_shape", false);
   a.setInt32("peer", static_cast<int32_t>(g.localRank(dst).value_or(1)));
   a.setInt32("ring_id", static_cast<int32_t>(g.ringId));
   a.setBool("use_calc_stream", true);
   Value* in[] = {x};
-  e.create("pd_op.send_v2", in, {}, a);
+  create("pd_op.send_v2", in, {}, a);
 }
 
-Value* recv(Emitter& e, Value* x, const TensorDistAttr* to, const ProcessGroup& g, int64_t src) {
-  std::vector<int64_t> dims = Emitter::dimsOf(x);
-  std::vector<int64_t> local = e.localDims(dims, to);
+Value* Emitter::recvFrom(std::span<const int64_t> dims, const TensorDistAttr* to, const ProcessGroup& g, int64_t src) {
+  std::vector<int64_t> local = localDims(dims, to);
   std::vector<int32_t> shape(local.begin(), local.end());
   const Attribute* results[] = {to};
-  AttrListBuilder a = e.attrs(e.opDist(to->mesh(), {}, results, e.recvChunk()), 1);
-  a.setDataType("dtype", Emitter::dtypeOf(x));
+  AttrListBuilder a = attrs(opDist(to->mesh(), {}, results, recvChunk()), 1);
+  a.setDataType("dtype", dtypeOf(reshard_.operandValue(0)));
   a.setBool("dynamic_shape", false);
   a.setInt32Array("out_shape", shape);
   a.setInt32("peer", static_cast<int32_t>(g.localRank(src).value_or(0)));
   a.setInt32("ring_id", static_cast<int32_t>(g.ringId));
   a.setBool("use_calc_stream", true);
-  const Type* t[] = {e.distType(dims, to)};
-  return e.create("pd_op.recv_v2", {}, t, a)->result(0);
+  const Type* t[] = {distType(dims, to)};
+  return create("pd_op.recv_v2", {}, t, a)->result(0);
 }
-
-}  // namespace
 
 Value* Emitter::sameStatus(const Step& step, Value* cur) {
   auto s = step.from->mesh()->processIds();
@@ -67,13 +62,13 @@ Value* Emitter::sameStatus(const Step& step, Value* cur) {
   for (size_t i = 0; i < n; ++i)
     if (s[i] == rank() && d[i] != rank()) {
       int64_t pair[] = {s[i], d[i]};
-      send(*this, cur, step.from, ring(pair), d[i]);
+      sendTo(cur, step.from, ring(pair), d[i]);
     }
   for (size_t i = 0; i < n; ++i) {
     if (d[i] != rank()) continue;
     if (s[i] == rank()) return share(cur, step.to);
     int64_t pair[] = {s[i], d[i]};
-    return recv(*this, cur, step.to, ring(pair), s[i]);
+    return recvFrom(dimsOf(cur), step.to, ring(pair), s[i]);
   }
   return fake(cur, step.to);
 }
@@ -87,8 +82,8 @@ Value* Emitter::broadcast(const Step& step, Value* cur) {
   for (size_t i = 0; i < receivers.size(); ++i) {
     int64_t sender = broadcastSender(src, i);
     int64_t pair[] = {sender, receivers[i]};
-    if (sender == rank()) send(*this, cur, step.from, ring(pair), receivers[i]);
-    if (receivers[i] == rank()) return recv(*this, cur, step.to, ring(pair), sender);
+    if (sender == rank()) sendTo(cur, step.from, ring(pair), receivers[i]);
+    if (receivers[i] == rank()) return recvFrom(dimsOf(cur), step.to, ring(pair), sender);
   }
   if (inSrc && inDst) return share(cur, step.to);
   return fake(cur, step.to);

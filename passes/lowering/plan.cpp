@@ -6,6 +6,9 @@
 #include <optional>
 
 #include "core/mesh_math.h"
+#include "passes/lowering/cost_model.h"
+#include "passes/lowering/cost_planner.h"
+#include "passes/lowering/move.h"
 
 namespace pir::passes::lowering {
 
@@ -96,32 +99,6 @@ bool planOneMesh(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* 
   return general;
 }
 
-std::string_view stepName(StepKind k) {
-  switch (k) {
-    case StepKind::PToR:
-      return "PToR";
-    case StepKind::PToS:
-      return "PToS";
-    case StepKind::SToR:
-      return "SToR";
-    case StepKind::RToS:
-      return "RToS";
-    case StepKind::RToP:
-      return "RToP";
-    case StepKind::SToS:
-      return "SToS";
-    case StepKind::SameStatus:
-      return "SameStatus";
-    case StepKind::Broadcast:
-      return "general";
-    case StepKind::GlobalToSub:
-      return "GlobalToSubMesh";
-    case StepKind::SubToGlobal:
-      return "SubToGlobalMesh";
-  }
-  return "";
-}
-
 /// The registry's name for a plan within one mesh.
 std::string oneMeshName(const ProcessMesh* mesh, const std::vector<Step>& steps, size_t from, bool general) {
   if (general) return "general";
@@ -184,6 +161,38 @@ const TensorDistAttr* replicatedOn(Context& ctx, const ProcessMesh* mesh, size_t
 
 }  // namespace
 
+std::string_view stepName(StepKind k) {
+  switch (k) {
+    case StepKind::PToR:
+      return "PToR";
+    case StepKind::PToS:
+      return "PToS";
+    case StepKind::SToR:
+      return "SToR";
+    case StepKind::RToS:
+      return "RToS";
+    case StepKind::RToP:
+      return "RToP";
+    case StepKind::SToS:
+      return "SToS";
+    case StepKind::SameStatus:
+      return "SameStatus";
+    case StepKind::Broadcast:
+      return "general";
+    case StepKind::GlobalToSub:
+      return "GlobalToSubMesh";
+    case StepKind::SubToGlobal:
+      return "SubToGlobalMesh";
+    case StepKind::AllToAll:
+      return "AllToAll";
+    case StepKind::AllReduceFlat:
+      return "AllReduceFlat";
+    case StepKind::Move:
+      return "Move";
+  }
+  return "";
+}
+
 /// SToSReshardFunction on one 1-D mesh (registered last: suitable only when
 /// no earlier function is): S(a) -> S(b), which Paddle's reshapes get right
 /// only when one of a, b is 0 and both dims split evenly; other S->S take
@@ -201,8 +210,37 @@ std::optional<Step> sToS(const TensorDistAttr* src, const TensorDistAttr* dst, s
   return Step{StepKind::SToS, src, dst, 0, ia, ReduceType::Sum, ib};
 }
 
+PlanRequest requestFor(PlanRequest base, const Type* valueType) {
+  auto shape = valueType ? tensorShape(valueType) : std::nullopt;
+  size_t bytes = shape ? dataTypeBytes(shape->dtype) : 0;
+  base.elementBytes = bytes ? bytes : 4;
+  return base;
+}
+
 Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
-                                std::span<const int64_t> dims) {
+                                std::span<const int64_t> dims, const PlanRequest& request) {
+  Result<ReshardPlan> paddle = planPaddle(ctx, src, dst, dims);
+  if (request.planner == Planner::Paddle || !paddle || paddle->steps.empty()) return paddle;
+  CostModel defaults;
+  const CostModel& model = request.model ? *request.model : defaults;
+  Result<ReshardPlan> found = planByCost(ctx, src, dst, dims, request.elementBytes, model);
+  Result<PlanCost> theirs = planCost(paddle->steps, dims, request.elementBytes, model);
+  if (!found) {
+    paddle->function = "cost fallback: " + paddle->function;
+    return paddle;
+  }
+  // Paddle's plan where it is no dearer (a step the search lacks, such as
+  // SubToGlobalMesh's broadcast); the search's otherwise.
+  Result<PlanCost> ours = planCost(found->steps, dims, request.elementBytes, model);
+  if (theirs && ours && std::tie(theirs->maxBytes, theirs->micros) < std::tie(ours->maxBytes, ours->micros)) {
+    paddle->function = "cost";
+    return paddle;
+  }
+  return found;
+}
+
+Result<ReshardPlan> planPaddle(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
+                               std::span<const int64_t> dims) {
   if (!src || !dst || !src->mesh() || !dst->mesh()) return Status::error("reshard without dist attrs");
   if (src->dimsMapping().size() != dst->dimsMapping().size())
     return Status::error("reshard between dims_mappings of different lengths");
@@ -273,8 +311,33 @@ int64_t broadcastSender(const ProcessMesh& src, size_t index) {
   return ids.empty() ? -1 : ids[index % ids.size()];
 }
 
-void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit) {
+void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit,
+                 std::span<const int64_t> dims) {
   switch (step.kind) {
+    case StepKind::AllToAll:
+      for (const AllToAllPair& p : allToAllPairs(step, dims)) {
+        int64_t pair[] = {p.from, p.to};
+        visit(pair);
+      }
+      return;
+    case StepKind::Move:
+      for (const Transfer& t : moveTransfers(*step.from, *step.to, dims)) {
+        if (t.from == t.to) continue;
+        int64_t pair[] = {t.from, t.to};
+        visit(pair);
+      }
+      return;
+    case StepKind::AllReduceFlat: {
+      std::vector<std::vector<int64_t>> seen;
+      for (int64_t r : step.from->mesh()->processIds()) {
+        std::vector<int64_t> g = flatSubMeshRanks(*step.from->mesh(), step.meshDims, r);
+        std::sort(g.begin(), g.end());
+        if (g.size() < 2 || std::find(seen.begin(), seen.end(), g) != seen.end()) continue;
+        seen.push_back(g);
+        visit(g);
+      }
+      return;
+    }
     case StepKind::RToS:
     case StepKind::RToP:
     case StepKind::GlobalToSub:

@@ -20,6 +20,7 @@
 #include "core/context.h"
 #include "core/dist_attr.h"
 #include "core/status.h"
+#include "core/types.h"
 
 namespace pir::passes::lowering {
 
@@ -36,6 +37,10 @@ enum class StepKind : uint8_t {
   Broadcast,    // general path: each rank of the destination lacking the value receives it
   GlobalToSub,  // replicated value onto a sub-mesh: retyped or share_data_
   SubToGlobal,  // replicated value from a sub-mesh: share_data_ / zeros, then pd_op.broadcast
+  // The cost planner's own steps (lower-reshard{planner=cost}, cost_planner.h):
+  AllToAll,       // S(axis) -> S(toAxis) along meshDim: each rank's blocks to the others (send_v2 / recv_v2)
+  AllReduceFlat,  // P(reduce) -> R on every mesh dim of meshDims at once: one all_reduce over the flattened sub-mesh
+  Move,           // another mesh: each destination rank's box from a source rank holding it (move.h)
 };
 
 /// One step: the value goes from `from` to `to` (both whole-mesh attrs;
@@ -50,19 +55,48 @@ struct Step {
   int64_t axis = -1;
   core::ReduceType reduce = core::ReduceType::Sum;
   int64_t toAxis = -1;
+  uint32_t meshDims = 0;  // AllReduceFlat: the mesh dims, one bit each
 };
 
+/// Who plans: Paddle's registry order (the default, what the goldens pin),
+/// or the search for the fewest bytes (cost_planner.h).
+enum class Planner : uint8_t { Paddle, Cost };
+
+struct CostModel;
+
+/// What planReshard needs beyond the two attrs: the planner, and for the
+/// cost planner the element size and the alpha-beta model (null: defaults).
+struct PlanRequest {
+  Planner planner = Planner::Paddle;
+  uint64_t elementBytes = 4;
+  const CostModel* model = nullptr;
+};
+
+/// `base` with the element size of a value of type `valueType` (a dense or
+/// dist tensor type; 4 when it has no known dtype).
+PlanRequest requestFor(PlanRequest base, const core::Type* valueType);
+
 /// The function Paddle's registry picks, or the path taken where it has
-/// none: the names `--pass-statistics` counts under.
+/// none: the names `--pass-statistics` counts under. The cost planner's
+/// plans are "cost", or "cost fallback: F" when it found none and took
+/// Paddle's F.
 struct ReshardPlan {
-  std::string function;     // "PToR", "SameStatus+SToR", "NdMesh", "general", ...
+  std::string function;     // "PToR", "SameStatus+SToR", "NdMesh", "general", "cost", ...
   std::vector<Step> steps;  // empty: the two attrs lay the tensor out alike
 };
 
 /// Plans the reshard of a tensor of global `dims` from `src` to `dst`
-/// (dims decide only whether SToS's even split applies).
+/// (Paddle's planner: dims decide only whether SToS's even split applies).
 core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDistAttr* src,
-                                      const core::TensorDistAttr* dst, std::span<const int64_t> dims = {});
+                                      const core::TensorDistAttr* dst, std::span<const int64_t> dims = {},
+                                      const PlanRequest& request = {});
+
+/// Paddle's plan alone (planReshard with Planner::Paddle).
+core::Result<ReshardPlan> planPaddle(core::Context& ctx, const core::TensorDistAttr* src,
+                                     const core::TensorDistAttr* dst, std::span<const int64_t> dims);
+
+/// A step's name in explanations: "PToR", "AllToAll", ...
+std::string_view stepName(StepKind kind);
 
 /// The ranks of every ring `step` talks on, over all ranks, in the one
 /// canonical order: collectives along mesh dim m visit the 1-D sub-meshes
@@ -71,8 +105,14 @@ core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDist
 /// s != d in order, each as [s, d] then [d, s] (Paddle creates both); the
 /// general path's copy visits each receiving destination rank d, in the
 /// destination's order, as [s, d]; SubToGlobal the destination's sorted
-/// ranks. A step that needs no ring visits none.
-void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit);
+/// ranks. The cost planner's steps: AllReduceFlat the flattened sub-meshes
+/// (sorted) by where their first rank appears; AllToAll, per sub-mesh
+/// along its mesh dim, [g_i, g_j] for every ordered pair of members with a
+/// non-empty block (i, then j, in mesh order), and Move [s, d] for each of
+/// its transfers (move.h) between two ranks: both need the tensor's global
+/// `dims`. A step that needs no ring visits none.
+void forEachRing(const Step& step, const std::function<void(std::span<const int64_t>)>& visit,
+                 std::span<const int64_t> dims = {});
 
 /// The sender the general path's copy takes for the destination rank at
 /// position `index` of the ranks that lack the value: the source mesh's

@@ -19,8 +19,20 @@ namespace pir::passes::schedule {
 std::string scheduleToYaml(const Schedule& schedule, const Simulation* sim);
 /// Reads what scheduleToYaml writes (simulation is ignored; mode optional).
 core::Result<Schedule> scheduleFromYaml(const std::string& text, const std::string& what);
-/// scheduleFromYaml of the file at `path` (`cannot read 'PATH'` when it cannot be read).
-core::Result<Schedule> loadScheduleFile(const std::string& path);
+/// The file at `path`: torch's CSV when it ends in `.csv` (`mode` names the
+/// program set, "" to infer it), else our YAML (`cannot read 'PATH'` when
+/// it cannot be read).
+core::Result<Schedule> loadScheduleFile(const std::string& path, const std::string& mode = "");
+
+/// torch.distributed.pipelining's schedule CSV (torch_csv.cpp): one row per
+/// stage of torch actions (`2F0`, `7I3`, `(0F7;7B3)OVERLAP_F_B`); the
+/// optimizer and recv_forward/send_backward have no action.
+std::string scheduleToTorchCsv(const Schedule& schedule);
+/// Reads it (or its comms form, SEND_F/RECV_F/SEND_B/RECV_B too) for
+/// `mode`'s program set ("" infers it from the actions), re-adding the
+/// optimizer and, in the compute-only form, the communication jobs.
+core::Result<Schedule> scheduleFromTorchCsv(const std::string& text, const std::string& what, const std::string& mode);
+bool isTorchCsvPath(const std::string& path);
 
 std::string renderTimeGrid(const Schedule& schedule, const Simulation& sim);
 std::string renderChromeTrace(const Schedule& schedule, const Simulation& sim);

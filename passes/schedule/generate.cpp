@@ -9,7 +9,7 @@ namespace pir::passes::schedule {
 
 namespace {
 
-constexpr std::array<const char*, 6> kModes = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P"};
+constexpr std::array<const char*, 8> kModes = {"FThenB", "1F1B", "VPP", "ZBH1", "ZBVPP", "ZB1P", "ZBV", "DualPipeV"};
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
@@ -41,10 +41,11 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
   if (needsNGeP && o.microBatches < o.stages)
     return error(mode + " needs at least as many micro-batches as stages (N=" + std::to_string(o.microBatches) +
                  " < P=" + std::to_string(o.stages) + "), as Paddle asserts");
-  if (o.vpp != 0 && mode != "VPP" && mode != "ZBVPP" && o.vpp != 1) return error("--vpp is only for VPP and ZBVPP");
+  if (o.vpp != 0 && mode != "VPP" && !vPlacedMode(mode) && o.vpp != 1)
+    return error("--vpp is only for VPP, ZBVPP, ZBV and DualPipeV");
   if (o.vpp < 0) return error("--vpp must be at least 1");
-  if (mode == "ZBVPP" && o.vpp != 0 && o.vpp != 2)
-    return error("ZBVPP places exactly 2 chunks on each stage, in a V: --vpp must be 2");
+  if (vPlacedMode(mode) && o.vpp != 0 && o.vpp != 2)
+    return error(mode + " places exactly 2 chunks on each stage, in a V: --vpp must be 2");
   if (o.splitBw && mode != "VPP") return error("--split-bw is only for VPP");
   if (o.splitBw && o.microBatches != o.stages)
     return error("--split-bw needs micro-batches == stages (N=" + std::to_string(o.microBatches) +
@@ -62,6 +63,21 @@ std::string canonicalMode(const std::string& mode) {
   return "";
 }
 
+bool splitsBackward(const std::string& mode, bool splitBw) {
+  return mode == "ZBH1" || mode == "ZB1P" || vPlacedMode(mode) || (mode == "VPP" && splitBw);
+}
+
+std::string pipelinePassPipeline(const std::string& mode, int64_t microBatches, int64_t vpp, bool splitBw,
+                                 const std::string& splitRanks) {
+  std::string pipeline =
+      "apply-partition," + splitRanks + ",gradient-merge{k=" + std::to_string(microBatches) + " avg=true}";
+  if (splitsBackward(mode, splitBw)) pipeline += ",split-matmul-grad";
+  pipeline += ",pipeline-split{mode=" + mode;
+  if (vpp > 1) pipeline += " vpp=" + std::to_string(vpp);
+  if (splitBw) pipeline += " split-bw=true";
+  return pipeline + "}";
+}
+
 core::Result<Schedule> generateSchedule(const ScheduleOptions& o) {
   const std::string mode = canonicalMode(o.mode);
   if (core::Status s = checkOptions(o, mode); !s) return s;
@@ -71,6 +87,8 @@ core::Result<Schedule> generateSchedule(const ScheduleOptions& o) {
     return zbvppSchedule(p, n, o.vpp == 0 ? 2 : o.vpp, costs);
   }
   if (mode == "ZB1P") return zb1pSchedule(p, n, o.costs, o.maxInFlight == 0 ? p : o.maxInFlight);
+  if (mode == "ZBV") return zbvSchedule(p, n);
+  if (mode == "DualPipeV") return dualPipeVSchedule(p, n);
   Schedule schedule{mode, p, n, mode == "VPP" && o.vpp != 0 ? o.vpp : 1, {}, {}};
   for (int s = 0; s < p; ++s) {
     if (mode == "FThenB") schedule.stageJobs.push_back(fthenbJobs(p, n, s));

@@ -62,4 +62,36 @@ core::Result<Job> parseJob(std::string_view text) {
                              "backward_w, send_backward or optimizer, with an optional chunk)");
 }
 
+bool hasSplitBackward(const Schedule& schedule) {
+  for (const auto& jobs : schedule.stageJobs)
+    for (const Job& job : jobs)
+      if (job.kind == JobKind::BackwardB) return true;
+  return false;
+}
+
+Schedule withBackwardHalves(Schedule schedule, const std::function<bool(int, const std::string&)>& hasProgram) {
+  for (size_t s = 0; s < schedule.stageJobs.size(); ++s) {
+    const int stage = static_cast<int>(s);
+    std::vector<Job> jobs;
+    std::vector<SourcePos> positions;
+    const bool placed = schedule.source.read && s < schedule.source.jobs.size();
+    for (size_t i = 0; i < schedule.stageJobs[s].size(); ++i) {
+      const Job& job = schedule.stageJobs[s][i];
+      Job b = job, w = job;
+      b.kind = JobKind::BackwardB;
+      w.kind = JobKind::BackwardW;
+      w.overlapsPrevious = false;
+      const bool halves = job.kind == JobKind::Backward && !hasProgram(stage, job.type()) &&
+                          hasProgram(stage, b.type()) && hasProgram(stage, w.type());
+      for (const Job& piece : halves ? std::vector<Job>{b, w} : std::vector<Job>{job}) {
+        jobs.push_back(piece);
+        if (placed) positions.push_back(schedule.source.jobs[s][i]);
+      }
+    }
+    schedule.stageJobs[s] = std::move(jobs);
+    if (placed) schedule.source.jobs[s] = std::move(positions);
+  }
+  return schedule;
+}
+
 }  // namespace pir::passes::schedule

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,10 @@ struct Job {
   JobKind kind = JobKind::Forward;
   int chunk = -1;  ///< chunk suffix of the type, -1 when the type has none
   int microBatch = 0;
+  /// DualPipeV's overlapped F&B pair: this job (the B) overlaps the one
+  /// before it (the F). On CPU the two run one after the other; the mark
+  /// keeps the pair for the formats (YAML `"F & B"`, torch's OVERLAP_F_B).
+  bool overlapsPrevious = false;
 
   /// The job type, e.g. "forward", "backward_w1".
   std::string type() const;
@@ -37,8 +42,15 @@ struct Job {
 /// Parses "TYPE:MICRO_BATCH" (a missing ":N" means micro-batch 0).
 core::Result<Job> parseJob(std::string_view text);
 
+/// How an overlapped pair is spelled in a job-list file: "forward0:7 & backward1:3".
+inline constexpr std::string_view kOverlapSeparator = " & ";
+
 /// Which dependency model a mode uses (see dependency.h).
 enum class Placement { Interleaved, VShape };
+
+/// Whether `mode` places its two chunks a stage in a V (chunk 0 of stage s
+/// is part s, chunk 1 part 2P-1-s): ZBVPP, ZBV and DualPipeV.
+inline bool vPlacedMode(std::string_view mode) { return mode == "ZBVPP" || mode == "ZBV" || mode == "DualPipeV"; }
 
 /// What a schedule may hold, generated or read. The dry run keeps a cell
 /// per stage and step, and a step per job at worst: past these bounds a few
@@ -73,7 +85,17 @@ struct Schedule {
   std::vector<std::vector<Job>> stageJobs;  ///< one list per stage
   ScheduleSource source = {};
 
-  Placement placement() const { return mode == "ZBVPP" ? Placement::VShape : Placement::Interleaved; }
+  Placement placement() const { return vPlacedMode(mode) ? Placement::VShape : Placement::Interleaved; }
 };
+
+/// Whether any job of `schedule` is a backward_b (a split backward).
+bool hasSplitBackward(const Schedule& schedule);
+
+/// `schedule` with every full backward (`backward{c}`) whose stage has no
+/// program of its type, but both halves, replaced by its backward_b{c} then
+/// its backward_w{c}: the same work, so DualPipeV's full B (and torch's,
+/// which merges an I and its W) runs on the split program sets (ZBVPP's,
+/// VPP split-bw's). `hasProgram(stage, type)` says what a stage has.
+Schedule withBackwardHalves(Schedule schedule, const std::function<bool(int, const std::string&)>& hasProgram);
 
 }  // namespace pir::passes::schedule

@@ -62,13 +62,14 @@ core::Status renderScheduleProblems(const std::vector<ScheduleProblem>& problems
   return core::Status::rendered(core::ErrorKind::User, out);
 }
 
-core::Result<Schedule> loadCheckedSchedule(const std::string& path) {
+core::Result<Schedule> loadCheckedSchedule(const std::string& path, const std::string& mode) {
   std::ifstream in(path);
   if (!in) return core::Status::error("cannot read the schedule '" + path + "'");
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string text = buffer.str();
-  core::Result<Schedule> schedule = scheduleFromYaml(text, path);
+  core::Result<Schedule> schedule =
+      isTorchCsvPath(path) ? scheduleFromTorchCsv(text, path, mode) : scheduleFromYaml(text, path);
   if (!schedule) return schedule;
   if (core::Status s = renderScheduleProblems(checkScheduleList(*schedule), path, text); !s) return s;
   return schedule;

@@ -31,8 +31,9 @@ std::vector<ScheduleProblem> checkScheduleList(const Schedule& schedule);
 core::Status renderScheduleProblems(const std::vector<ScheduleProblem>& problems, const std::string& file,
                                     std::string_view text);
 
-/// Reads the list at `path` and checks it (checkScheduleList): a failure
+/// Reads the list at `path` (torch's CSV for `.csv`, read for `mode`'s
+/// program set, "" to infer it) and checks it (checkScheduleList): a failure
 /// to read, parse or check is a located, rendered error.
-core::Result<Schedule> loadCheckedSchedule(const std::string& path);
+core::Result<Schedule> loadCheckedSchedule(const std::string& path, const std::string& mode = "");
 
 }  // namespace pir::passes::schedule

@@ -17,12 +17,13 @@ Key keyOf(int stage, const Job& job) { return {stage, job.kind, job.chunkIndex()
 
 /// The start time of `job` on `stage` if every dependency has ended.
 bool readyAt(const DependencyModel& model, const std::map<Key, int64_t>& ends, int stage, const Job& job, int64_t free,
-             int64_t comm, int64_t& start) {
+             const Costs& costs, int64_t& start, const Job* pairedWith = nullptr) {
   start = free;
   for (const Dependency& dep : model.dependencies(stage, job)) {
+    if (pairedWith && dep.stage == stage && keyOf(stage, dep.job) == keyOf(stage, *pairedWith)) continue;
     auto it = ends.find(keyOf(dep.stage, dep.job));
     if (it == ends.end()) return false;
-    start = std::max(start, it->second + (dep.crossStage ? comm : 0));
+    start = std::max(start, it->second + (dep.crossStage ? costs.communicationAfter(dep.stage, dep.job) : 0));
   }
   return true;
 }
@@ -35,28 +36,33 @@ void computeMetrics(Simulation& sim) {
   sim.peakInFlight.assign(p, 0);
   for (int s = 0; s < p; ++s) {
     int64_t busy = 0;
-    std::map<std::pair<int, int>, std::pair<int64_t, int64_t>> life;  // (chunk, mb) -> F start, last end
-    for (const TimedJob& t : sim.stages[s]) {
-      busy += t.end - t.start;
-      if (t.job.kind == JobKind::Optimizer) continue;
-      auto& span = life[{t.job.chunkIndex(), t.job.microBatch}];
-      if (t.job.kind == JobKind::Forward) span.first = t.start;
-      if (t.job.kind == JobKind::Backward || t.job.kind == JobKind::BackwardW) span.second = t.end;
-    }
+    for (const TimedJob& t : sim.stages[s]) busy += t.end - t.start;
     idle += sim.makespan - busy;
-    std::vector<std::pair<int64_t, int>> events;  // ends (-1) sort before starts (+1)
-    for (const auto& [pair, span] : life) {
-      events.emplace_back(span.first, 1);
-      events.emplace_back(span.second, -1);
-    }
-    std::sort(events.begin(), events.end());
-    int live = 0;
-    for (const auto& [time, delta] : events) sim.peakInFlight[s] = std::max(sim.peakInFlight[s], live += delta);
+    sim.peakInFlight[s] = peakInFlight(sim.stages[s]);
   }
   sim.bubbleRatio = bubbleRatio(double(idle), p, double(sim.makespan));
 }
 
 }  // namespace
+
+int peakInFlight(const std::vector<TimedJob>& jobs) {
+  std::map<std::pair<int, int>, std::pair<int64_t, int64_t>> life;  // (chunk, mb) -> F start, last end
+  for (const TimedJob& t : jobs) {
+    if (t.job.kind == JobKind::Optimizer) continue;
+    auto& span = life[{t.job.chunkIndex(), t.job.microBatch}];
+    if (t.job.kind == JobKind::Forward) span.first = t.start;
+    if (t.job.kind == JobKind::Backward || t.job.kind == JobKind::BackwardW) span.second = t.end;
+  }
+  std::vector<std::pair<int64_t, int>> events;  // ends (-1) sort before starts (+1)
+  for (const auto& [pair, span] : life) {
+    events.emplace_back(span.first, 1);
+    events.emplace_back(span.second, -1);
+  }
+  std::sort(events.begin(), events.end());
+  int live = 0, peak = 0;
+  for (const auto& [time, delta] : events) peak = std::max(peak, live += delta);
+  return peak;
+}
 
 double bubbleRatio(double idle, int64_t lanes, double makespan) {
   return makespan > 0 && lanes > 0 ? idle / (double(lanes) * makespan) : 0.0;
@@ -75,8 +81,15 @@ core::Result<Simulation> simulate(const Schedule& schedule, const Costs& costs) 
       const auto& jobs = schedule.stageJobs[s];
       for (size_t i = sim.stages[s].size(); i < jobs.size(); ++i) {
         int64_t start = 0;
-        if (!readyAt(model, ends, s, jobs[i], free[s], costs.communication, start)) break;
-        int64_t end = start + costs.of(jobs[i].kind);
+        if (!readyAt(model, ends, s, jobs[i], free[s], costs, start)) break;
+        // An overlapped pair starts when the inputs of both have arrived
+        // (dualpipev.py's _forward_backward_chunk receives both first).
+        if (i + 1 < jobs.size() && jobs[i + 1].overlapsPrevious) {
+          int64_t pairStart = 0;
+          if (!readyAt(model, ends, s, jobs[i + 1], free[s], costs, pairStart, &jobs[i])) break;
+          start = std::max(start, pairStart);
+        }
+        int64_t end = start + costs.of(s, jobs[i]);
         sim.stages[s].push_back({jobs[i], start, end});
         ends[keyOf(s, jobs[i])] = end;
         free[s] = end;

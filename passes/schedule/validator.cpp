@@ -72,6 +72,13 @@ bool StageChecker::indexJobs() {
              i);
       ok = false;
     }
+    if (job.overlapsPrevious && (i == 0 || jobs[i - 1].kind != JobKind::Forward ||
+                                 (job.kind != JobKind::Backward && job.kind != JobKind::BackwardB))) {
+      report("job " + job.name() + " overlaps " + (i == 0 ? std::string("nothing") : jobs[i - 1].name()) +
+                 ": an overlapped pair is a forward, then a backward",
+             i);
+      ok = false;
+    }
     if (!positions_.emplace(Key{job.kind, job.chunkIndex(), job.microBatch}, i).second) {
       report("duplicate job " + job.name(), i);
       ok = false;

@@ -40,7 +40,13 @@ std::string scheduleToYaml(const Schedule& schedule, const Simulation* sim) {
   for (size_t s = 0; s < schedule.stageJobs.size(); ++s) {
     out << YAML::BeginMap << YAML::Key << "stage" << YAML::Value << s;
     out << YAML::Key << "jobs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-    for (const Job& job : schedule.stageJobs[s]) out << YAML::DoubleQuoted << job.name();
+    const std::vector<Job>& jobs = schedule.stageJobs[s];
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      std::string entry = jobs[i].name();
+      for (; i + 1 < jobs.size() && jobs[i + 1].overlapsPrevious; ++i)  // an overlapped pair is one entry
+        entry += std::string(kOverlapSeparator) + jobs[i + 1].name();
+      out << YAML::DoubleQuoted << entry;
+    }
     out << YAML::EndSeq << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -69,10 +75,22 @@ core::Status readJobs(const YAML::Node& entry, size_t i, size_t stageCount, int6
     return errorAt(posOf(list), "stage_jobs lists too many jobs: at most " + std::to_string(kMaxScheduleJobs) +
                                     ", and " + std::to_string(kMaxScheduleCells) + " stage-by-job cells, are checked");
   for (const YAML::Node& text : list) {
-    auto job = parseJob(text.as<std::string>());
-    if (!job) return errorAt(posOf(text), "stage " + std::to_string(i) + ": " + job.status().message());
-    schedule.stageJobs[i].push_back(*job);
-    schedule.source.jobs[i].push_back(posOf(text));
+    // "A & B": B overlaps A (DualPipeV's F&B pair).
+    const std::string spelled = text.as<std::string>();
+    size_t from = 0;
+    for (bool first = true;; first = false) {
+      size_t amp = spelled.find('&', from);
+      std::string_view piece = std::string_view(spelled).substr(from, amp == std::string::npos ? amp : amp - from);
+      while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
+      while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
+      auto job = parseJob(piece);
+      if (!job) return errorAt(posOf(text), "stage " + std::to_string(i) + ": " + job.status().message());
+      job->overlapsPrevious = !first;
+      schedule.stageJobs[i].push_back(*job);
+      schedule.source.jobs[i].push_back(posOf(text));
+      if (amp == std::string::npos) break;
+      from = amp + 1;
+    }
   }
   return core::Status::ok();
 }
@@ -122,11 +140,12 @@ core::Result<Schedule> scheduleFromYaml(const std::string& text, const std::stri
   }
 }
 
-core::Result<Schedule> loadScheduleFile(const std::string& path) {
+core::Result<Schedule> loadScheduleFile(const std::string& path, const std::string& mode) {
   std::ifstream in(path);
   if (!in) return core::Status::error("cannot read '" + path + "'");
   std::stringstream buffer;
   buffer << in.rdbuf();
+  if (isTorchCsvPath(path)) return scheduleFromTorchCsv(buffer.str(), path, mode);
   return scheduleFromYaml(buffer.str(), path);
 }
 

@@ -69,8 +69,9 @@ std::string localText(const Value* v, int64_t rank) {
   return local ? join(*local) : "?";
 }
 
-/// Lowers the reshard for each rank and checks the rings' traffic.
-void checkAllRanks(const std::vector<int64_t>& dims, const Layout& src, const Layout& dst) {
+/// Lowers the reshard for each rank (with `planner`) and checks the rings' traffic.
+void checkAllRanks(const std::vector<int64_t>& dims, const Layout& src, const Layout& dst,
+                   lowering::Planner planner = lowering::Planner::Paddle) {
   registerAllPasses();
   std::string text = programText(dims, src, dst);
   INFO(text);
@@ -86,7 +87,7 @@ void checkAllRanks(const std::vector<int64_t>& dims, const Layout& src, const La
     DiagnosticEngine diag(&file);
     auto parsed = parser::parseProgram(ctx, file, diag);
     REQUIRE(parsed.isOk());
-    Result<ProcessGroupTable> rings = planRings(*parsed.value());
+    Result<ProcessGroupTable> rings = planRings(*parsed.value(), {planner});
     REQUIRE(rings.isOk());
     if (table.empty())
       for (const ProcessGroup& g : rings->groups()) table.emplace_back(g.ringId, g.ranks);
@@ -94,6 +95,9 @@ void checkAllRanks(const std::vector<int64_t>& dims, const Layout& src, const La
     named.rank = static_cast<int>(rank);
     auto pass = PassRegistry::instance().create("lower-reshard");
     REQUIRE(pass);
+    PassOptionValues options;
+    if (planner == lowering::Planner::Cost) options.values["planner"] = "cost";
+    REQUIRE(pass->setOptions(options).isOk());
     REQUIRE(static_cast<ProgramPass&>(*pass).runOnProgram(named, diag).isOk());
     CHECK(verifyProgram(*named.program, diag) == 0);
     walk(named.program->body(), [&](const Operation& op) {
@@ -219,4 +223,19 @@ TEST_CASE("lower-reshard rings agree across ranks over a grid of layouts", "[low
   for (const Layout& src : all)
     for (const Layout& dst : all)
       if (n++ % 2 == 0) checkAllRanks({5, 6}, src, dst);
+}
+
+TEST_CASE("lower-reshard{planner=cost} rings agree across ranks over a grid of layouts", "[lower_reshard][cost]") {
+  std::vector<Layout> all;
+  for (auto [shape, ids] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
+           {{2}, {0, 1}}, {{2}, {1, 0}}, {{3}, {0, 1, 2}}, {{2, 2}, {0, 1, 2, 3}}, {{2, 2}, {2, 3, 4, 5}}}) {
+    std::vector<Layout> l = layoutsOn(shape, ids);
+    all.insert(all.end(), l.begin(), l.end());
+  }
+  // Every third pair (its AllToAll, Move and flattened all_reduce steps too),
+  // uneven: 5 rows and 7 columns on 2 and 3 ranks.
+  size_t n = 0;
+  for (const Layout& src : all)
+    for (const Layout& dst : all)
+      if (n++ % 3 == 0) checkAllRanks({5, 7}, src, dst, lowering::Planner::Cost);
 }

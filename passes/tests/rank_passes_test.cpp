@@ -193,6 +193,53 @@ TEST_CASE("dist-to-dense refuses a distributed reshape whose shape is computed")
 
 namespace {
 
+// A table of 5 rows sharded on its rows over [0,1] (rank 0: rows 0-2, rank 1: rows 3-4), looked up by replicated
+// ids, its result partial; then its grad.
+const char* kVocabParallel = R"({
+    (%0) = "builtin.parameter" () {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},chunk_id:-1},parameter_name:"w",persistable:[true],stop_gradient:[false]} : () -> pd_dist.tensor<5x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>
+    (%1) = "pd_op.data" () {dtype:int64,name:"ids",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},chunk_id:-1},place:Place(undefined:0),shape:[3],stop_gradient:[true]} : () -> pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>
+    (%2) = "pd_op.embedding" (%1, %0) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM)},chunk_id:-1},padding_idx:-1,sparse:false,stop_gradient:[false]} : (pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>, pd_dist.tensor<5x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> pd_dist.tensor<3x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM)>
+    (%3) = "pd_op.embedding_grad" (%1, %0, %2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},operand(1):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},operand(2):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM)},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},chunk_id:-1},padding_idx:-1,stop_gradient:[false]} : (pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>, pd_dist.tensor<5x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>, pd_dist.tensor<3x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1], partial(0,SUM)>) -> pd_dist.tensor<5x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>
+    () = "builtin.shadow_output" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]},chunk_id:-1},output_name:"g"} : (pd_dist.tensor<5x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1]>) -> 
+}
+)";
+
+}  // namespace
+
+TEST_CASE("dist-to-dense makes an embedding on a vocab shard the rank's c_embedding, from its first row") {
+  for (int rank : {0, 1}) {
+    Run r(kVocabParallel, "dist-to-dense{rank=" + std::to_string(rank) + "}");
+    REQUIRE(r.status.isOk());
+    CHECK(r.opNames() == std::vector<std::string>{"builtin.parameter", "pd_op.data", "pd_op.c_embedding",
+                                                  "pd_op.c_embedding_grad", "builtin.shadow_output"});
+    std::string out = r.printed(), start = rank == 0 ? "0" : "3", rows = rank == 0 ? "3" : "2";
+    INFO(out);
+    // weight first, then the ids; the table's rows, the rank's first; padding_idx and sparse gone
+    std::string w = "builtin.tensor<" + rows + "x4xf32>";
+    CHECK(lineWith(out, "\"pd_op.c_embedding\"") ==
+          "    (%2) = \"pd_op.c_embedding\" (%0, %1) {chunk_id:-1,start_index:" + start +
+              ",stop_gradient:[false],vocab_size:5} : (" + w + ", builtin.tensor<3xi64>) -> builtin.tensor<3x4xf32>");
+    CHECK(lineWith(out, "\"pd_op.c_embedding_grad\"") ==
+          "    (%3) = \"pd_op.c_embedding_grad\" (%0, %1, %2) {chunk_id:-1,start_index:" + start +
+              ",stop_gradient:[false]} : (" + w + ", builtin.tensor<3xi64>, builtin.tensor<3x4xf32>) -> " + w);
+  }
+}
+
+TEST_CASE("dist-to-dense leaves an embedding on a whole table, and refuses a sharded one with a padding_idx") {
+  std::string whole = kVocabParallel;
+  for (size_t at; (at = whole.find("dims_mappings:[0,-1]")) != std::string::npos;)
+    whole.replace(at, 20, "dims_mappings:[-1,-1]");
+  Run r(whole, "dist-to-dense{rank=1}");
+  REQUIRE(r.status.isOk());
+  CHECK(r.opNames()[2] == "pd_op.embedding");
+  Run padded(edited(kVocabParallel, "padding_idx:-1,sparse", "padding_idx:2,sparse"), "dist-to-dense{rank=0}");
+  REQUIRE(!padded.status.isOk());
+  CHECK(padded.errors().find("t.pir:4:5: error: an embedding on a vocab-sharded weight with padding_idx 2 has no "
+                             "per-rank form") != std::string::npos);
+}
+
+namespace {
+
 const char* kDenseComm = R"({
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,8],stop_gradient:[true]} : () -> builtin.tensor<4x8xf32>
     (%1) = "pd_op.all_reduce" (%0) {reduce_type:(Int32)0,ring_id:(Int32)12} : (builtin.tensor<4x8xf32>) -> builtin.tensor<4x8xf32>

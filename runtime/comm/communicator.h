@@ -40,10 +40,21 @@ inline core::Status stoppedStatus() { return core::Status::cancelled("stopped: a
 /// a world adds ring 0 by RingTable::addWorld.
 using RingTable = core::RingTable;
 
-/// What a rank's communication cost (summary.yaml).
+/// The bytes a rank moved on one ring, counted where they move: a tensor's
+/// payload (never the dtype-and-shape headers the MPI backend sends ahead
+/// of it) given to MPI_Isend or received by MPI, or copied in process from
+/// one rank's buffer into another's (the rank whose buffer is read sent,
+/// the rank that gets the bytes received).
+struct Traffic {
+  uint64_t sent = 0;
+  uint64_t received = 0;
+  bool operator==(const Traffic&) const = default;
+};
+using TrafficByRing = std::map<int64_t, Traffic>;
+
+/// The time a rank spent communicating (summary.yaml).
 struct CommStats {
-  double seconds = 0;                       // in communication calls, waits included
-  std::map<int64_t, uint64_t> bytesByRing;  // bytes this rank sent, by ring
+  double seconds = 0;  // in communication calls, waits included
 };
 
 class Communicator {
@@ -84,6 +95,10 @@ class Communicator {
   virtual bool stopping() const = 0;
 
   CommStats& stats() { return stats_; }
+  /// What this rank sent and received so far, by ring (rings it never
+  /// moved a byte on are left out). Final for a collective once it
+  /// returned: every member's copies are done by then.
+  virtual TrafficByRing traffic() const = 0;
 
   /// Where this rank's calls report their rings, bytes and waits while a
   /// traced kernel runs (trace_sink.h); null: untraced.

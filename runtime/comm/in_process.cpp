@@ -31,6 +31,7 @@ class InProcessComm final : public Communicator {
   int64_t rank() const override { return rank_; }
   int64_t worldSize() const override { return world_.size_; }
   bool stopping() const override { return world_.stopping(); }
+  TrafficByRing traffic() const override { return world_.trafficOf(rank_); }
 
   /// Chunked: member i reduces chunk i of the members' inputs (the parts in
   /// ring order, so every chunk has the bits a whole reduction gives) and
@@ -64,6 +65,12 @@ class InProcessComm final : public Communicator {
       if (void* at = static_cast<char*>(r.raw()) + offset; std::find(into.begin(), into.end(), at) == into.end())
         into.push_back(at);
     reduceElements(x.dtype(), from, into, count, op);
+    // Read chunk `position` of every other member's x, and wrote it reduced
+    // into every other member's result.
+    for (int64_t r : *g.ranks) {
+      world_.moved(ring, r, rank_, uint64_t(count) * elementSize(x.dtype()));
+      world_.moved(ring, rank_, r, uint64_t(count) * elementSize(x.dtype()));
+    }
     parts->clear();
     results.clear();
     if (Status s = finish(g, "all_reduce"); !s) return s;
@@ -80,7 +87,11 @@ class InProcessComm final : public Communicator {
     if (Status s = sameShapes(g, *parts, "all_gather"); !s) return s;
     Tensor result = Tensor::allocate(x.dtype(), gatheredShape(x, int64_t(g.ranks->size())));
     auto* dst = static_cast<char*>(result.raw());
-    for (auto& p : *parts) dst = static_cast<char*>(std::memcpy(dst, p.raw(), p.bytes())) + p.bytes();
+    for (size_t i = 0; i < parts->size(); ++i) {
+      const Tensor& p = (*parts)[i];
+      dst = static_cast<char*>(std::memcpy(dst, p.raw(), p.bytes())) + p.bytes();
+      world_.moved(ring, (*g.ranks)[i], rank_, p.bytes());
+    }
     parts->clear();
     if (Status s = finish(g, "all_gather"); !s) return s;
     return place(std::move(result), out);
@@ -102,6 +113,7 @@ class InProcessComm final : public Communicator {
     std::vector<const Tensor*> ptrs;
     for (auto& p : *parts) ptrs.push_back(&p);
     reduceInto(ptrs, result, op, result.numel() * g.position, result.numel());
+    for (int64_t r : *g.ranks) world_.moved(ring, r, rank_, result.bytes());
     parts->clear();
     if (Status s = finish(g, "reduce_scatter"); !s) return s;
     return place(std::move(result), out);
@@ -117,6 +129,7 @@ class InProcessComm final : public Communicator {
     if (!parts) return parts.takeStatus();
     if (Status s = sameShapes(g, *parts, "broadcast"); !s) return s;
     Tensor result = (*parts)[root].clone();
+    world_.moved(ring, (*g.ranks)[root], rank_, result.bytes());
     parts->clear();
     if (Status s = finish(g, "broadcast"); !s) return s;
     return place(std::move(result), out);
@@ -137,6 +150,7 @@ class InProcessComm final : public Communicator {
     for (int64_t i = 0; i < n; ++i)
       std::memcpy(static_cast<char*>(result.raw()) + i * chunk,
                   static_cast<const char*>((*parts)[i].raw()) + g.position * chunk, chunk);
+    for (int64_t r : *g.ranks) world_.moved(ring, r, rank_, chunk);
     parts->clear();
     if (Status s = finish(g, "all_to_all"); !s) return s;
     return place(std::move(result), out);
@@ -150,8 +164,9 @@ class InProcessComm final : public Communicator {
     auto dst = peerRank(g, peer, "send_v2");
     if (!dst) return dst.takeStatus();
     // A copy: the program may write x in place before the peer takes it.
+    // Counted before it is posted: the peer may take it and report at once.
+    world_.moved(ring, rank_, *dst, x.bytes());
     world_.post(ring, rank_, *dst, {x.clone(), false, Tensor(), key}, key);
-    stats_.bytesByRing[ring] += x.bytes();
     return Status::ok();
   }
 
@@ -206,8 +221,7 @@ class InProcessComm final : public Communicator {
                                        const Tensor* result = nullptr, std::vector<Tensor>* results = nullptr) {
     for (int64_t r : *g.ranks)
       if (r != rank_) {
-        world_.post(g.ring, rank_, r, {x, false, result ? *result : Tensor()});
-        stats_.bytesByRing[g.ring] += x.bytes();
+        world_.post(g.ring, rank_, r, {x, false, result ? *result : Tensor()});  // a reference: no copy
       }
     std::vector<Tensor> parts(g.ranks->size());
     if (results) results->assign(g.ranks->size(), Tensor());
@@ -262,6 +276,9 @@ InProcessWorld::InProcessWorld(int64_t worldSize, RingTable rings, std::chrono::
       rings_(std::move(rings)),
       timeout_(timeout) {
   rings_.addWorld(size_);
+  counters_.resize(size_t(size_));
+  for (auto& byRing : counters_)
+    for (const core::ProcessGroup& g : rings_.rings()) byRing[g.ringId];
   for (int64_t r = 0; r < size_; ++r) {
     inboxes_.push_back(std::make_unique<Inbox>());
     comms_.push_back(std::make_unique<InProcessComm>(*this, r));
@@ -324,6 +341,22 @@ Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, 
   Message m = std::move(q.front());
   q.pop_front();
   return m;
+}
+
+void InProcessWorld::moved(int64_t ring, int64_t from, int64_t to, uint64_t bytes) {
+  if (from == to || bytes == 0) return;
+  // Rings are known up front (a call on another fails before it copies).
+  counters_[size_t(from)].at(ring).sent.fetch_add(bytes, std::memory_order_relaxed);
+  counters_[size_t(to)].at(ring).received.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+TrafficByRing InProcessWorld::trafficOf(int64_t rank) const {
+  TrafficByRing out;
+  for (const auto& [ring, c] : counters_[size_t(rank)]) {
+    Traffic t{c.sent.load(std::memory_order_relaxed), c.received.load(std::memory_order_relaxed)};
+    if (t.sent || t.received) out[ring] = t;
+  }
+  return out;
 }
 
 Status InProcessWorld::leftOverMessages(int64_t& sender) const {

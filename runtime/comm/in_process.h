@@ -88,6 +88,10 @@ class InProcessWorld {
   static Lane lane(int64_t ring, int64_t src, core::MessageKey key) {
     return key.ordered() ? Lane{ring, src, -1, -1} : Lane{ring, src, key.index, key.microBatch};
   }
+  /// Counts `bytes` copied from rank `from`'s buffer into rank `to`'s on
+  /// `ring` (the copying thread counts both ends).
+  void moved(int64_t ring, int64_t from, int64_t to, uint64_t bytes);
+  TrafficByRing trafficOf(int64_t rank) const;
   /// The first keyed message nobody took, as the sender's error.
   core::Status leftOverMessages(int64_t& sender) const;
   void stopAll(bool deadlock);
@@ -98,6 +102,10 @@ class InProcessWorld {
   std::chrono::milliseconds timeout_;
   std::vector<std::unique_ptr<Inbox>> inboxes_;
   std::vector<std::unique_ptr<Communicator>> comms_;
+  struct Counter {
+    std::atomic<uint64_t> sent{0}, received{0};
+  };
+  std::vector<std::map<int64_t, Counter>> counters_;  // per rank, one per ring of rings_, made up front
   std::atomic<bool> stop_{false};
   std::atomic<bool> deadlock_{false};
   std::mutex failMutex_;

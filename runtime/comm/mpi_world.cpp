@@ -142,6 +142,12 @@ class MpiComm final : public Communicator {
   std::chrono::milliseconds timeout() const { return timeout_; }
   bool stopping() const override { return false; }  // a failing process aborts the job
   bool deadlocked() const { return deadlocked_; }
+  TrafficByRing traffic() const override {
+    TrafficByRing out;
+    for (const auto& [ring, t] : traffic_)
+      if (t.sent || t.received) out[ring] = t;
+    return out;
+  }
 
   /// Chunked as in-process: member i receives chunk i of every other
   /// member's x (into the ring's receive buffer), reduces it in ring order
@@ -153,7 +159,7 @@ class MpiComm final : public Communicator {
     Ring* g = nullptr;
     if (Status s = group(ring, "all_reduce", g); !s) return s;
     if (Status s = agree(*g, x, "all_reduce"); !s) return s;
-    count(*g, x.bytes());
+    note(g->id, x.bytes());
     bool direct = writesDirectly(x, out);
     Tensor result = direct ? out : Tensor::allocate(x.dtype(), x.shape());
     int64_t n = int64_t(g->ranks.size()), numel = x.numel(), me = g->position;
@@ -190,7 +196,7 @@ class MpiComm final : public Communicator {
     Ring* g = nullptr;
     if (Status s = group(ring, "all_gather", g); !s) return s;
     if (Status s = agree(*g, x, "all_gather"); !s) return s;
-    count(*g, x.bytes());
+    note(g->id, x.bytes());
     int64_t n = int64_t(g->ranks.size());
     Tensor result = Tensor::allocate(x.dtype(), gatheredShape(x, n));
     std::memcpy(bytesOf(result) + size_t(g->position) * x.bytes(), x.raw(), x.bytes());
@@ -210,7 +216,7 @@ class MpiComm final : public Communicator {
     int64_t n = int64_t(g->ranks.size()), me = g->position;
     if (x.rank() == 0 || x.dim(0) % n != 0) return dim0NotDivisible(ring, x, n);
     if (Status s = agree(*g, x, "reduce_scatter"); !s) return s;
-    count(*g, x.bytes());
+    note(g->id, x.bytes());
     std::vector<int64_t> shape(x.shape().begin(), x.shape().end());
     shape[0] /= n;
     Tensor result = Tensor::allocate(x.dtype(), shape);
@@ -240,7 +246,7 @@ class MpiComm final : public Communicator {
     int64_t n = int64_t(g->ranks.size());
     if (root < 0 || root >= n) return badRoot(ring, root, n);
     if (Status s = agree(*g, x, "broadcast"); !s) return s;
-    count(*g, x.bytes());
+    note(g->id, x.bytes());
     Tensor result = Tensor::allocate(x.dtype(), x.shape());
     std::vector<Transfer> moves;
     if (g->position == root) {
@@ -262,7 +268,7 @@ class MpiComm final : public Communicator {
     int64_t n = int64_t(g->ranks.size()), me = g->position;
     if (x.numel() % n != 0) return notEqualChunks(ring, x, n);
     if (Status s = agree(*g, x, "all_to_all"); !s) return s;
-    count(*g, x.bytes());
+    note(g->id, x.bytes());
     Tensor result = Tensor::allocate(x.dtype(), x.shape());
     size_t chunk = x.bytes() / size_t(n);
     std::memcpy(bytesOf(result) + size_t(me) * chunk, bytesOf(x) + size_t(me) * chunk, chunk);
@@ -291,7 +297,7 @@ class MpiComm final : public Communicator {
     p->header.key = key;
     if (Status s = post(*g, peer, p->tensor, p->header, p->requests, *tag); !s) return s;
     pending_.push_back(std::move(p));
-    stats_.bytesByRing[ring] += x.bytes();
+    traffic_[ring].sent += x.bytes();
     return Status::ok();
   }
 
@@ -313,6 +319,7 @@ class MpiComm final : public Communicator {
     Tensor got;
     if (Status s = allocateFor(h, got, g->ranks[peer]); !s) return s;
     waits[0].request = MPI_REQUEST_NULL;
+    waits[0].received = &traffic_[ring].received;
     MPI_Irecv(got.raw(), int(got.bytes()), MPI_BYTE, int(peer), *tag, g->comm, &waits[0].request);
     if (Status s = waitAll(waits); !s) return s;
     if (out.defined() && !sameType(got, out)) return recvTypeDiffers(ring, out, g->ranks[peer], got.typeText());
@@ -367,7 +374,8 @@ class MpiComm final : public Communicator {
   };
   struct Wait {
     MPI_Request request = MPI_REQUEST_NULL;
-    std::string what;  // for the timeout's report
+    std::string what;              // for the timeout's report
+    uint64_t* received = nullptr;  // a payload's receive: where its bytes are counted once it completes
   };
   /// One leg of a collective with ring position `peer`: bytes to send and a
   /// buffer to receive into.
@@ -394,13 +402,6 @@ class MpiComm final : public Communicator {
   static Status checkPeer(const Ring& g, int64_t peer, const char* what) {
     if (peer < 0 || peer >= int64_t(g.ranks.size())) return badPeer(what, g.id, peer, int64_t(g.ranks.size()));
     return Status::ok();
-  }
-
-  /// A collective's bytes in summary.yaml: x to every other member, as the
-  /// in-process world counts them.
-  void count(const Ring& g, size_t bytes) {
-    note(g.id, bytes);
-    stats_.bytesByRing[g.id] += bytes * (g.ranks.size() - 1);
   }
 
   static Status describe(const Tensor& x, Header& h) {
@@ -432,20 +433,26 @@ class MpiComm final : public Communicator {
     return Status::ok();
   }
 
-  /// Posts every receive, then every send, and waits for all of them.
-  Status exchange(const Ring& g, std::span<const Transfer> moves, const char* what) {
+  /// Posts every receive, then every send, and waits for all of them. A
+  /// payload's bytes (`payload`; not agree()'s headers) are counted: those
+  /// given to MPI_Isend, and those MPI says arrived.
+  Status exchange(const Ring& g, std::span<const Transfer> moves, const char* what, bool payload = true) {
     std::vector<Wait> waits;
     waits.reserve(2 * moves.size());
+    Traffic& counted = payload ? traffic_[g.id] : headerTraffic_;
     for (const Transfer& m : moves)
       if (m.receives) {
-        waits.push_back({MPI_REQUEST_NULL, std::string(what) + " on ring " + std::to_string(g.id) + ", for rank " +
-                                               std::to_string(g.ranks[m.peer])});
+        waits.push_back(
+            {MPI_REQUEST_NULL,
+             std::string(what) + " on ring " + std::to_string(g.id) + ", for rank " + std::to_string(g.ranks[m.peer]),
+             &counted.received});
         MPI_Irecv(m.recv, int(m.recvBytes), MPI_BYTE, int(m.peer), kTag, g.comm, &waits.back().request);
       }
     for (const Transfer& m : moves)
       if (m.sends) {
         waits.push_back({MPI_REQUEST_NULL, std::string(what) + " on ring " + std::to_string(g.id)});
         MPI_Isend(m.send, int(m.sendBytes), MPI_BYTE, int(m.peer), kTag, g.comm, &waits.back().request);
+        counted.sent += m.sendBytes;
       }
     return waitAll(waits);
   }
@@ -462,7 +469,7 @@ class MpiComm final : public Communicator {
       if (int64_t(p) != g.position)
         moves.push_back({int64_t(p), reinterpret_cast<const std::byte*>(&mine), sizeof mine,
                          reinterpret_cast<std::byte*>(&theirs[p]), sizeof(Header)});
-    if (Status s = exchange(g, moves, what); !s) return s;
+    if (Status s = exchange(g, moves, what, false); !s) return s;
     for (size_t p = 0; p < n; ++p) {
       const Header& h = theirs[p];
       if (int64_t(p) == g.position) continue;
@@ -493,8 +500,15 @@ class MpiComm final : public Communicator {
       for (Wait& w : waits) {
         if (w.request == MPI_REQUEST_NULL) continue;
         int flag = 0;
-        MPI_Test(&w.request, &flag, MPI_STATUS_IGNORE);
-        if (!flag) done = false;
+        MPI_Status status;
+        MPI_Test(&w.request, &flag, &status);
+        if (!flag) {
+          done = false;
+        } else if (w.received) {
+          int got = 0;
+          MPI_Get_count(&status, MPI_BYTE, &got);
+          *w.received += uint64_t(std::max(got, 0));
+        }
       }
       if (done) return Status::ok();
       end.waited = true;
@@ -528,6 +542,8 @@ class MpiComm final : public Communicator {
   std::map<int64_t, Ring> rings_;
   std::deque<std::unique_ptr<PendingSend>> pending_;
   bool deadlocked_ = false;
+  TrafficByRing traffic_;  // payload bytes, by ring
+  Traffic headerTraffic_;  // agree()'s type headers: not reported
 };
 
 MpiWorld::MpiWorld(RingTable rings, std::chrono::milliseconds timeout)

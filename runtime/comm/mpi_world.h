@@ -17,6 +17,9 @@
 //   in ring order with reduceElements, in the chunks in-process cuts: the
 //   bits are the same, never MPI_Allreduce's own order. all_reduce's chunks
 //   are received into a buffer the ring keeps across calls.
+// - traffic() counts payload bytes where they move: those given to
+//   MPI_Isend, and those MPI_Get_count says a completed receive got (not
+//   the headers).
 // - Waits poll: a wait longer than the timeout fails with what this rank
 //   waits on; the processes then send theirs to rank 0 (gatherReports),
 //   which reports them all and aborts the job (mpiAbort).

@@ -115,6 +115,8 @@ void reduceElements(DataType dtype, std::span<const void* const> parts, std::spa
       return reduceTyped<int64_t>(parts, outs, op, count);
     case DataType::BF16:
       return reduceBf16(parts, outs, op, count);
+    case DataType::U8:
+      return reduceTyped<uint8_t>(parts, outs, op, count);
     case DataType::Bool: {
       // SUM, AVG and MAX are "any", PROD and MIN "all".
       ReduceType logical = (op == ReduceType::Product || op == ReduceType::Min) ? ReduceType::Min : ReduceType::Max;

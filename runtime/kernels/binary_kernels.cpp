@@ -1,4 +1,4 @@
-//===- binary_kernels.cpp - add, subtract, multiply, divide and grads -----===//
+//===- binary_kernels.cpp - add, add_n, subtract, multiply, divide, grads -===//
 //
 // numpy broadcasting (Paddle's axis = -1, right-aligned). A grad sums the
 // broadcast dims back to each operand's shape (funcs/elementwise_grad_base.h).
@@ -107,6 +107,28 @@ Status binaryKernel(KernelContext& ctx) {
   });
 }
 
+/// add_n(inputs): the sum of a vec of tensors of one dtype and shape (the
+/// backward's sum of a value's gradients), added in order into a copy of
+/// the first.
+Status addN(KernelContext& ctx) {
+  if (!ctx.has(0)) return kernelError(ctx, "inputs is required");
+  const std::vector<Tensor>& xs = ctx.inList(0);
+  if (xs.empty() || !xs[0].defined()) return kernelError(ctx, "add_n of no tensors");
+  for (size_t i = 1; i < xs.size(); ++i)
+    if (!xs[i].defined() || xs[i].dtype() != xs[0].dtype() ||
+        !std::equal(xs[i].shape().begin(), xs[i].shape().end(), xs[0].shape().begin(), xs[0].shape().end()))
+      return kernelError(ctx, "input " + std::to_string(i) + " " +
+                                  (xs[i].defined() ? xs[i].typeText() : std::string("(none)")) +
+                                  " differs from input 0 " + xs[0].typeText());
+  return visitNumber(ctx, xs[0].dtype(), [&](auto* tag) -> Status {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    Tensor sum = xs[0].clone();
+    for (size_t i = 1; i < xs.size(); ++i) binaryLoop<T>(sum, xs[i], sum, Add{});
+    ctx.setOut(0, std::move(sum));
+    return Status::ok();
+  });
+}
+
 void negateInPlace(Tensor& t) {
   visitDtype(t.dtype(), [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -185,6 +207,7 @@ void registerBinaryKernels(KernelRegistry& r) {
   using namespace kernels;
   r.add("pd_op.add", binaryKernel<Add>, kNumbers);
   r.add("pd_op.add_", binaryKernel<Add>, kNumbers);
+  r.add("pd_op.add_n", addN, kNumbers);
   r.add("pd_op.subtract", binaryKernel<Sub>, kNumbers);
   r.add("pd_op.multiply", binaryKernel<Mul>, kNumbers);
   r.add("pd_op.divide", binaryKernel<Div>, kNumbers);

@@ -20,7 +20,11 @@
 // and keeps a NaN; its grad goes to the first maximum of each window.
 // adaptive windows are [floor(i·in/out), ceil((i+1)·in/out)).
 //
-// NCHW only: NHWC is a kernel error. f32 and f64; bf16 through f32.
+// data_format NCHW or NHWC (and AnyLayout, NCHW's): an NHWC input,
+// out_grad or out is transposed to NCHW and the results back, as Paddle's
+// CPU conv kernel does (TransToChannelFirst), so an NHWC conv is the same
+// im2col and GEMMs; the filter is [M, C/groups, kh, kw] in both. f32 and
+// f64; bf16 through f32.
 //
 //===----------------------------------------------------------------------===//
 #include <cblas.h>
@@ -89,10 +93,59 @@ Status paddingsAttr(const KernelContext& ctx, int64_t pads[4]) {
   return Status::ok();
 }
 
-Status requireNchw(const KernelContext& ctx, const char* key) {
-  std::string f = strAttr(ctx.op, key, "NCHW");
-  if (f != "NCHW" && f != "AnyLayout") return kernelError(ctx, "data_format " + f + " is not supported (only NCHW)");
+/// Whether data_format puts the channel last (NHWC); an error for a format
+/// that is neither NCHW nor NHWC.
+Status channelLast(const KernelContext& ctx, bool& last) {
+  std::string f = strAttr(ctx.op, "data_format", "NCHW");
+  if (f != "NCHW" && f != "AnyLayout" && f != "NHWC")
+    return kernelError(ctx, "data_format " + f + " is not supported (NCHW or NHWC)");
+  last = f == "NHWC";
   return Status::ok();
+}
+
+template <class T>
+void permute4(const T* src, std::span<const int64_t> dims, bool toChannelFirst, T* dst) {
+  int64_t n = dims[0], a = dims[1], b = dims[2], c = dims[3];  // src dims
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < a; ++j)
+      for (int64_t k = 0; k < b; ++k)
+        for (int64_t l = 0; l < c; ++l) {
+          T v = src[((i * a + j) * b + k) * c + l];
+          if (toChannelFirst)  // src NHWC [n, a=H, b=W, c=C] -> NCHW
+            dst[((i * c + l) * a + j) * b + k] = v;
+          else  // src NCHW [n, a=C, b=H, c=W] -> NHWC
+            dst[((i * b + k) * c + l) * a + j] = v;
+        }
+}
+
+/// A 4-D tensor NHWC -> NCHW (`toChannelFirst`) or NCHW -> NHWC; any other
+/// rank is returned as it is (the kernels report it).
+Tensor relayout(const Tensor& t, bool toChannelFirst) {
+  if (t.rank() != 4) return t;
+  std::span<const int64_t> d = t.shape();
+  Shape shape = toChannelFirst ? Shape{d[0], d[3], d[1], d[2]} : Shape{d[0], d[2], d[3], d[1]};
+  Tensor out = Tensor::allocate(t.dtype(), shape);
+  if (out.numel() == 0) return out;
+  switch (elementSize(t.dtype())) {  // moves elements: only the width matters
+    case 1:
+      permute4(t.data<uint8_t>(), d, toChannelFirst, out.data<uint8_t>());
+      break;
+    case 2:
+      permute4(t.data<uint16_t>(), d, toChannelFirst, out.data<uint16_t>());
+      break;
+    case 4:
+      permute4(t.data<uint32_t>(), d, toChannelFirst, out.data<uint32_t>());
+      break;
+    default:
+      permute4(t.data<uint64_t>(), d, toChannelFirst, out.data<uint64_t>());
+      break;
+  }
+  return out;
+}
+
+/// Operand `i` in NCHW: as it is, or transposed from NHWC.
+Tensor channelFirst(const KernelContext& ctx, size_t i, bool last) {
+  return last ? relayout(ctx.in(i), true) : ctx.in(i);
 }
 
 /// "SAME" and "VALID" applied to pads (Paddle's UpdatePadding); false for
@@ -141,8 +194,8 @@ struct ConvGeom {
   }
 };
 
+/// The geometry of conv2d on `in` (NCHW, after any relayout).
 Status convGeom(const KernelContext& ctx, const Tensor& in, const Tensor& filter, ConvGeom& g) {
-  if (Status s = requireNchw(ctx, "data_format"); !s) return s;
   if (in.rank() != 4 || filter.rank() != 4)
     return kernelError(
         ctx, "conv2d needs a 4-D input and filter, not " + shapeText(in.shape()) + " and " + shapeText(filter.shape()));
@@ -278,38 +331,45 @@ Status inComputeType(const KernelContext& ctx, DataType dt, F&& f) {
 
 Status conv2d(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {0, 1}); !s) return s;
+  bool last = false;
+  if (Status s = channelLast(ctx, last); !s) return s;
+  Tensor input = channelFirst(ctx, 0, last);
   ConvGeom g;
-  if (Status s = convGeom(ctx, ctx.in(0), ctx.in(1), g); !s) return s;
-  DataType dt = ctx.in(0).dtype();
+  if (Status s = convGeom(ctx, input, ctx.in(1), g); !s) return s;
+  DataType dt = input.dtype();
   return inComputeType(ctx, dt, [&](auto* tag, DataType ct) -> Status {
     using C = std::remove_pointer_t<decltype(tag)>;
-    Tensor in = castTensor(ctx.in(0), ct), filter = castTensor(ctx.in(1), ct);
+    Tensor in = castTensor(input, ct), filter = castTensor(ctx.in(1), ct);
     Tensor out = Tensor::allocate(ct, {g.n, g.m, g.ho, g.wo});
     if (out.numel() > 0 && g.k() > 0) convForward<C>(g, in.data<C>(), filter.data<C>(), out.data<C>());
     if (out.numel() > 0 && g.k() == 0) std::fill(out.data<C>(), out.data<C>() + out.numel(), C(0));
-    ctx.setOut(0, castTensor(out, dt));
+    ctx.setOut(0, castTensor(last ? relayout(out, false) : out, dt));
     return Status::ok();
   });
 }
 
 Status conv2dGrad(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {0, 1, 2}); !s) return s;
+  bool last = false;
+  if (Status s = channelLast(ctx, last); !s) return s;
+  Tensor input = channelFirst(ctx, 0, last);
   ConvGeom g;
-  if (Status s = convGeom(ctx, ctx.in(0), ctx.in(1), g); !s) return s;
-  const Tensor& dout = ctx.in(2);
-  Shape outShape{g.n, g.m, g.ho, g.wo};
-  if (Shape(dout.shape().begin(), dout.shape().end()) != outShape)
-    return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " is not the output shape " + shapeText(outShape));
-  DataType dt = ctx.in(0).dtype();
+  if (Status s = convGeom(ctx, input, ctx.in(1), g); !s) return s;
+  Shape outShape = last ? Shape{g.n, g.ho, g.wo, g.m} : Shape{g.n, g.m, g.ho, g.wo};
+  if (Shape(ctx.in(2).shape().begin(), ctx.in(2).shape().end()) != outShape)
+    return kernelError(ctx,
+                       "out_grad " + shapeText(ctx.in(2).shape()) + " is not the output shape " + shapeText(outShape));
+  Tensor dout = channelFirst(ctx, 2, last);
+  DataType dt = input.dtype();
   return inComputeType(ctx, dt, [&](auto* tag, DataType ct) -> Status {
     using C = std::remove_pointer_t<decltype(tag)>;
-    Tensor in = castTensor(ctx.in(0), ct), filter = castTensor(ctx.in(1), ct), d = castTensor(dout, ct);
+    Tensor in = castTensor(input, ct), filter = castTensor(ctx.in(1), ct), d = castTensor(dout, ct);
     bool wantIn = wantsResult(ctx, 0), wantFilter = wantsResult(ctx, 1);
     Tensor din = Tensor::zeros(ct, in.shape()), dfilter = Tensor::zeros(ct, filter.shape());
     if (d.numel() > 0 && g.k() > 0)
       convBackward<C>(g, in.data<C>(), filter.data<C>(), d.data<C>(), wantIn ? din.data<C>() : nullptr,
                       wantFilter ? dfilter.data<C>() : nullptr);
-    if (wantIn) ctx.setOut(0, castTensor(din, dt));
+    if (wantIn) ctx.setOut(0, castTensor(last ? relayout(din, false) : din, dt));
     if (wantFilter) ctx.setOut(1, castTensor(dfilter, dt));
     return Status::ok();
   });
@@ -342,8 +402,8 @@ struct PoolGeom {
   }
 };
 
+/// The geometry of pool2d on `x` (NCHW, after any relayout).
 Status poolGeom(const KernelContext& ctx, const Tensor& x, size_t kernelSizeOperand, PoolGeom& g) {
-  if (Status s = requireNchw(ctx, "data_format"); !s) return s;
   if (x.rank() != 4) return kernelError(ctx, "pool2d needs a 4-D x, not " + shapeText(x.shape()));
   g.n = x.dim(0), g.c = x.dim(1), g.h = x.dim(2), g.w = x.dim(3);
   std::string type = strAttr(ctx.op, "pooling_type", "max");
@@ -436,15 +496,18 @@ void poolBackward(const PoolGeom& g, const C* x, const C* out, const C* dout, C*
 
 Status pool2d(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {0}); !s) return s;
+  bool last = false;
+  if (Status s = channelLast(ctx, last); !s) return s;
+  Tensor input = channelFirst(ctx, 0, last);
   PoolGeom g;
-  if (Status s = poolGeom(ctx, ctx.in(0), 1, g); !s) return s;
-  DataType dt = ctx.in(0).dtype();
+  if (Status s = poolGeom(ctx, input, 1, g); !s) return s;
+  DataType dt = input.dtype();
   return inComputeType(ctx, dt, [&](auto* tag, DataType ct) -> Status {
     using C = std::remove_pointer_t<decltype(tag)>;
-    Tensor x = castTensor(ctx.in(0), ct);
+    Tensor x = castTensor(input, ct);
     Tensor out = Tensor::allocate(ct, {g.n, g.c, g.ho, g.wo});
     poolForward<C>(g, x.data<C>(), out.data<C>());
-    ctx.setOut(0, castTensor(out, dt));
+    ctx.setOut(0, castTensor(last ? relayout(out, false) : out, dt));
     return Status::ok();
   });
 }
@@ -452,20 +515,24 @@ Status pool2d(KernelContext& ctx) {
 /// pool2d_grad (x, out, out_grad, kernel_size) -> x_grad.
 Status pool2dGrad(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {0, 1, 2}); !s) return s;
+  bool last = false;
+  if (Status s = channelLast(ctx, last); !s) return s;
+  Tensor input = channelFirst(ctx, 0, last);
   PoolGeom g;
-  if (Status s = poolGeom(ctx, ctx.in(0), 3, g); !s) return s;
-  Shape outShape{g.n, g.c, g.ho, g.wo};
+  if (Status s = poolGeom(ctx, input, 3, g); !s) return s;
+  Shape outShape = last ? Shape{g.n, g.ho, g.wo, g.c} : Shape{g.n, g.c, g.ho, g.wo};
   for (size_t i : {size_t(1), size_t(2)})
     if (Shape(ctx.in(i).shape().begin(), ctx.in(i).shape().end()) != outShape)
       return kernelError(ctx, std::string(i == 1 ? "out " : "out_grad ") + shapeText(ctx.in(i).shape()) +
                                   " is not the output shape " + shapeText(outShape));
-  DataType dt = ctx.in(0).dtype();
+  Tensor outIn = channelFirst(ctx, 1, last), doutIn = channelFirst(ctx, 2, last);
+  DataType dt = input.dtype();
   return inComputeType(ctx, dt, [&](auto* tag, DataType ct) -> Status {
     using C = std::remove_pointer_t<decltype(tag)>;
-    Tensor x = castTensor(ctx.in(0), ct), out = castTensor(ctx.in(1), ct), d = castTensor(ctx.in(2), ct);
+    Tensor x = castTensor(input, ct), out = castTensor(outIn, ct), d = castTensor(doutIn, ct);
     Tensor dx = Tensor::zeros(ct, x.shape());
     poolBackward<C>(g, x.data<C>(), out.data<C>(), d.data<C>(), dx.data<C>());
-    ctx.setOut(0, castTensor(dx, dt));
+    ctx.setOut(0, castTensor(last ? relayout(dx, false) : dx, dt));
     return Status::ok();
   });
 }

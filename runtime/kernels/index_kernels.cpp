@@ -391,7 +391,8 @@ Status oneHot(KernelContext& ctx) {
   return Status::ok();
 }
 
-/// arange (start, end, step){dtype}.
+/// arange (start, end, step){dtype, place}: numpy's arange; a static length
+/// in the result type must be the one computed.
 Status arange(KernelContext& ctx) {
   double in[3];
   const char* names[3] = {"start", "end", "step"};
@@ -410,6 +411,20 @@ Status arange(KernelContext& ctx) {
     return kernelError(ctx, "step " + numberText(in[2]) + " goes away from end " + numberText(in[1]) + " (start " +
                                 numberText(in[0]) + ")");
   };
+  // A result type with a static length states what the operands must make;
+  // -1 (the usual: arange's length depends on data) takes any.
+  auto declared = [&](int64_t size) -> Status {
+    auto shape = ctx.op.numResults() ? core::tensorShape(ctx.op.result(0)->type()) : std::nullopt;
+    if (!shape) return Status::ok();
+    if (shape->dims.size() != 1)
+      return kernelError(
+          ctx, "its result type declares rank " + std::to_string(shape->dims.size()) + ", arange makes a 1-D tensor");
+    if (shape->dims[0] >= 0 && shape->dims[0] != size)
+      return kernelError(ctx, "start " + numberText(in[0]) + ", end " + numberText(in[1]) + " and step " +
+                                  numberText(in[2]) + " make " + std::to_string(size) +
+                                  " elements, but its result type declares " + std::to_string(shape->dims[0]));
+    return Status::ok();
+  };
   return visitNumber(ctx, dtype, [&](auto* tag) -> Status {
     using T = std::remove_pointer_t<decltype(tag)>;
     int64_t size = 0;
@@ -427,6 +442,7 @@ Status arange(KernelContext& ctx) {
       uint64_t n = d / as + (d % as != 0);
       if (n > (uint64_t(1) << 62)) return kernelError(ctx, "arange of too many elements");
       size = int64_t(n);
+      if (Status bad = declared(size); !bad) return bad;
       out = Tensor::allocate(dtype, std::span<const int64_t>(&size, 1));
       for (int64_t i = 0; i < size; ++i) out.data<T>()[i] = static_cast<T>(uint64_t(s) + uint64_t(i) * uint64_t(st));
     } else {
@@ -437,6 +453,7 @@ Status arange(KernelContext& ctx) {
       C n = std::ceil(std::abs((e - s) / st));
       if (!(n < C(0x1p62))) return kernelError(ctx, "arange of too many elements");
       size = int64_t(n);
+      if (Status bad = declared(size); !bad) return bad;
       out = Tensor::allocate(dtype, std::span<const int64_t>(&size, 1));
       for (int64_t i = 0; i < size; ++i) out.data<T>()[i] = store<T>(s + C(i) * st);
     }

@@ -63,6 +63,8 @@ template <class T, class C>
 inline T store(C v) {
   if constexpr (std::is_same_v<T, BFloat16>)
     return BFloat16::fromFloat(static_cast<float>(v));
+  else if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool> && std::is_floating_point_v<C>)
+    return static_cast<T>(floatToInt<int64_t>(v));  // u8: through int64, wrapping as numpy's astype on x86
   else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_floating_point_v<C>)
     return floatToInt<T>(v);
   else

@@ -24,4 +24,13 @@ int blasThreads();
 /// shape broadcast(batchA, batchB) + [m, n].
 core::Status batchedGemm(const Tensor& a, bool transA, const Tensor& b, bool transB, Tensor& c);
 
+/// C = alpha·op(A)·op(B) + beta·C for row-major m×k and k×n operands with
+/// leading dims (lda, ldb, ldc: a row's stride in elements), so that one
+/// head of a [batch, seq, heads, dim] tensor is a matrix in place: one
+/// cblas_sgemm / cblas_dgemm call.
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+          const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+          const double* b, int64_t ldb, double beta, double* c, int64_t ldc);
+
 }  // namespace pir::runtime

@@ -36,13 +36,10 @@ Tensor toF32(const Tensor& t) {
   return f;
 }
 
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, blasint(m), blasint(n),
-              blasint(k), 1.0f, a, blasint(ta ? m : k), b, blasint(tb ? k : n), 0.0f, c, blasint(n));
-}
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
-  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, blasint(m), blasint(n),
-              blasint(k), 1.0, a, blasint(ta ? m : k), b, blasint(tb ? k : n), 0.0, c, blasint(n));
+/// op(A)·op(B) of contiguous matrices into C.
+template <class T>
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
+  runtime::gemm(ta, tb, m, n, k, T(1), a, ta ? m : k, b, tb ? k : n, T(0), c, n);
 }
 
 template <class T>
@@ -67,6 +64,17 @@ void runBatches(const Tensor& a, bool ta, const Tensor& b, bool tb, Tensor& c, c
 }
 
 }  // namespace
+
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
+          int64_t ldb, float beta, float* c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, blasint(m), blasint(n),
+              blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c, blasint(ldc));
+}
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+          const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, blasint(m), blasint(n),
+              blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c, blasint(ldc));
+}
 
 void setBlasThreads(int n) {
   gThreadsSet = true;

@@ -4,6 +4,7 @@
 namespace pir::runtime {
 
 // One function per kernel file; keep the list sorted.
+void registerAttentionKernels(KernelRegistry& registry);  // kernels/attention_kernels.cpp
 void registerBatchNormKernels(KernelRegistry& registry);  // kernels/batch_norm_kernels.cpp
 void registerBinaryKernels(KernelRegistry& registry);     // kernels/binary_kernels.cpp
 void registerCinnKernels(KernelRegistry& registry);       // kernels/cinn_kernels.cpp
@@ -11,6 +12,8 @@ void registerCommKernels(KernelRegistry& registry);       // kernels/comm.cpp
 void registerCompareKernels(KernelRegistry& registry);    // kernels/compare_kernels.cpp
 void registerConvKernels(KernelRegistry& registry);       // kernels/conv_kernels.cpp
 void registerCreationKernels(KernelRegistry& registry);   // kernels/creation.cpp
+void registerDropoutKernels(KernelRegistry& registry);    // kernels/dropout_kernels.cpp
+void registerEmbeddingKernels(KernelRegistry& registry);  // kernels/embedding_kernels.cpp
 void registerIndexKernels(KernelRegistry& registry);      // kernels/index_kernels.cpp
 void registerLossKernels(KernelRegistry& registry);       // kernels/loss_kernels.cpp
 void registerMathKernels(KernelRegistry& registry);       // kernels/math_kernels.cpp
@@ -19,13 +22,17 @@ void registerMergeKernels(KernelRegistry& registry);      // kernels/gradient_me
 void registerNormKernels(KernelRegistry& registry);       // kernels/norm_kernels.cpp
 void registerOptimizerKernels(KernelRegistry& registry);  // kernels/optimizer_kernels.cpp
 void registerReduceKernels(KernelRegistry& registry);     // kernels/reduce_kernels.cpp
+void registerRmsNormKernels(KernelRegistry& registry);    // kernels/rms_norm_kernels.cpp
+void registerRopeKernels(KernelRegistry& registry);       // kernels/rope_kernels.cpp
 void registerScanKernels(KernelRegistry& registry);       // kernels/scan_kernels.cpp
 void registerSelectKernels(KernelRegistry& registry);     // kernels/select_kernels.cpp
 void registerShapeKernels(KernelRegistry& registry);      // kernels/shape.cpp
 void registerShapeOpsKernels(KernelRegistry& registry);   // kernels/shape_ops_kernels.cpp
+void registerSwigluKernels(KernelRegistry& registry);     // kernels/swiglu_kernels.cpp
 void registerUnaryKernels(KernelRegistry& registry);      // kernels/unary_kernels.cpp
 
 void registerAllKernels(KernelRegistry& registry) {
+  registerAttentionKernels(registry);
   registerBatchNormKernels(registry);
   registerBinaryKernels(registry);
   registerCinnKernels(registry);
@@ -33,6 +40,8 @@ void registerAllKernels(KernelRegistry& registry) {
   registerCompareKernels(registry);
   registerConvKernels(registry);
   registerCreationKernels(registry);
+  registerDropoutKernels(registry);
+  registerEmbeddingKernels(registry);
   registerIndexKernels(registry);
   registerLossKernels(registry);
   registerMathKernels(registry);
@@ -41,10 +50,13 @@ void registerAllKernels(KernelRegistry& registry) {
   registerNormKernels(registry);
   registerOptimizerKernels(registry);
   registerReduceKernels(registry);
+  registerRmsNormKernels(registry);
+  registerRopeKernels(registry);
   registerScanKernels(registry);
   registerSelectKernels(registry);
   registerShapeKernels(registry);
   registerShapeOpsKernels(registry);
+  registerSwigluKernels(registry);
   registerUnaryKernels(registry);
 }
 

@@ -1,7 +1,9 @@
 //===- shape.cpp - kernels that move data without computing ---------------===//
 //
 // slice, split, split_with_num, concat, transpose, reshape, the builtin
-// vec ops and fetch (the identity: its operand, shared). Index operands (starts, sections, axis, shape) are tensors a
+// vec ops and fetch (the identity: its operand, shared), and the grads of
+// slice, concat, split (PIR's split_grad) and transpose, which move
+// out_grad back. Index operands (starts, sections, axis, shape) are tensors a
 // full_int_array or a full produced; numbers follow Paddle: negative starts,
 // ends and axes wrap, slice bounds clamp, one -1 in sections or a shape is
 // inferred, a 0 in a reshape's shape copies the input's dim.
@@ -21,20 +23,22 @@ using core::Status;
 
 std::vector<int64_t> dimsOf(const Tensor& t) { return {t.shape().begin(), t.shape().end()}; }
 
-Status slice(KernelContext& ctx) {
-  const Tensor& x = ctx.in(0);
-  auto starts = intValues(ctx.in(1), "starts");
-  auto ends = intValues(ctx.in(2), "ends");
+/// The box slice(x, starts, ends){axes} reads: its corner and extent.
+Status sliceBox(const KernelContext& ctx, std::span<const int64_t> xDims, size_t startsOperand,
+                std::vector<int64_t>& at, std::vector<int64_t>& extent) {
+  auto starts = intValues(ctx.in(startsOperand), "starts");
+  auto ends = intValues(ctx.in(startsOperand + 1), "ends");
   auto axes = core::getInt64Array(ctx.op, "axes");
   if (!starts) return starts.takeStatus();
   if (!ends) return ends.takeStatus();
   if (!axes || axes->size() != starts->size() || axes->size() != ends->size())
     return Status::error("axes, starts and ends must have one entry per sliced axis");
-  std::vector<int64_t> at(x.rank(), 0), extent = dimsOf(x);
+  at.assign(xDims.size(), 0);
+  extent.assign(xDims.begin(), xDims.end());
   for (size_t i = 0; i < axes->size(); ++i) {
-    auto axis = wrapAxis((*axes)[i], x.rank());
+    auto axis = wrapAxis((*axes)[i], xDims.size());
     if (!axis) return axis.takeStatus();
-    int64_t d = x.dim(*axis), b = (*starts)[i], e = (*ends)[i];
+    int64_t d = xDims[size_t(*axis)], b = (*starts)[i], e = (*ends)[i];
     if (b < 0) b += d;
     if (e < 0) e += d;
     b = std::clamp<int64_t>(b, 0, d);
@@ -42,6 +46,13 @@ Status slice(KernelContext& ctx) {
     at[*axis] = b;
     extent[*axis] = std::max<int64_t>(e - b, 0);
   }
+  return Status::ok();
+}
+
+Status slice(KernelContext& ctx) {
+  const Tensor& x = ctx.in(0);
+  std::vector<int64_t> at, extent;
+  if (Status s = sliceBox(ctx, x.shape(), 1, at, extent); !s) return s;
   Tensor out = Tensor::allocate(x.dtype(), extent);
   std::vector<int64_t> zero(x.rank(), 0);
   copyBox(x, at, out, zero, extent);
@@ -54,6 +65,25 @@ Status slice(KernelContext& ctx) {
     out = out.view(kept);
   }
   ctx.setOut(0, std::move(out));
+  return Status::ok();
+}
+
+/// slice_grad (input, out_grad, starts, ends){axes, infer_flags,
+/// decrease_axis}: zeros of input's shape with out_grad in the sliced box
+/// (its decreased axes restored).
+Status sliceGrad(KernelContext& ctx) {
+  if (Status s = kernels::requireOperands(ctx, {0, 1}); !s) return s;
+  const Tensor& input = ctx.in(0);
+  const Tensor& d = ctx.in(1);
+  std::vector<int64_t> at, extent;
+  if (Status s = sliceBox(ctx, input.shape(), 2, at, extent); !s) return s;
+  if (d.numel() != numElements(extent))
+    return kernels::kernelError(
+        ctx, "out_grad " + d.typeText() + " is not the slice " + dimsText(extent) + " of " + input.typeText());
+  Tensor g = Tensor::zeros(input.dtype(), input.shape());
+  std::vector<int64_t> zero(input.rank(), 0);
+  copyBox(d.view(extent), zero, g, at, extent);
+  ctx.setOut(0, std::move(g));
   return Status::ok();
 }
 
@@ -111,17 +141,19 @@ Status splitWithNum(KernelContext& ctx) {
   return splitInto(ctx, *axis, std::vector<int64_t>(size_t(num), d / num));
 }
 
-Status concat(KernelContext& ctx) {
-  const std::vector<Tensor>& xs = ctx.inList(0);
-  if (xs.empty()) return Status::error("nothing to concatenate");
-  auto axis = axisOperand(ctx, 1, xs[0].rank());
+/// `xs` joined along the axis operand `axisIndex`.
+Status concatInto(KernelContext& ctx, const std::vector<Tensor>& xs, size_t axisIndex, const char* what) {
+  if (xs.empty()) return Status::error(std::string("nothing to ") + what);
+  for (const Tensor& x : xs)
+    if (!x.defined()) return kernels::kernelError(ctx, std::string("cannot ") + what + " a missing tensor");
+  auto axis = axisOperand(ctx, axisIndex, xs[0].rank());
   if (!axis) return axis.takeStatus();
   std::vector<int64_t> shape = dimsOf(xs[0]);
   shape[*axis] = 0;
   for (const Tensor& x : xs) {
     bool same = x.rank() == shape.size() && x.dtype() == xs[0].dtype();
     for (size_t d = 0; same && d < shape.size(); ++d) same = d == size_t(*axis) || x.dim(d) == shape[d];
-    if (!same) return Status::error("cannot concatenate " + xs[0].typeText() + " and " + x.typeText());
+    if (!same) return Status::error(std::string("cannot ") + what + " " + xs[0].typeText() + " and " + x.typeText());
     shape[*axis] += x.dim(size_t(*axis));
   }
   Tensor out = Tensor::allocate(xs[0].dtype(), shape);
@@ -131,6 +163,48 @@ Status concat(KernelContext& ctx) {
     at[*axis] += x.dim(size_t(*axis));
   }
   ctx.setOut(0, std::move(out));
+  return Status::ok();
+}
+
+Status concat(KernelContext& ctx) { return concatInto(ctx, ctx.inList(0), 1, "concatenate"); }
+
+/// split_grad (out_grad: a vec, axis) -> x_grad: the pieces joined again
+/// (Paddle's SplitGradOp, what PIR builds for split's backward).
+Status splitGrad(KernelContext& ctx) {
+  if (!ctx.has(0) || !ctx.has(1)) return kernels::kernelError(ctx, "out_grad or axis is missing");
+  return concatInto(ctx, ctx.inList(0), 1, "join");
+}
+
+/// concat_grad (x: a vec, out_grad, axis) -> x_grad, a vec: out_grad cut
+/// along axis into pieces of each x's shape.
+Status concatGrad(KernelContext& ctx) {
+  if (!ctx.has(0) || !ctx.has(1) || !ctx.has(2)) return kernels::kernelError(ctx, "x, out_grad or axis is missing");
+  const std::vector<Tensor>& xs = ctx.inList(0);
+  const Tensor& d = ctx.in(1);
+  auto axis = axisOperand(ctx, 2, d.rank());
+  if (!axis) return axis.takeStatus();
+  int64_t total = 0;
+  for (const Tensor& x : xs) {
+    bool fits = x.defined() && x.rank() == d.rank();
+    for (size_t k = 0; fits && k < d.rank(); ++k) fits = k == size_t(*axis) || x.dim(k) == d.dim(k);
+    if (!fits)
+      return kernels::kernelError(ctx, "out_grad " + d.typeText() + " does not join " +
+                                           (x.defined() ? x.typeText() : std::string("a missing x")) + " along axis " +
+                                           std::to_string(*axis));
+    total += x.dim(size_t(*axis));
+  }
+  if (total != d.dim(size_t(*axis)))
+    return kernels::kernelError(ctx, "out_grad " + d.typeText() + " is not the " + std::to_string(xs.size()) +
+                                         " x joined along axis " + std::to_string(*axis));
+  std::vector<Tensor> grads;
+  std::vector<int64_t> at(d.rank(), 0), zero(d.rank(), 0);
+  for (const Tensor& x : xs) {
+    Tensor g = Tensor::allocate(d.dtype(), x.shape());
+    copyBox(d, at, g, zero, x.shape());
+    at[*axis] += x.dim(size_t(*axis));
+    grads.push_back(std::move(g));
+  }
+  ctx.setOutList(0, std::move(grads));
   return Status::ok();
 }
 
@@ -155,38 +229,66 @@ void transposeTyped(const Tensor& x, Tensor& out, const std::vector<int64_t>& pe
   }
 }
 
+/// `perm` checked against `x` and wrapped; false when it is no permutation.
+bool permutation(const Tensor& x, std::vector<int64_t>& perm) {
+  if (perm.size() != x.rank()) return false;
+  std::vector<bool> seen(x.rank(), false);
+  for (int64_t& p : perm) {
+    auto a = wrapAxis(p, x.rank());
+    if (!a || seen[*a]) return false;
+    seen[*a] = true;
+    p = *a;
+  }
+  return true;
+}
+
+/// x with its dims permuted: dim i of the result is x's dim perm[i].
+Tensor transposed(const Tensor& x, const std::vector<int64_t>& perm) {
+  std::vector<int64_t> shape(x.rank());
+  for (size_t i = 0; i < perm.size(); ++i) shape[i] = x.dim(size_t(perm[i]));
+  Tensor out = Tensor::allocate(x.dtype(), shape);
+  if (out.numel() > 0) {
+    switch (elementSize(x.dtype())) {  // moves bytes: only the width matters
+      case 1:
+        transposeTyped<uint8_t>(x, out, perm);
+        break;
+      case 2:
+        transposeTyped<uint16_t>(x, out, perm);
+        break;
+      case 4:
+        transposeTyped<uint32_t>(x, out, perm);
+        break;
+      default:
+        transposeTyped<uint64_t>(x, out, perm);
+        break;
+    }
+  }
+  return out;
+}
+
 Status transpose(KernelContext& ctx) {
   const Tensor& x = ctx.in(0);
   auto perm = core::getInt64Array(ctx.op, "perm");
   if (!perm || perm->size() != x.rank())
     return Status::error("perm must name each of x's " + std::to_string(x.rank()) + " dims");
-  std::vector<int64_t> shape(x.rank());
-  std::vector<bool> seen(x.rank(), false);
-  for (size_t i = 0; i < perm->size(); ++i) {
-    auto a = wrapAxis((*perm)[i], x.rank());
-    if (!a || seen[*a]) return Status::error("perm " + dimsText(*perm) + " is not a permutation");
-    seen[*a] = true;
-    (*perm)[i] = *a;
-    shape[i] = x.dim(size_t(*a));
-  }
-  Tensor out = Tensor::allocate(x.dtype(), shape);
-  if (out.numel() > 0) {
-    switch (elementSize(x.dtype())) {  // moves bytes: only the width matters
-      case 1:
-        transposeTyped<uint8_t>(x, out, *perm);
-        break;
-      case 2:
-        transposeTyped<uint16_t>(x, out, *perm);
-        break;
-      case 4:
-        transposeTyped<uint32_t>(x, out, *perm);
-        break;
-      default:
-        transposeTyped<uint64_t>(x, out, *perm);
-        break;
-    }
-  }
-  ctx.setOut(0, std::move(out));
+  std::vector<int64_t> p = *perm;
+  if (!permutation(x, p)) return Status::error("perm " + dimsText(*perm) + " is not a permutation");
+  ctx.setOut(0, transposed(x, p));
+  return Status::ok();
+}
+
+/// transpose_grad (out_grad){perm}: out_grad transposed by perm's inverse.
+Status transposeGrad(KernelContext& ctx) {
+  if (Status s = kernels::requireOperands(ctx, {0}); !s) return s;
+  const Tensor& d = ctx.in(0);
+  auto perm = core::getInt64Array(ctx.op, "perm");
+  if (!perm || perm->size() != d.rank())
+    return kernels::kernelError(ctx, "perm must name each of out_grad's " + std::to_string(d.rank()) + " dims");
+  std::vector<int64_t> p = *perm;
+  if (!permutation(d, p)) return kernels::kernelError(ctx, "perm " + dimsText(*perm) + " is not a permutation");
+  std::vector<int64_t> inverse(p.size());
+  for (size_t i = 0; i < p.size(); ++i) inverse[size_t(p[i])] = int64_t(i);
+  ctx.setOut(0, transposed(d, inverse));
   return Status::ok();
 }
 
@@ -256,12 +358,16 @@ void registerShapeKernels(KernelRegistry& r) {
   r.add("builtin.slice", builtinSlice, kAllDtypes);
   r.add("builtin.split", builtinSplit, kAllDtypes);
   r.add("pd_op.concat", concat, kAllDtypes);
+  r.add("pd_op.concat_grad", concatGrad, kAllDtypes);
   r.add("pd_op.fetch", fetch, kAllDtypes);
   r.add("pd_op.reshape", reshape, kAllDtypes);
   r.add("pd_op.slice", slice, kAllDtypes);
+  r.add("pd_op.slice_grad", sliceGrad, kAllDtypes);
   r.add("pd_op.split", split, kAllDtypes);
+  r.add("pd_op.split_grad", splitGrad, kAllDtypes);
   r.add("pd_op.split_with_num", splitWithNum, kAllDtypes);
   r.add("pd_op.transpose", transpose, kAllDtypes);
+  r.add("pd_op.transpose_grad", transposeGrad, kAllDtypes);
 }
 
 }  // namespace pir::runtime

@@ -3,7 +3,7 @@
 // relu, gelu (erf form, or the tanh form with `approximate`), square, exp,
 // sqrt, tanh, sigmoid, abs, scale (and scale_), cast; relu_grad, exp_grad,
 // sqrt_grad, tanh_grad and sigmoid_grad (which take out, not x: Paddle's
-// kDepOut in backward.yaml), gelu_grad, square_grad and cast_grad
+// kDepOut in backward.yaml), gelu_grad, square_grad, abs_grad and cast_grad
 // (reshape_grad is shape_ops_kernels.cpp's). Float dtypes, bf16 computed in
 // f32.
 // NaN propagates as in numpy (relu(NaN) is NaN, not 0).
@@ -94,6 +94,17 @@ Status geluGrad(KernelContext& ctx) {  // (x, out_grad)
 Status squareGrad(KernelContext& ctx) {  // (x, out_grad)
   return unaryGradKernel(ctx, [](auto x, auto d) { return decltype(x)(2) * x * d; });
 }
+/// abs_grad (x, out_grad): out_grad·sign(x), 0 at x = 0 and NaN at a NaN x,
+/// as Paddle's AbsGradFunctor (out_grad·x/|x|) for finite x; at ±inf that
+/// division is NaN, here it is ±out_grad.
+Status absGrad(KernelContext& ctx) {
+  return unaryGradKernel(ctx, [](auto x, auto d) {
+    using C = decltype(x);
+    if (x > 0) return d;
+    if (x < 0) return -d;
+    return x == 0 ? d * C(0) : x;  // d·0 keeps a NaN out_grad NaN; a NaN x stays NaN
+  });
+}
 
 /// scale(x, scale?) {scale, bias, bias_after_scale}: scale·x + bias, or
 /// scale·(x + bias) when bias_after_scale is false. Ints too.
@@ -141,6 +152,7 @@ Status castGrad(KernelContext& ctx) {  // (x, out_grad): out_grad cast back to x
 void registerUnaryKernels(KernelRegistry& r) {
   using namespace kernels;
   r.add("pd_op.abs", absK, kFloats);
+  r.add("pd_op.abs_grad", absGrad, kFloats);
   r.add("pd_op.cast", cast, kAllDtypes);
   r.add("pd_op.cast_grad", castGrad, kAllDtypes);
   r.add("pd_op.exp", expK, kFloats);

@@ -8,7 +8,10 @@
 // 3e-3 for an update (f64: 1e-10 plus 1e-11, 1e-10), so the tolerance
 // follows the change's own size and a gradient of 1e-8 is not "equal" to
 // twice itself; an update also gets the rounding of its parameter (2 ulps
-// of |after|), which no run can avoid. A piece of state's final value may
+// of |after|), which no run can avoid; where a parameter's gradient is
+// within the gradient's tolerance of zero (its sign undecided), its update
+// may be any up to twice the update's largest (adam's step turns such a
+// gradient's rounding into a full step). A piece of state's final value may
 // also be off by the sum of its updates' tolerances. Everywhere inf
 // equals inf of the same sign and NaN equals NaN at the same place.
 // compareRun returns what it found instead of printing it.

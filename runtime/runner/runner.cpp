@@ -47,8 +47,8 @@ Status loadProgram(const std::string& path, Loaded& l) {
 
 /// --schedule FILE, checked as `pir-opt schedule --check` checks it (the
 /// same code: a list that would crash or compute wrong numbers stops here).
-Status readSchedule(const std::string& path, sched::Schedule& out) {
-  auto s = sched::loadCheckedSchedule(path);
+Status readSchedule(const std::string& path, const std::string& mode, sched::Schedule& out) {
+  auto s = sched::loadCheckedSchedule(path, mode);
   if (!s) return s.status();
   out = std::move(s.value());
   return Status::ok();
@@ -58,7 +58,7 @@ Status readSchedule(const std::string& path, sched::Schedule& out) {
 Status makeSchedule(const RunConfig& cfg, const std::string& mode, int stages, int vpp, bool splitBw,
                     sched::Schedule& out) {
   if (!cfg.schedule.empty()) {
-    if (Status s = readSchedule(cfg.schedule, out); !s) return s;
+    if (Status s = readSchedule(cfg.schedule, cfg.mode, out); !s) return s;
     if (out.stages != stages)
       return Status::error(cfg.schedule + " has " + std::to_string(out.stages) + " stages, the programs " +
                            std::to_string(stages));
@@ -153,6 +153,10 @@ namespace {
 Status planPipeline(const RunConfig& cfg, Session& session, const std::string& mode, int vpp, bool splitBw) {
   int stages = assignStages(session);
   if (Status s = makeSchedule(cfg, mode, stages, vpp, splitBw, session.schedule); !s) return s;
+  session.schedule = sched::withBackwardHalves(std::move(session.schedule), [&](int stage, const std::string& type) {
+    return std::any_of(session.ranks.begin(), session.ranks.end(),
+                       [&](RankSession& r) { return r.stage == stage && r.job(type); });
+  });
   for (RankSession& r : session.ranks) {
     if (r.stage < 0 || r.stage >= session.schedule.stages)
       return Status::error("rank " + std::to_string(r.rank) + " is on stage " + std::to_string(r.stage) +
@@ -284,27 +288,31 @@ std::vector<std::pair<std::string, Tensor>> namedByNumber(const core::Program& p
   return named;
 }
 
+/// split-ranks with the run's planner.
+std::string splitRanks(const RunConfig& cfg) {
+  return cfg.planner == "paddle" ? "split-ranks" : "split-ranks{planner=" + cfg.planner + "}";
+}
+
 /// The pass pipeline that makes a pipelined run's job programs, and the
 /// schedule mode.
 Status pipelinePasses(const RunConfig& cfg, std::string& mode, std::string& pipeline) {
-  int64_t n = cfg.microBatches > 0 ? cfg.microBatches : 1;
+  int64_t n = cfg.microBatches > 0 ? cfg.microBatches : 1, vpp = cfg.vpp;
+  bool splitBw = cfg.splitBw;
   mode = sched::canonicalMode(cfg.mode);
   if (mode.empty() && !cfg.mode.empty()) return Status::error("--mode '" + cfg.mode + "' is not a schedule mode");
-  if (mode.empty() && !cfg.schedule.empty()) {
-    // The schedule's mode says which program set to make.
+  if (!cfg.schedule.empty()) {
+    // The schedule says which program set to make: its mode (unless --mode
+    // names it), its chunks, whether it splits backwards, gradient-merge's k.
     sched::Schedule given;
-    if (Status s = readSchedule(cfg.schedule, given); !s) return s;
-    mode = sched::canonicalMode(given.mode);
-    if (cfg.microBatches == 0) n = given.microBatches;  // gradient-merge's k
+    if (Status s = readSchedule(cfg.schedule, cfg.mode, given); !s) return s;
+    if (mode.empty()) mode = sched::canonicalMode(given.mode);
+    if (cfg.microBatches == 0) n = given.microBatches;
+    if (vpp == 0 && mode == "VPP") vpp = given.vpp;
+    splitBw = splitBw || (mode == "VPP" && sched::hasSplitBackward(given));
   }
   if (mode.empty()) return Status::error("give --mode (or a --schedule naming its mode)");
   if (!cfg.passes.empty()) return Status::ok();  // the caller's pipeline
-  pipeline = "apply-partition,split-ranks,gradient-merge{k=" + std::to_string(n) + " avg=true}";
-  // ZB1P runs ZBH1's program set.
-  pipeline += ",pipeline-split{mode=" + (mode == "ZB1P" ? std::string("ZBH1") : mode);
-  if (cfg.vpp > 1) pipeline += " vpp=" + std::to_string(cfg.vpp);
-  if (cfg.splitBw) pipeline += " split-bw=true";
-  pipeline += "}";
+  pipeline = sched::pipelinePassPipeline(mode, n, vpp, splitBw, splitRanks(cfg));
   return Status::ok();
 }
 
@@ -344,7 +352,7 @@ Status Runner::State::fromProgram(const RunConfig& cfg) {
     serial = core::cloneProgram(*l.program, serialCtx);  // before the split takes the program
     serialSource = l.source.get();
   }
-  std::string mode, pipeline = cfg.passes.empty() ? "apply-partition,split-ranks" : cfg.passes;
+  std::string mode, pipeline = cfg.passes.empty() ? "apply-partition," + splitRanks(cfg) : cfg.passes;
   if (session.pipelined)
     if (Status s = pipelinePasses(cfg, mode, pipeline); !s) return s;
   if (cfg.check) pipeline += std::string(",") + kExportGradients;

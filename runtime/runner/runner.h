@@ -52,6 +52,9 @@ struct RunConfig {
   /// PROGRAM; empty: the one the run needs (apply-partition,split-ranks,
   /// and for a pipeline gradient-merge{k=N avg=true},pipeline-split{mode=M}).
   std::string passes;
+  /// lower-reshard's planner for the split (split-ranks{planner=...}):
+  /// "paddle" (Paddle's functions) or "cost" (the fewest bytes).
+  std::string planner = "paddle";
   bool mpi = false;  // this process runs its own rank over MPI (started by mpirun)
   /// The names of outputs, parameters and state become file names (the CLI
   /// writes NAME.npy): each must be one (output_names.h).

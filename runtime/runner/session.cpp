@@ -238,6 +238,8 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   EventRecorder recorder(rank.track.events);
   if (opts.trace) stats.trace = &recorder;
   double commBefore = comm.stats().seconds;
+  uint64_t bytesBefore = 0;
+  for (const auto& [ring, t] : comm.traffic()) bytesBefore += t.sent;
   comm.setMicroBatch(job.microBatch);  // what its messages are keyed by (core/message_key.h)
   auto start = std::chrono::steady_clock::now();
   Status s = jp->executor->run(in, out, &comm, &stats);
@@ -248,11 +250,14 @@ Status runJob(const Session& session, RankSession& rank, const sched::Job& job, 
   double busy = std::max(0.0, secs - (comm.stats().seconds - commBefore));
   c.seconds += busy;
   c.runs += 1;
+  for (const auto& [ring, t] : comm.traffic()) c.bytesSent += t.sent;
+  c.bytesSent -= bytesBefore;
   rank.busySeconds += busy;
   rank.kernelSeconds += stats.kernelSeconds;
   int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count();
   rank.firstNs = std::min(rank.firstNs, startNs);
   rank.lastNs = std::max(rank.lastNs, startNs + int64_t(secs * 1e9));
+  rank.lastStep.push_back({job, startNs, startNs + int64_t(secs * 1e9)});
   if (opts.trace) {
     for (size_t e = firstEvent; e < rank.track.events.size(); ++e)
       rank.track.eventNames.push_back(eventName(*jp->executor, rank.track.events[e]));
@@ -372,6 +377,7 @@ Status runRank(const Session& session, RankSession& rank, const SessionOptions& 
   progress.expect(opts.steps * int64_t(jobs.size()) * jobUnit, opts.steps * stepOps);
   for (int64_t step = 0; step < opts.steps; ++step) {
     rank.scopes.assign(rank.feeds.size(), {});
+    rank.lastStep.clear();
     if (opts.record) rank.stepBefore.push_back(cloneAll(rank.shared));
     const int64_t stepStart = nowNs();
     const size_t firstSpan = rank.track.spans.size(), firstLoss = rank.lossPieces.size();
@@ -393,7 +399,12 @@ Status runRank(const Session& session, RankSession& rank, const SessionOptions& 
   }
   rank.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   rank.commSeconds = comm.stats().seconds;
-  rank.bytesByRing = comm.stats().bytesByRing;
+  rank.bytesSent.clear();
+  rank.bytesReceived.clear();
+  for (const auto& [ring, t] : comm.traffic()) {
+    if (t.sent) rank.bytesSent[ring] = t.sent;
+    if (t.received) rank.bytesReceived[ring] = t.received;
+  }
   rank.peakBytes = threadMemory().peak;
   return Status::ok();
 }
@@ -416,7 +427,8 @@ std::string packRank(const RankSession& r) {
   for (const std::string& n : r.track.eventNames) w.put(n);
   w.put(uint64_t(r.track.spans.size()));
   for (const TraceSpan& sp : r.track.spans) w.put(sp.name), w.put(sp.startNs), w.put(sp.durationNs);
-  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesByRing);
+  w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesSent), w.put(r.bytesReceived);
+  w.put(r.lastStep);
   return w.take();
 }
 
@@ -446,7 +458,8 @@ Status unpackRank(std::string_view bytes, RankSession& r) {
   in.get(n);
   r.track.spans.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
   for (TraceSpan& sp : r.track.spans) in.get(sp.name), in.get(sp.startNs), in.get(sp.durationNs);
-  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesByRing);
+  in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesSent), in.get(r.bytesReceived);
+  in.get(r.lastStep);
   return in.ok() ? Status::ok() : Status::internal("rank " + std::to_string(r.rank) + "'s results are cut short");
 }
 

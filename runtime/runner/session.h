@@ -33,6 +33,7 @@
 #include "core/diagnostics.h"
 #include "passes/rank_layout.h"
 #include "passes/schedule/job.h"
+#include "passes/schedule/simulator.h"
 #include "runtime/executor.h"
 #include "runtime/runner/compare.h"
 #include "runtime/runner/inputs.h"
@@ -54,6 +55,7 @@ struct JobPlan {
 struct JobCost {
   double seconds = 0;
   int64_t runs = 0;
+  uint64_t bytesSent = 0;  // over all runs, every ring
 };
 
 /// One rank of a session: its job plans, scopes and measurements.
@@ -67,13 +69,14 @@ struct RankSession {
   std::vector<Tensor> lossPieces;             // per step and micro-batch
   const core::SourceFile* current = nullptr;  // the running job's program (errors, deadlock reports)
   std::map<std::string, JobCost> costs;
-  int64_t firstNs = INT64_MAX, lastNs = 0;  // the first job's start, the last one's end
-  double busySeconds = 0;                   // compute time of every job
-  double kernelSeconds = 0;                 // in kernels
+  int64_t firstNs = INT64_MAX, lastNs = 0;           // the first job's start, the last one's end
+  std::vector<passes::schedule::TimedJob> lastStep;  // the last step's jobs, start and end in ns
+  double busySeconds = 0;                            // compute time of every job
+  double kernelSeconds = 0;                          // in kernels
   TraceTrack track;
   double seconds = 0, commSeconds = 0;
   int64_t peakBytes = 0;
-  std::map<int64_t, uint64_t> bytesByRing;
+  std::map<int64_t, uint64_t> bytesSent, bytesReceived;  // by ring, as the communicator counted them
   // With SessionOptions::record, per step: the shared scope as the step
   // began, and the gradients the optimizers received (exported by
   // `export-gradients{feed=false}` as `<param>@GRAD@CHECK`).

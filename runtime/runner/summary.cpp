@@ -2,8 +2,11 @@
 #include "runtime/runner/summary.h"
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include "passes/schedule/costs.h"
 #include "passes/schedule/simulator.h"
@@ -27,6 +30,24 @@ std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing) {
 
 namespace {
 
+/// What a message costs per byte: the in-process world copies each one
+/// (into the receiver's mailbox), so a copy's rate, best of a few 4 MiB
+/// copies. Under MPI the transport is slower: the simulation then
+/// underestimates communication.
+double copyBytesPerUs() {
+  constexpr size_t kBytes = size_t{4} << 20;
+  std::vector<char> from(kBytes, 1), to(kBytes);
+  double best = 0;
+  for (int i = 0; i < 5; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    std::memcpy(to.data(), from.data(), kBytes);
+    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (us > 0) best = std::max(best, double(kBytes) / us);
+    from[size_t(i)] = to[kBytes - 1 - size_t(i)];  // keep the copies observable
+  }
+  return best;
+}
+
 std::string plainSummary(const Session& session, int64_t steps, const std::vector<double>& losses) {
   std::string y = "# pir-run summary\nranks: " + std::to_string(session.worldSize) +
                   "\nsteps: " + std::to_string(steps) + "\nloss: [";
@@ -36,7 +57,8 @@ std::string plainSummary(const Session& session, int64_t steps, const std::vecto
     y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) +
          "\n    kernel_seconds: " + number(r.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
          "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
-         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
+         "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
   }
   return y;
 }
@@ -57,15 +79,18 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
     y += "  - rank: " + std::to_string(r.rank) + "\n    stage: " + std::to_string(r.stage) +
          "\n    seconds: " + number(r.seconds) + "\n    comm_seconds: " + number(r.commSeconds) +
          "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
-         "\n    bytes_sent: " + bytesByRingYaml(r.bytesByRing) + "\n";
+         "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
+         "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
     for (auto& [type, c] : r.costs) {
       byStage[r.stage][type].seconds += c.seconds;
       byStage[r.stage][type].runs += c.runs;
+      byStage[r.stage][type].bytesSent += c.bytesSent;
     }
   }
   // Costs by kind (chunks merged), microseconds, mean over stages.
   std::map<std::string, double> byKind;
-  y += "stage_costs_us:  # per stage, mean compute microseconds per job (communication waits excluded)\n";
+  y += "stage_costs_us:  # per stage, mean compute microseconds per job (communication waits excluded), and bytes "
+       "sent per job (`pir-opt schedule --costs` reads both)\n";
   for (auto& [stage, types] : byStage) {
     y += "  - stage: " + std::to_string(stage) + "\n    jobs: {";
     bool first = true;
@@ -78,6 +103,12 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
       std::string kind = job ? std::string(sched::kindName(job->kind)) : type;
       kinds[kind].seconds += c.seconds;
       kinds[kind].runs += c.runs;
+    }
+    y += "}\n    bytes_sent: {";
+    first = true;
+    for (auto& [type, c] : types) {
+      y += (first ? "" : ", ") + type + ": " + std::to_string(c.runs ? c.bytesSent / uint64_t(c.runs) : 0);
+      first = false;
     }
     y += "}\n";
     for (auto& [kind, c] : kinds) byKind[kind] = std::max(byKind[kind], c.runs ? c.seconds / double(c.runs) * 1e6 : 0);
@@ -102,7 +133,13 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
   const int64_t lanes = int64_t(set.ranks.size());
   double bubble = sched::bubbleRatio(double(lanes) * makespan - busy * 1e6, lanes, makespan);
   y += "measured:  # first job's start to last job's end, and the idle share of the ranks' time\n  makespan_us: " +
-       us(makespan) + "\n  bubble_ratio: " + number(bubble) + "\n";
+       us(makespan) + "\n  bubble_ratio: " + number(bubble) + "\n  peak_in_flight: [";
+  // Per rank, of its last step, as the simulator counts them.
+  for (size_t i = 0; i < set.ranks.size(); ++i)
+    y += (i ? ", " : "") + std::to_string(sched::peakInFlight(set.ranks[i].lastStep));
+  y += "]\n  peak_tensor_bytes: [";
+  for (size_t i = 0; i < set.ranks.size(); ++i) y += (i ? ", " : "") + std::to_string(set.ranks[i].peakBytes);
+  y += "]\n";
   auto rounded = [](double v) { return int64_t(v + 0.5); };
   sched::Costs measured;
   measured.forward = rounded(cost("forward"));
@@ -110,6 +147,7 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
   measured.backwardW = rounded(w);
   measured.optimizer = rounded(cost("optimizer"));
   measured.communication = 0;
+  measured.bytesPerUs = copyBytesPerUs();
   y += sched::writeCostsEntry(measured,
                               "measured, for `pir-opt schedule --costs` (microseconds: mean over micro-batches, the "
                               "slowest stage's)");

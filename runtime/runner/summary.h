@@ -21,7 +21,7 @@ std::string summaryYaml(const Session& session, int64_t steps, const SessionResu
 /// `v` with 9 significant digits (stdout, summary.yaml).
 std::string number(double v);
 
-/// summary.yaml's flow map of a rank's bytes sent by ring: `{0: 64, 3: 8}`.
+/// summary.yaml's flow map of a rank's bytes (sent or received) by ring: `{0: 64, 3: 8}`.
 std::string bytesByRingYaml(const std::map<int64_t, uint64_t>& bytesByRing);
 
 }  // namespace pir::runtime::runner

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "runtime/comm/in_process.h"
+#include "runtime/tests/traffic_cases.h"
 
 using namespace pir::runtime;
 using pir::core::Status;
@@ -173,7 +174,8 @@ TEST_CASE("sends do not block and arrive in order, copied", "[comm]") {
   });
   REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
   CHECK(got == std::vector<float>{1, 2});
-  CHECK(world.comm(0).stats().bytesByRing[14] == 8);
+  // Two floats out on ring 14, two back on ring 15.
+  CHECK(world.comm(0).traffic() == TrafficByRing{{14, {8, 0}}, {15, {0, 8}}});
 }
 
 // core/message_key.h: a keyed message is taken by its key, whatever order
@@ -355,4 +357,20 @@ TEST_CASE("two ranks run programs that all_reduce_ in place and send", "[comm]")
   CHECK(wait->durationNs > 50'000'000);
   CHECK(wait->startNs >= reduced.startNs);
   CHECK(wait->startNs + wait->durationNs <= reduced.startNs + reduced.durationNs);
+}
+
+TEST_CASE("each collective counts the bytes it copies between ranks", "[comm]") {
+  for (const testing::TrafficCase& tc : testing::trafficCases()) {
+    CAPTURE(tc.name);
+    InProcessWorld world(3, testing::kTrafficRings, kTimeout);
+    auto outcome = world.run([&](int64_t r, Communicator& c) { return tc.call(c, r); });
+    REQUIRE(outcome.kind == WorldOutcome::Kind::Ok);
+    for (int64_t r = 0; r < 3; ++r) {
+      CAPTURE(r);
+      Traffic want = tc.want[size_t(r)];
+      TrafficByRing expected;  // nothing on another ring
+      if (want.sent || want.received) expected[tc.ring] = want;
+      CHECK(world.comm(r).traffic() == expected);
+    }
+  }
 }

@@ -117,3 +117,27 @@ TEST_CASE("integer add and divide wrap instead of overflowing", "[kernels]") {
       run("pd_op.divide", "", {tensorOf(DataType::I32, {1}, {-2147483648.0}), tensorOf(DataType::I32, {1}, {-1})});
   CHECK(div.out(0).data<int32_t>()[0] == -2147483647 - 1);
 }
+
+TEST_CASE("add_n sums a vec of tensors", "[kernels]") {
+  // KernelRun hands a tensor operand; the vec (builtin.combine's) is set here and the kernel called again.
+  KernelRun r("pd_op.add_n", "", {f64({1}, {0})}, {"builtin.tensor<1xf32>"});
+  auto addN = [&](std::vector<Tensor> xs) {
+    r.operandValues[0].isList = true;
+    r.operandValues[0].elements = std::move(xs);
+    r.results[0] = RuntimeValue{};
+    const RuntimeValue* ptrs[] = {&r.operandValues[0]};
+    KernelContext kc{*r.op, ptrs, r.results};
+    return kernelRegistry().find("pd_op.add_n")(kc);
+  };
+  REQUIRE(addN({f64({2}, {1, 2}), f64({2}, {10, 20}), f64({2}, {100, 200})}).isOk());
+  checkValues(r.out(0), {2}, {111, 222}, 0);
+  Tensor a = f32({2}, {1, 2});
+  REQUIRE(addN({a}).isOk());
+  checkValues(r.out(0), {2}, {1, 2}, 0);
+  CHECK_FALSE(r.out(0).sharesStorageWith(a));  // a copy: the sum never writes an input
+  REQUIRE(addN({tensorOf(DataType::I64, {1}, {3}), tensorOf(DataType::I64, {1}, {4})}).isOk());
+  checkValues(r.out(0), {1}, {7}, 0);
+  CHECK(addN({f64({2}, {1, 2}), f64({3}, {1, 2, 3})}).message() ==
+        "input 1 tensor<3xf64> differs from input 0 tensor<2xf64>");
+  CHECK(addN({}).message() == "add_n of no tensors");
+}

@@ -149,8 +149,8 @@ TEST_CASE("conv2d errors are kernel errors", "[kernels][conv]") {
         "filter [2x2x2x2] needs 3 input channels per group (input [1x3x4x4], groups 1)");
   CHECK(msg(convAttrs(one, zero, one, 3), x, randomF64({4, 1, 2, 2}, 2)) ==
         "filter's output channels 4 are not divisible by groups 3");
-  CHECK(msg(convAttrs(one, zero, one, 1, "EXPLICIT", "NHWC"), x, randomF64({2, 3, 2, 2}, 2)) ==
-        "data_format NHWC is not supported (only NCHW)");
+  CHECK(msg(convAttrs(one, zero, one, 1, "EXPLICIT", "NCDHW"), x, randomF64({2, 3, 2, 2}, 2)) ==
+        "data_format NCDHW is not supported (NCHW or NHWC)");
   CHECK(msg(convAttrs(one, zero, one, 1, "FULL"), x, randomF64({2, 3, 2, 2}, 2)) ==
         "padding_algorithm FULL is not EXPLICIT, SAME or VALID");
   CHECK(msg(convAttrs(one, zero, one, 1), x, randomF64({2, 3, 5, 2}, 2)) ==
@@ -231,8 +231,8 @@ TEST_CASE("pool2d errors are kernel errors", "[kernels][conv]") {
     CHECK(!r.status.isOk());
     return r.status.message();
   };
-  CHECK(msg(poolAttrs("max", s1, p0, false, true, "EXPLICIT", false, false, "NHWC"), {x, k2}) ==
-        "data_format NHWC is not supported (only NCHW)");
+  CHECK(msg(poolAttrs("max", s1, p0, false, true, "EXPLICIT", false, false, "NDHWC"), {x, k2}) ==
+        "data_format NDHWC is not supported (NCHW or NHWC)");
   CHECK(msg(poolAttrs("lp", s1, p0, false, true), {x, k2}) == "pooling_type lp is not max or avg");
   CHECK(msg(poolAttrs("max", s1, p0, false, true), {randomF64({2, 4, 4}, 1), k2}) ==
         "pool2d needs a 4-D x, not [2x4x4]");
@@ -242,6 +242,121 @@ TEST_CASE("pool2d errors are kernel errors", "[kernels][conv]") {
         "kernel_size must have 2 values, not [2, 2, 2]");
   CHECK(msg(poolAttrs("max", s1, "[(Int32)1,(Int32)1,(Int32)1]", false, true), {x, k2}) ==
         "paddings must have 2 or 4 values, not 3");
+}
+
+namespace {
+
+Tensor toNhwc(const Tensor& t) { return forward("pd_op.transpose", "perm:[(Int32)0,(Int32)2,(Int32)3,(Int32)1]", {t}); }
+
+}  // namespace
+
+// NHWC is NCHW with the channel moved last: each NHWC run must be the NCHW
+// run of the transposed input, transposed (app/tests/cli_run_conv_nhwc_test.sh
+// checks both against numpy too).
+TEST_CASE("conv2d and conv2d_grad in NHWC are NCHW's, transposed", "[kernels][conv]") {
+  struct Case {
+    std::string strides, pads, dil;
+    int groups;
+    std::string algo;
+    Shape x, w;
+  };
+  for (const Case& c :
+       {Case{"[(Int32)2,(Int32)2]",
+             "[(Int32)1,(Int32)1]",
+             "[(Int32)1,(Int32)1]",
+             1,
+             "EXPLICIT",
+             {2, 2, 5, 5},
+             {3, 2, 3, 3}},
+        Case{"[(Int32)1,(Int32)2]",
+             "[(Int32)1,(Int32)0,(Int32)2,(Int32)1]",
+             "[(Int32)2,(Int32)1]",
+             2,
+             "EXPLICIT",
+             {1, 4, 6, 5},
+             {4, 2, 2, 3}},
+        Case{
+            "[(Int32)2,(Int32)2]", "[(Int32)0,(Int32)0]", "[(Int32)1,(Int32)1]", 1, "SAME", {1, 3, 5, 4}, {2, 3, 3, 3}},
+        Case{"[(Int32)1,(Int32)1]",
+             "[(Int32)0,(Int32)0]",
+             "[(Int32)1,(Int32)1]",
+             2,
+             "VALID",
+             {2, 4, 3, 3},
+             {6, 2, 1, 1}}}) {
+    std::string nchw = convAttrs(c.strides, c.pads, c.dil, c.groups, c.algo, "NCHW");
+    std::string nhwc = convAttrs(c.strides, c.pads, c.dil, c.groups, c.algo, "NHWC");
+    INFO(nhwc);
+    Tensor x = randomF64(c.x, 71), w = randomF64(c.w, 72);
+    Tensor want = forward("pd_op.conv2d", nchw, {x, w});
+    Tensor got = forward("pd_op.conv2d", nhwc, {toNhwc(x), w});
+    checkClose(got, toNhwc(want), 1e-12);
+    // The grads: input_grad transposed back, filter_grad the same.
+    Tensor dy = randomF64(shapeOf(want), 73);
+    auto gc = run("pd_op.conv2d_grad", nchw, {x, w, dy}, 2);
+    auto gh = run("pd_op.conv2d_grad", nhwc, {toNhwc(x), w, toNhwc(dy)}, 2);
+    REQUIRE(gc.status.isOk());
+    INFO(gh.status.message());
+    REQUIRE(gh.status.isOk());
+    checkClose(gh.out(0), toNhwc(gc.out(0)), 1e-12);
+    checkClose(gh.out(1), gc.out(1), 1e-12);
+    // and against central differences of the NHWC forward
+    auto fwd = [&](const std::vector<Tensor>& in) { return forward("pd_op.conv2d", nhwc, in); };
+    checkClose(gh.out(0), numericGrad(fwd, {toNhwc(x), w}, 0, toNhwc(dy)), 1e-7);
+    checkClose(gh.out(1), numericGrad(fwd, {toNhwc(x), w}, 1, toNhwc(dy)), 1e-7);
+  }
+  // f32 and bf16 keep their dtype in NHWC too.
+  std::string a = convAttrs("[(Int32)1,(Int32)1]", "[(Int32)1,(Int32)1]", "[(Int32)1,(Int32)1]", 1, "EXPLICIT", "NHWC");
+  Tensor x = randomF64({1, 4, 4, 2}, 74), w = randomF64({3, 2, 3, 3}, 75);
+  for (DataType dt : {DataType::F32, DataType::BF16}) {
+    Tensor o = forward("pd_op.conv2d", a, {castTensor(x, dt), castTensor(w, dt)});
+    CHECK(o.dtype() == dt);
+    checkClose(o, forward("pd_op.conv2d", a, {x, w}), dt == DataType::F32 ? 1e-5 : 0.1);
+  }
+  // An NHWC out_grad of the wrong shape names the NHWC shape.
+  auto bad = run("pd_op.conv2d_grad", a, {x, w, randomF64({1, 3, 4, 4}, 76)}, 2);
+  CHECK(bad.status.message() == "out_grad [1x3x4x4] is not the output shape [1x4x4x3]");
+}
+
+TEST_CASE("pool2d and pool2d_grad in NHWC are NCHW's, transposed", "[kernels][conv]") {
+  std::string s2 = "[(Int32)2,(Int32)2]", s1 = "[(Int32)1,(Int32)1]", p1 = "[(Int32)1,(Int32)1]",
+              p0 = "[(Int32)0,(Int32)0]";
+  Tensor x = randomF64({2, 3, 5, 6}, 81);  // distinct values: one maximum per window
+  Tensor k3 = i64({2}, {3, 3}), k2 = i64({2}, {2, 2});
+  struct Case {
+    std::string type, strides, pads;
+    bool ceil, exclusive;
+    std::string algo;
+    bool global, adaptive;
+    Tensor k;
+  };
+  for (const Case& c : {Case{"max", s2, p1, false, true, "EXPLICIT", false, false, k3},
+                        Case{"avg", s2, p1, false, false, "EXPLICIT", false, false, k3},
+                        Case{"avg", s1, p0, true, true, "EXPLICIT", false, false, k2},
+                        Case{"max", s2, p0, false, true, "SAME", false, false, k3},
+                        Case{"avg", s2, p1, false, true, "EXPLICIT", true, false, k2},
+                        Case{"avg", s2, p1, false, true, "EXPLICIT", false, true, i64({2}, {2, 4})}}) {
+    std::string nchw = poolAttrs(c.type, c.strides, c.pads, c.ceil, c.exclusive, c.algo, c.global, c.adaptive);
+    std::string nhwc = poolAttrs(c.type, c.strides, c.pads, c.ceil, c.exclusive, c.algo, c.global, c.adaptive, "NHWC");
+    INFO(nhwc);
+    Tensor want = forward("pd_op.pool2d", nchw, {x, c.k});
+    Tensor got = forward("pd_op.pool2d", nhwc, {toNhwc(x), c.k});
+    checkClose(got, toNhwc(want), 1e-12);
+    Tensor dy = randomF64(shapeOf(want), 82);
+    Tensor gc = forward("pd_op.pool2d_grad", nchw, {x, want, dy, c.k});
+    Tensor gh = forward("pd_op.pool2d_grad", nhwc, {toNhwc(x), got, toNhwc(dy), c.k});
+    checkClose(gh, toNhwc(gc), 1e-12);
+    auto fwd = [&](const std::vector<Tensor>& in) { return forward("pd_op.pool2d", nhwc, in); };
+    checkClose(gh, numericGrad(fwd, {toNhwc(x), c.k}, 0, toNhwc(dy)), 1e-7);
+  }
+  auto bad = run("pd_op.pool2d_grad", poolAttrs("max", s2, p0, false, true, "EXPLICIT", false, false, "NHWC"),
+                 {toNhwc(x), randomF64({2, 3, 2, 3}, 83), randomF64({2, 2, 3, 3}, 84), k2});
+  CHECK(bad.status.message() == "out [2x3x2x3] is not the output shape [2x2x3x3]");
+  // An NHWC x is [N, H, W, C]: a 3-channel NHWC image of 2x2 pools over its H and W.
+  Tensor img = f64({1, 2, 2, 3}, {1, 10, 100, 2, 20, 200, 3, 30, 300, 4, 40, 400});
+  checkValues(
+      forward("pd_op.pool2d", poolAttrs("avg", s2, p0, false, true, "EXPLICIT", false, false, "NHWC"), {img, k2}),
+      {1, 1, 1, 3}, {2.5, 25, 250}, 1e-12);
 }
 
 TEST_CASE("batch_norm_: training updates the running statistics in place", "[kernels][conv]") {

@@ -215,39 +215,79 @@ TEST_CASE("one_hot is np.eye(num_classes)[x] in f32", "[kernels][index_ops]") {
         "x must be an int32 or int64 tensor, not tensor<1xf32>");
 }
 
+namespace {
+
+/// arange run with a result type of dynamic length, as Paddle types it.
+KernelRun arangeRun(const std::string& attrs, const std::vector<Tensor>& in,
+                    const std::string& type = "builtin.tensor<-1xf32>") {
+  return KernelRun("pd_op.arange", attrs, in, {type});
+}
+Tensor arange(const std::string& attrs, const std::vector<Tensor>& in) {
+  auto r = arangeRun(attrs, in);
+  INFO(r.status.message());
+  REQUIRE(r.status.isOk());
+  return r.out(0);
+}
+std::string arangeError(const std::string& attrs, const std::vector<Tensor>& in) {
+  auto r = arangeRun(attrs, in);
+  REQUIRE(!r.status.isOk());
+  return r.status.message();
+}
+
+}  // namespace
+
 TEST_CASE("arange is numpy's, ceil((end - start) / step) long", "[kernels][index_ops]") {
   // np.arange(0, 1, 0.25, dtype=np.float32)
-  Tensor a = forward("pd_op.arange", "dtype:(pd_op.DataType)float32", {f32({1}, {0}), f32({1}, {1}), f32({1}, {0.25})});
+  Tensor a = arange("dtype:(pd_op.DataType)float32", {f32({1}, {0}), f32({1}, {1}), f32({1}, {0.25})});
   CHECK(a.dtype() == DataType::F32);
   checkValues(a, {4}, {0, 0.25, 0.5, 0.75}, 0);
   // np.arange(0, 10, 3), np.arange(10, 1, -3)
-  checkValues(forward("pd_op.arange", "dtype:(pd_op.DataType)int64", {i64({}, {0}), i64({}, {10}), i64({}, {3})}), {4},
-              {0, 3, 6, 9}, 0);
-  checkValues(forward("pd_op.arange", "dtype:(pd_op.DataType)int64", {i64({}, {10}), i64({}, {1}), i64({}, {-3})}), {3},
-              {10, 7, 4}, 0);
+  checkValues(arange("dtype:(pd_op.DataType)int64", {i64({}, {0}), i64({}, {10}), i64({}, {3})}), {4}, {0, 3, 6, 9}, 0);
+  checkValues(arange("dtype:(pd_op.DataType)int64", {i64({}, {10}), i64({}, {1}), i64({}, {-3})}), {3}, {10, 7, 4}, 0);
   // np.arange(1, 2.05, 0.5): [1, 1.5, 2]
-  checkValues(forward("pd_op.arange", "dtype:(pd_op.DataType)float64", {f64({}, {1}), f64({}, {2.05}), f64({}, {0.5})}),
-              {3}, {1, 1.5, 2}, 0);
+  checkValues(arange("dtype:(pd_op.DataType)float64", {f64({}, {1}), f64({}, {2.05}), f64({}, {0.5})}), {3},
+              {1, 1.5, 2}, 0);
   // np.arange(2, 7, 2, dtype=np.int32) from int64 operands
-  Tensor i = forward("pd_op.arange", "dtype:(pd_op.DataType)int32", {i64({1}, {2}), i64({1}, {7}), i64({1}, {2})});
+  Tensor i = arange("dtype:(pd_op.DataType)int32", {i64({1}, {2}), i64({1}, {7}), i64({1}, {2})});
   CHECK(i.dtype() == DataType::I32);
   checkValues(i, {3}, {2, 4, 6}, 0);
   // np.arange(3, 3): empty
-  CHECK(shapeOf(forward("pd_op.arange", "dtype:(pd_op.DataType)int64", {i64({}, {3}), i64({}, {3}), i64({}, {1})})) ==
-        Shape{0});
+  CHECK(shapeOf(arange("dtype:(pd_op.DataType)int64", {i64({}, {3}), i64({}, {3}), i64({}, {1})})) == Shape{0});
   // no dtype attribute: start's
-  CHECK(forward("pd_op.arange", "", {f64({}, {0}), f64({}, {2}), f64({}, {1})}).dtype() == DataType::F64);
+  CHECK(arange("", {f64({}, {0}), f64({}, {2}), f64({}, {1})}).dtype() == DataType::F64);
 
-  CHECK(error("pd_op.arange", "dtype:(pd_op.DataType)int64", {i64({}, {0}), i64({}, {5}), i64({}, {0})}) ==
-        "step is 0");
-  CHECK(error("pd_op.arange", "dtype:(pd_op.DataType)int64", {i64({}, {0}), i64({}, {5}), i64({}, {-1})}) ==
+  CHECK(arangeError("dtype:(pd_op.DataType)int64", {i64({}, {0}), i64({}, {5}), i64({}, {0})}) == "step is 0");
+  CHECK(arangeError("dtype:(pd_op.DataType)int64", {i64({}, {0}), i64({}, {5}), i64({}, {-1})}) ==
         "step -1 goes away from end 5 (start 0)");
-  CHECK(error("pd_op.arange", "dtype:(pd_op.DataType)float32", {f32({}, {0}), f32({}, {INFINITY}), f32({}, {1})}) ==
+  CHECK(arangeError("dtype:(pd_op.DataType)float32", {f32({}, {0}), f32({}, {INFINITY}), f32({}, {1})}) ==
         "end inf is not finite");
-  CHECK(error("pd_op.arange", "dtype:(pd_op.DataType)float32", {f32({2}, {0, 1}), f32({}, {1}), f32({}, {1})}) ==
+  CHECK(arangeError("dtype:(pd_op.DataType)float32", {f32({2}, {0, 1}), f32({}, {1}), f32({}, {1})}) ==
         "start must be a 0-D or [1] tensor, not tensor<2xf32>");
-  CHECK(error("pd_op.arange", "dtype:(pd_op.DataType)int32", {i64({}, {0}), i64({}, {5e9}), i64({}, {1})}) ==
+  CHECK(arangeError("dtype:(pd_op.DataType)int32", {i64({}, {0}), i64({}, {5e9}), i64({}, {1})}) ==
         "5000000000 does not fit i32");
+}
+
+TEST_CASE("arange's result type: -1 takes any length, a static one must be the computed one", "[kernels][index_ops]") {
+  std::vector<Tensor> in = {i64({}, {0}), i64({}, {10}), i64({}, {3})};  // np.arange(0, 10, 3): 4 elements
+  std::string attrs = "dtype:(pd_op.DataType)int64";
+  for (const char* type : {"builtin.tensor<-1xi64>", "builtin.tensor<4xi64>"}) {
+    auto ok = arangeRun(attrs, in, type);
+    INFO(type << ": " << ok.status.message());
+    REQUIRE(ok.status.isOk());
+    checkValues(ok.out(0), {4}, {0, 3, 6, 9}, 0);
+  }
+  auto five = arangeRun(attrs, in, "builtin.tensor<5xi64>");
+  CHECK(five.status.message() == "start 0, end 10 and step 3 make 4 elements, but its result type declares 5");
+  // The kernel's error is located at the op (the executor names it).
+  CHECK(five.status.offset() == five.op->location());
+  CHECK(five.status.offset() >= 0);
+  auto floats = arangeRun("dtype:(pd_op.DataType)float32", {f32({}, {0}), f32({}, {1}), f32({}, {0.25})},
+                          "builtin.tensor<3xf32>");
+  CHECK(floats.status.message() == "start 0, end 1 and step 0.25 make 4 elements, but its result type declares 3");
+  auto empty = arangeRun(attrs, {i64({}, {3}), i64({}, {3}), i64({}, {1})}, "builtin.tensor<1xi64>");
+  CHECK(empty.status.message() == "start 3, end 3 and step 1 make 0 elements, but its result type declares 1");
+  auto rank2 = arangeRun(attrs, in, "builtin.tensor<2x2xi64>");
+  CHECK(rank2.status.message() == "its result type declares rank 2, arange makes a 1-D tensor");
 }
 
 TEST_CASE("index ops keep bf16 as bf16", "[kernels][index_ops]") {

@@ -1,4 +1,6 @@
 //===- kernels_shape_ops_test.cpp - squeeze, expand, tile, stack, tri ----===//
+#include <tuple>
+
 #include "runtime/tests/kernels_test_util.h"
 
 using namespace pir::runtime;
@@ -170,4 +172,108 @@ TEST_CASE("expand, tile, triu and tril grads match finite differences", "[kernel
     auto g = run(std::string(op) + "_grad", "diagonal:(Int32)1", {w});
     checkClose(g.out(0), numericGrad([&](auto& in) { return forward(op, "diagonal:(Int32)1", in); }, {m}, 0, w), 1e-7);
   }
+}
+
+namespace {
+
+std::string sliceAttrs(const std::string& axes, const std::string& decrease = "") {
+  return "axes:[" + axes + "],decrease_axis:[" + decrease + "],infer_flags:[(Int64)1]";
+}
+
+/// A vec op's result: the tensor, or with `list` the elements.
+std::vector<Tensor> listRun(const std::string& op, const std::vector<Tensor>& list, const std::vector<Tensor>& rest,
+                            bool listResult) {
+  ListRun r(op, "", list, rest, listResult);
+  INFO(op << ": " << r.status.message());
+  REQUIRE(r.status.isOk());
+  return listResult ? r.results[0].elements : std::vector<Tensor>{r.results[0].tensor};
+}
+
+}  // namespace
+
+TEST_CASE("slice_grad, concat_grad, split_grad and transpose_grad by hand", "[kernels][shape_ops]") {
+  Tensor x = iota({2, 4});
+  // g = np.zeros((2, 4)); g[:, 1:3] = [[1, 2], [3, 4]]
+  checkValues(
+      forward("pd_op.slice_grad", sliceAttrs("(Int64)1"), {x, f64({2, 2}, {1, 2, 3, 4}), i64({1}, {1}), i64({1}, {3})}),
+      {2, 4}, {0, 1, 2, 0, 0, 3, 4, 0}, 0);
+  // x[1] (axis 0 decreased): out_grad is [4]; g[1, :] = [1, 2, 3, 4]
+  checkValues(forward("pd_op.slice_grad", sliceAttrs("(Int64)0", "(Int64)0"),
+                      {x, f64({4}, {1, 2, 3, 4}), i64({1}, {1}), i64({1}, {2})}),
+              {2, 4}, {0, 0, 0, 0, 1, 2, 3, 4}, 0);
+  // x[:, -2:10]: a negative start wraps, an end past the dim clamps; g[:, 2:4] = out_grad
+  checkValues(forward("pd_op.slice_grad", sliceAttrs("(Int64)1"),
+                      {x, f64({2, 2}, {5, 6, 7, 8}), i64({1}, {-2}), i64({1}, {10})}),
+              {2, 4}, {0, 0, 5, 6, 0, 0, 7, 8}, 0);
+  CHECK(run("pd_op.slice_grad", sliceAttrs("(Int64)1"), {x, f64({3}, {1, 2, 3}), i64({1}, {1}), i64({1}, {3})})
+            .status.message() == "out_grad tensor<3xf64> is not the slice [2,2] of tensor<2x4xf64>");
+
+  // transpose_grad of perm [1, 0]: [[1, 2], [3, 4], [5, 6]].T
+  checkValues(forward("pd_op.transpose_grad", "perm:[(Int32)1,(Int32)0]", {f64({3, 2}, {1, 2, 3, 4, 5, 6})}), {2, 3},
+              {1, 3, 5, 2, 4, 6}, 0);
+  // perm [1, 2, 0] and back: np.transpose(np.transpose(t, (1, 2, 0)), (2, 0, 1)) == t
+  Tensor t = iota({2, 3, 4});
+  std::string perm = "perm:[(Int32)1,(Int32)2,(Int32)-3]";
+  Tensor out = forward("pd_op.transpose", perm, {t});
+  CHECK(shapeOf(out) == Shape{3, 4, 2});
+  checkValues(forward("pd_op.transpose_grad", perm, {out}), {2, 3, 4}, values(t), 0);
+  CHECK(run("pd_op.transpose_grad", "perm:[(Int32)0,(Int32)0]", {iota({2, 2})}).status.message() ==
+        "perm [0,0] is not a permutation");
+
+  // concat_grad of [2x1] and [2x2] along axis 1: np.split(d, [1], axis=1)
+  Tensor d = f64({2, 3}, {1, 2, 3, 4, 5, 6});
+  auto pieces = listRun("pd_op.concat_grad", {iota({2, 1}), iota({2, 2})}, {d, i64({}, {1})}, true);
+  REQUIRE(pieces.size() == 2);
+  checkValues(pieces[0], {2, 1}, {1, 4}, 0);
+  checkValues(pieces[1], {2, 2}, {2, 3, 5, 6}, 0);
+  ListRun short_("pd_op.concat_grad", "", {iota({2, 1}), iota({2, 1})}, {d, i64({}, {1})}, true);
+  CHECK(short_.status.message() == "out_grad tensor<2x3xf64> is not the 2 x joined along axis 1");
+  // split_grad joins the pieces along axis -1: np.concatenate(pieces, axis=-1)
+  checkValues(listRun("pd_op.split_grad", pieces, {i64({1}, {-1})}, false)[0], {2, 3}, {1, 2, 3, 4, 5, 6}, 0);
+  checkValues(listRun("pd_op.split_grad", {iota({1, 2}), iota({2, 2}, 2)}, {i64({}, {0})}, false)[0], {3, 2},
+              {0, 1, 2, 3, 4, 5}, 0);
+  ListRun missing("pd_op.split_grad", "", {iota({1, 2}), Tensor()}, {i64({}, {0})}, false);
+  CHECK(missing.status.message() == "cannot join a missing tensor");
+}
+
+// Central differences in f64, step 1e-6, tolerance 1e-7 absolute.
+TEST_CASE("slice, concat, split and transpose grads match finite differences", "[kernels][shape_ops]") {
+  Tensor x = randomF64({3, 4, 5}, 61);
+  // slice: x[1:3, :, -4:-1], and x[:, 2, :] with axis 1 decreased
+  for (auto [attrs, starts, ends] : std::vector<std::tuple<std::string, Tensor, Tensor>>{
+           {sliceAttrs("(Int64)0,(Int64)2"), i64({2}, {1, -4}), i64({2}, {3, -1})},
+           {sliceAttrs("(Int64)1", "(Int64)1"), i64({1}, {2}), i64({1}, {3})}}) {
+    INFO(attrs);
+    Tensor out = forward("pd_op.slice", attrs, {x, starts, ends});
+    Tensor w = randomF64(shapeOf(out), 62);
+    Tensor g = forward("pd_op.slice_grad", attrs, {x, w, starts, ends});
+    auto fwd = [&](const std::vector<Tensor>& in) { return forward("pd_op.slice", attrs, in); };
+    checkClose(g, numericGrad(fwd, {x, starts, ends}, 0, w), 1e-7);
+  }
+  // transpose
+  std::string perm = "perm:[(Int32)2,(Int32)0,(Int32)1]";
+  Tensor w = randomF64({5, 3, 4}, 63);
+  checkClose(forward("pd_op.transpose_grad", perm, {w}),
+             numericGrad([&](auto& in) { return forward("pd_op.transpose", perm, in); }, {x}, 0, w), 1e-7);
+  // concat along axis 1 of [3x4x5] and [3x2x5]; its grad in each x
+  Tensor y = randomF64({3, 2, 5}, 64), axis = i64({1}, {1});
+  auto concat = [&](const std::vector<Tensor>& in) {
+    return listRun("pd_op.concat", {in[0], in[1]}, {in[2]}, false)[0];
+  };
+  Tensor wc = randomF64({3, 6, 5}, 65);
+  auto grads = listRun("pd_op.concat_grad", {x, y}, {wc, axis}, true);
+  REQUIRE(grads.size() == 2);
+  checkClose(grads[0], numericGrad(concat, {x, y, axis}, 0, wc), 1e-7);
+  checkClose(grads[1], numericGrad(concat, {x, y, axis}, 1, wc), 1e-7);
+  // split into [3x1x5], [3x3x5] along axis 1; split_grad(out_grads) is the grad of sum(split(x)·w)
+  Tensor sections = i64({2}, {1, 3}), splitAxis = i64({1}, {1});
+  Tensor wa = randomF64({3, 1, 5}, 66), wb = randomF64({3, 3, 5}, 67);
+  Tensor wJoined = listRun("pd_op.concat", {wa, wb}, {splitAxis}, false)[0];
+  auto split = [&](const std::vector<Tensor>& in) {
+    KernelRun r("pd_op.split", "", {in[0], sections, splitAxis}, {"vec[builtin.tensor<1xf32>,builtin.tensor<1xf32>]"});
+    REQUIRE(r.status.isOk());
+    return listRun("pd_op.concat", r.results[0].elements, {splitAxis}, false)[0];  // the pieces, flattened in order
+  };
+  Tensor xs = randomF64({3, 4, 5}, 68);
+  checkClose(listRun("pd_op.split_grad", {wa, wb}, {splitAxis}, false)[0], numericGrad(split, {xs}, 0, wJoined), 1e-7);
 }

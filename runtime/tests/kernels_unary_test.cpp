@@ -125,3 +125,19 @@ TEST_CASE("exp_grad, sqrt_grad, tanh_grad and sigmoid_grad match finite differen
   auto bad = run("pd_op.tanh_grad", "", {f64({2}, {0, 0}), f64({3}, {1, 1, 1})});
   CHECK(bad.status.message() == "out_grad [3] does not match [2]");
 }
+
+TEST_CASE("abs_grad is out_grad·sign(x): by hand and against finite differences", "[kernels]") {
+  // np.sign([-2, 0, 3, nan]) * [1, 2, 3, 4]: 0 at 0, NaN at NaN (Paddle's x/|x| for finite x)
+  Tensor x = f64({5}, {-2, 0, 3, NAN, -INFINITY});
+  checkIeee(forward("pd_op.abs_grad", "", {x, f64({5}, {1, 2, 3, 4, 5})}), {5}, {-1, 0, 3, NAN, -5});
+  checkIeee(forward("pd_op.abs_grad", "", {f64({2}, {0, 1}), f64({2}, {NAN, NAN})}), {2}, {NAN, NAN});
+  Tensor f = forward("pd_op.abs_grad", "", {f32({2}, {-1, 1}), f32({2}, {2, 2})});
+  CHECK(f.dtype() == DataType::F32);
+  checkValues(f, {2}, {-2, 2});
+  Tensor at = randomF64({3, 4}, 21);  // away from the kink at 0
+  for (int64_t i = 0; i < at.numel(); ++i)
+    if (std::abs(at.data<double>()[i]) < 1e-3) at.data<double>()[i] = 0.25;
+  Tensor w = randomF64({3, 4}, 22);
+  checkClose(run("pd_op.abs_grad", "", {at, w}).out(0),
+             numericGrad([&](auto& in) { return forward("pd_op.abs", "", in); }, {at}, 0, w), 1e-7);
+}

@@ -13,6 +13,7 @@
 
 #include "runtime/comm/in_process.h"
 #include "runtime/comm/mpi_world.h"
+#include "runtime/tests/traffic_cases.h"
 
 using namespace pir::runtime;
 using pir::core::Status;
@@ -138,7 +139,7 @@ TEST_CASE("mpi collectives report ring and bytes for the trace as in-process", "
   std::vector<OpEvent> events;
   EventRecorder trace(events);
   c.setTraceSink(&trace);
-  uint64_t before = c.stats().bytesByRing[12];
+  Traffic before = c.traffic()[12];
   Tensor out;
   REQUIRE(c.allReduce(12, input(world().rank(), 10), out, ReduceType::Sum).isOk());
   c.setTraceSink(nullptr);
@@ -146,7 +147,26 @@ TEST_CASE("mpi collectives report ring and bytes for the trace as in-process", "
   REQUIRE(!events.empty());
   CHECK(events[0].ring == 12);
   CHECK(events[0].bytes == 40);
-  CHECK(c.stats().bytesByRing[12] - before == 80);  // x to each of the two others
+  Traffic after = c.traffic()[12];
+  // Each member's chunk from both others and back reduced, the others' chunks out (traffic_cases.h).
+  uint64_t chunk = world().rank() == 1 ? 16 : 12;
+  CHECK(after.sent - before.sent == 40 + chunk);
+  CHECK(after.received - before.received == 40 + chunk);
+}
+
+TEST_CASE("mpi counts each collective's payload bytes as computed by hand", "[mpi]") {
+  MpiWorld& w = world();
+  for (const testing::TrafficCase& tc : testing::trafficCases()) {
+    CAPTURE(tc.name);
+    TrafficByRing before = w.comm().traffic();
+    REQUIRE(tc.call(w.comm(), w.rank()).isOk());
+    Tensor sync;  // on the world's ring 0: every call of the case is done on every rank
+    REQUIRE(w.comm().allReduce(0, input(w.rank(), 1), sync, ReduceType::Sum).isOk());
+    TrafficByRing after = w.comm().traffic();
+    Traffic want = tc.want[size_t(w.rank())];
+    CHECK(after[tc.ring].sent - before[tc.ring].sent == want.sent);
+    CHECK(after[tc.ring].received - before[tc.ring].received == want.received);
+  }
 }
 
 TEST_CASE("mpi all_gather, reduce_scatter, broadcast and all_to_all as in-process", "[mpi]") {

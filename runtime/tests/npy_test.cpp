@@ -53,7 +53,7 @@ TEST_CASE("1-D and 0-D shapes print as numpy tuples", "[npy]") {
 }
 
 TEST_CASE("write then read gives the same tensor for every dtype", "[npy]") {
-  for (DataType dt : {DataType::F32, DataType::F64, DataType::I32, DataType::I64, DataType::Bool}) {
+  for (DataType dt : {DataType::F32, DataType::F64, DataType::I32, DataType::I64, DataType::Bool, DataType::U8}) {
     Tensor t = Tensor::zeros(dt, std::vector<int64_t>{3, 2});
     auto* b = static_cast<unsigned char*>(t.raw());
     for (size_t i = 0; i < t.bytes(); ++i) b[i] = dt == DataType::Bool ? (i % 2) : static_cast<unsigned char>(i * 7);
@@ -107,7 +107,7 @@ TEST_CASE("refused .npy files say why", "[npy]") {
   CHECK(msg(header("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }") + floats({1})) ==
         "big-endian data ('>f4') is not supported");
   CHECK(msg(header("{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }") + "ab") ==
-        "unsupported .npy dtype '<f2' (the runner reads f4, f8, i4, i8 and b1)");
+        "unsupported .npy dtype '<f2' (the runner reads f4, f8, i4, i8, b1 and u1)");
   CHECK(msg(header("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }") + floats({1})) ==
         "structured dtypes are not supported");
   CHECK(msg(header("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }") + floats({1})) ==

@@ -192,6 +192,25 @@ TEST_CASE("compare: an update is checked against its own size, less its paramete
   CHECK_FALSE(compareRun(oneStep({1, 1}, {1.000002f, 1}, {1, 1}), tiny).match);
 }
 
+TEST_CASE("compare: an update whose gradient's sign the check cannot tell may take any step of the update's size",
+          "[runner][compare]") {
+  // Gradient element 1 is 1e-6 against a largest of 0.1: within the
+  // gradient's tolerance (1e-4 of 0.1) of zero. adam's step, lr g / (|g| +
+  // 1e-6), moves it by 0.05 serially and by 0.03 when the run's gradient is
+  // 0.43e-6 (as f32 rounding of a cancelling sum gives): allowed, up to
+  // twice the largest update. Element 0's gradient is decided: its update is
+  // held to its own tolerance, and element 1 to 0.2 (0.3 off fails).
+  RunValues want = oneStep({1, 1}, {0.9f, 1.05f}, {0.1f, 1e-6f});
+  CompareReport r = compareRun(oneStep({1, 1}, {0.9f, 1.03f}, {0.1f, 0.43e-6f}), want);
+  CHECK(r.match);
+  CHECK(r.worst.ratio < 1);
+  CHECK_FALSE(compareRun(oneStep({1, 1}, {0.9f, 1.35f}, {0.1f, 0.43e-6f}), want).match);
+  CHECK_FALSE(compareRun(oneStep({1, 1}, {0.901f, 1.05f}, {0.1f, 1e-6f}), want).match);
+  // A gradient of 1e-3 against 0.1 is decided: the same 0.02 off fails.
+  want = oneStep({1, 1}, {0.9f, 1.05f}, {0.1f, 1e-3f});
+  CHECK_FALSE(compareRun(oneStep({1, 1}, {0.9f, 1.03f}, {0.1f, 1e-3f}), want).match);
+}
+
 TEST_CASE("compare: the earliest step's gradient is named first; a missing gradient too", "[runner][compare]") {
   RunValues want = oneStep({1}, {1}, {1});
   want.steps.push_back(want.steps[0]);

@@ -3,7 +3,7 @@
 // RUN: not pir-opt %s --pass-pipeline='pipeline-split{vpp=0}' 2>&1 | FileCheck %s --check-prefix=VPP
 // Bad options are refused before the input is read, located in the pipeline.
 
-// MODE:      <pass-pipeline>:1:21: error: unknown pipeline mode 'X' (expected FThenB, 1F1B, VPP, ZBH1, ZBVPP or ZB1P)
+// MODE:      <pass-pipeline>:1:21: error: unknown pipeline mode 'X' (expected FThenB, 1F1B, VPP, ZBH1, ZBVPP, ZB1P, ZBV or DualPipeV)
 // MODE-NEXT: pipeline-split{mode=X}
 // MODE-NEXT: {{^                    \^$}}
 // BW:        <pass-pipeline>:1:26: error: split-bw needs mode=VPP
