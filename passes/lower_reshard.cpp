@@ -99,7 +99,7 @@ class LowerReshardPass : public ProgramPass {
       "planner",
       "planner (paddle: Paddle's functions in registry order; cost: the fewest bytes)",
       lowering::Planner::Paddle,
-      {{"paddle", lowering::Planner::Paddle}, {"cost", lowering::Planner::Cost}}};
+      lowering::kPlannerNames};
   Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
                                  ""};
   lowering::PlanRequest request_;

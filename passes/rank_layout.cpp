@@ -158,6 +158,21 @@ Status readBool(const YAML::Node& node, const std::string& what, bool& out) {
   return errorAt(node, what + " must be true or false");
 }
 
+/// `planner` (a name of lowering::kPlannerNames) and `cost_model` (a path).
+Status readPlanner(const YAML::Node& root, RankLayout& layout) {
+  if (const YAML::Node planner = root["planner"]) {
+    auto it = std::find_if(lowering::kPlannerNames.begin(), lowering::kPlannerNames.end(),
+                           [&](const auto& p) { return planner.IsScalar() && planner.Scalar() == p.first; });
+    if (it == lowering::kPlannerNames.end()) return errorAt(planner, "'planner' must be paddle or cost");
+    layout.planner = it->second;
+  }
+  if (const YAML::Node model = root["cost_model"]) {
+    if (!model.IsScalar() || model.Scalar().empty()) return errorAt(model, "'cost_model' must be a file's path");
+    layout.costModel = model.Scalar();
+  }
+  return Status::ok();
+}
+
 Status readRing(const YAML::Node& node, const RankLayout& layout, RingTable& rings) {
   if (Status s = checkKeys(node, {"id", "ranks"}, "a ring"); !s) return s;
   int64_t id = 0;
@@ -283,7 +298,8 @@ Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
 }
 
 core::Result<RankLayout> fromNode(const YAML::Node& root) {
-  if (Status s = checkKeys(root, {"version", "world_size", "ranks", "rings", "values"}, "a rank layout", {"stages"});
+  if (Status s = checkKeys(root, {"version", "world_size", "ranks", "rings", "values"}, "a rank layout",
+                             {"stages", "planner", "cost_model"});
       !s)
     return s;
   const YAML::Node version = root["version"];
@@ -300,6 +316,7 @@ core::Result<RankLayout> fromNode(const YAML::Node& root) {
     if (layout.stages.size() != layout.ranks.size())
       return errorAt(root["stages"], "'stages' must give one stage for each entry of 'ranks'");
   }
+  if (Status s = readPlanner(root, layout); !s) return s;
   if (!root["rings"].IsSequence()) return errorAt(root["rings"], "'rings' must be a list of {id, ranks}");
   for (const YAML::Node& ring : root["rings"])
     if (Status s = readRing(ring, layout, layout.rings); !s) return s;
@@ -476,6 +493,10 @@ std::string writeRankLayout(const RankLayout& layout) {
   std::string out = "# pir-opt rank layout (passes/rank_layout.h)\nversion: " + std::to_string(kVersion) +
                     "\nworld_size: " + std::to_string(layout.worldSize) + "\nranks: " + intList(layout.ranks) +
                     (layout.stages.empty() ? "" : "\nstages: " + intList(layout.stages)) +
+                    (layout.planner == lowering::Planner::Paddle
+                         ? ""
+                         : "\nplanner: " + std::string(lowering::plannerName(layout.planner))) +
+                    (layout.costModel.empty() ? "" : "\ncost_model: " + yamlString(layout.costModel)) +
                     "\nrings:" + (layout.rings.rings().empty() ? " []" : "");
   for (const core::ProcessGroup& g : layout.rings.rings())
     out += "\n  - {id: " + std::to_string(g.ringId) + ", ranks: " + intList(g.ranks) + "}";

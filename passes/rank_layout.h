@@ -12,6 +12,7 @@
 //   world_size: 2
 //   ranks: [0, 1]                        # the ranks with a program
 //   stages: [0, 1]                       # each rank's pipeline stage (optional)
+//   planner: cost                        # optional: split-ranks{planner=cost}
 //   rings:
 //     - {id: 12, ranks: [0, 1]}
 //   values:
@@ -27,6 +28,9 @@
 //         - {rank: 0, shape: [16, 8], ranges: [[0, 16], [0, 8]]}
 //         - {rank: 1, shape: [16, 8], ranges: [[0, 16], [8, 16]]}
 //
+// `planner: cost` and `cost_model: FILE` follow `stages` when split-ranks
+// was given them (the rings are that planner's); left out, Paddle's planner
+// and the default model.
 // A rank's stage is the position of its mesh among the stage meshes in
 // program order (see rankStages); `stages` is left out when some rank has
 // none, and files without it read as before.
@@ -52,6 +56,7 @@
 #include "core/program.h"
 #include "core/status.h"
 #include "core/types.h"
+#include "passes/lowering/plan.h"
 
 namespace pir::passes {
 
@@ -92,6 +97,10 @@ struct RankLayout {
   std::vector<int64_t> stages;  // per entry of `ranks`, its pipeline stage; empty: unknown
   RingTable rings;
   std::vector<LayoutValue> values;
+  /// split-ranks' `planner` and `cost-model` options, which planned the
+  /// rings: a check re-plans with them (runtime/runner/made_from.h).
+  lowering::Planner planner = lowering::Planner::Paddle;
+  std::string costModel;  // empty: the defaults
   bool operator==(const RankLayout&) const = default;
 };
 

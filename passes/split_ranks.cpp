@@ -93,6 +93,8 @@ class SplitRanksPass : public SplittingPass {
       diag.error(layout.status().offset(), layout.status().message());
       return Status::error("split-ranks could not describe the layout");
     }
+    layout->planner = planner_;  // so that a check re-plans the rings as they were
+    layout->costModel = costModel_.value();
     publish(*layout);  // what ranks.yaml says, written only with --output-dir
     stages_.assign(ranks.size(), -1);
     for (size_t i = 0; i < ranks.size() && !layout->stages.empty(); ++i) {
@@ -203,7 +205,7 @@ class SplitRanksPass : public SplittingPass {
       for (const PassOption* opt : probe->options())
         if (opt->name() == "rank") spec.options.values["rank"] = std::to_string(rank);
       if (passName == "lower-reshard") {  // the planner the rings were planned with
-        spec.options.values["planner"] = planner_ == lowering::Planner::Cost ? "cost" : "paddle";
+        spec.options.values["planner"] = std::string(lowering::plannerName(planner_));
         if (!costModel_.value().empty()) spec.options.values["cost-model"] = costModel_.value();
       }
     }
@@ -223,7 +225,7 @@ class SplitRanksPass : public SplittingPass {
                                          "planner",
                                          "planner (lower-reshard's: paddle or cost)",
                                          lowering::Planner::Paddle,
-                                         {{"paddle", lowering::Planner::Paddle}, {"cost", lowering::Planner::Cost}}};
+                                         lowering::kPlannerNames};
   Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
                                  ""};
   std::shared_ptr<lowering::CostModel> model_;

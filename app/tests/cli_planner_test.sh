@@ -140,4 +140,32 @@ test_gen_program_2x4_totals_both_planners() {
   done
 }
 
+# A folder split with the cost planner checks against its program: ranks.yaml records the planner, and
+# the check plans PROGRAM's rings with it (Paddle's planner plans other rings, which the check refused).
+test_run_folder_made_with_the_cost_planner() {
+  write_reshard p.pir 8x6 2,2 0,1,2,3 0,1 "" 2,2 0,1,2,3 1,0 ""
+  run p.pir '--pass-pipeline=apply-partition,split-ranks{planner=cost}' --output-dir dd
+  expect_rc 0
+  grep -q '^planner: cost$' dd/ranks.yaml || fail "ranks.yaml records no planner: $(head -8 dd/ranks.yaml)"
+  prun --programs dd --check p.pir --output-dir o --seed 5
+  expect_rc 0
+  grep -q '^check: 2 tensors match' out || fail "no check result: $(cat out)"
+  # The same folder said to be Paddle's: its all-to-all rings are none Paddle's planner plans.
+  sed -i '/^planner: cost$/d' dd/ranks.yaml
+  prun --programs dd --check p.pir
+  expect_rc 1
+  stderr_has "is no ring this program's lowering plans"
+  # Paddle's planner leaves the key out, so older folders read as before.
+  run p.pir '--pass-pipeline=apply-partition,split-ranks' --output-dir pd
+  expect_rc 0
+  grep -q '^planner:' pd/ranks.yaml && fail "Paddle's planner is written: $(head -8 pd/ranks.yaml)"
+  prun --programs pd --check p.pir --seed 5
+  expect_rc 0
+  # A planner ranks.yaml does not know is an error at it.
+  sed -i 's/^ranks: \(.*\)$/ranks: \1\nplanner: fastest/' pd/ranks.yaml
+  prun --programs pd --check p.pir
+  expect_rc 1
+  stderr_has "ranks.yaml:[0-9]+:[0-9]+: error: 'planner' must be paddle or cost"
+}
+
 cli_main

@@ -148,7 +148,7 @@ Result<Explained> explainPlan(Context& ctx, const TensorDistAttr* src, const Ten
   Result<ReshardPlan> plan = planReshard(ctx, src, dst, dims, request);
   if (!plan) return plan.takeStatus();
   CostModel defaults;
-  Explained e{request.planner == Planner::Cost ? "cost" : "paddle", plan->function, plan->steps, {}, {}};
+  Explained e{std::string(plannerName(request.planner)), plan->function, plan->steps, {}, {}};
   return costed(std::move(e), dims, request.elementBytes, request.model ? *request.model : defaults);
 }
 

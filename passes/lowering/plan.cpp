@@ -210,6 +210,12 @@ std::optional<Step> sToS(const TensorDistAttr* src, const TensorDistAttr* dst, s
   return Step{StepKind::SToS, src, dst, 0, ia, ReduceType::Sum, ib};
 }
 
+std::string_view plannerName(Planner planner) {
+  for (const auto& [name, p] : kPlannerNames)
+    if (p == planner) return name;
+  return "?";
+}
+
 PlanRequest requestFor(PlanRequest base, const Type* valueType) {
   auto shape = valueType ? tensorShape(valueType) : std::nullopt;
   size_t bytes = shape ? dataTypeBytes(shape->dtype) : 0;

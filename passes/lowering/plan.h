@@ -15,6 +15,8 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/context.h"
@@ -61,6 +63,12 @@ struct Step {
 /// Who plans: Paddle's registry order (the default, what the goldens pin),
 /// or the search for the fewest bytes (cost_planner.h).
 enum class Planner : uint8_t { Paddle, Cost };
+
+/// The planners by the name that lower-reshard's and split-ranks' `planner`
+/// options and ranks.yaml give them.
+inline const std::vector<std::pair<std::string_view, Planner>> kPlannerNames = {{"paddle", Planner::Paddle},
+                                                                                  {"cost", Planner::Cost}};
+std::string_view plannerName(Planner planner);
 
 struct CostModel;
 

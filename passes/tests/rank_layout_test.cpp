@@ -162,6 +162,26 @@ TEST_CASE("rank layout reads back what it writes") {
   CHECK(writeRankLayout(*old) == kLayoutsYaml);
 }
 
+TEST_CASE("rank layout records split-ranks' planner and cost model, after the stages") {
+  core::Result<RankLayout> read = parseRankLayout(withStages());
+  REQUIRE(read.isOk());
+  RankLayout layout = *read;
+  layout.planner = lowering::Planner::Cost;
+  layout.costModel = "models/a b,c.yaml";
+  std::string text = writeRankLayout(layout);
+  CHECK(text.find("stages: [0, 0, 0, 0, 1, 1]\nplanner: cost\ncost_model: ") != std::string::npos);
+  core::Result<RankLayout> again = parseRankLayout(text);
+  REQUIRE(again.isOk());
+  CHECK(*again == layout);
+  // Paddle's planner and the default model are not written.
+  CHECK(writeRankLayout(*read).find("planner") == std::string::npos);
+  std::string wrong = text;
+  wrong.replace(wrong.find("planner: cost"), 13, "planner: fast");
+  core::Result<RankLayout> bad = parseRankLayout(wrong);
+  REQUIRE(!bad.isOk());
+  CHECK(bad.status().message() == "'planner' must be paddle or cost");
+}
+
 TEST_CASE("rank stages: the position of a rank's mesh among the stage meshes in program order") {
   core::Context ctx;
   core::DiagnosticEngine diag;

@@ -70,8 +70,14 @@ Status checkMadeFrom(const core::Program& program, const core::SourceFile& sourc
   core::Context ctx;
   core::ProgramSet set;
   set.programs.emplace_back("", core::cloneProgram(program, ctx));
+  // Planned as the folder's rings were: with its planner and cost model.
+  std::vector<passes::PassSpec> specs(2);
+  specs[0].name = "apply-partition";
+  specs[1].name = "split-ranks";
+  specs[1].options.values["planner"] = std::string(passes::lowering::plannerName(folder.planner));
+  if (!folder.costModel.empty()) specs[1].options.values["cost-model"] = folder.costModel;
   passes::PassManager pm;
-  if (Status s = runPasses("apply-partition,split-ranks", set, source, "--check: ", pm); !s) return s;
+  if (Status s = runPasses(std::move(specs), set, source, "--check: ", pm); !s) return s;
   const passes::RankLayout* mine = pm.results().get<passes::RankLayout>();
   if (!mine) return Status::internal("split-ranks made no ranks.yaml");
   const std::string tail = ": PROGRAM is not the program " + folderPath + " was made from";

@@ -11,7 +11,10 @@
 // value (or at its first op, for ranks and stages). Rings are compared by
 // their ordered ranks, not their ids (how the passes numbered the groups):
 // each of the folder's must be one PROGRAM's lowering plans, so a ring's
-// ranks reordered in ranks.yaml are an error.
+// ranks reordered in ranks.yaml are an error. PROGRAM is planned with the
+// planner and cost model ranks.yaml records (split-ranks{planner=cost}
+// plans other rings than Paddle's planner); a relative cost_model path is
+// read from the current directory, as split-ranks read it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -12,8 +12,14 @@ Status runPasses(const std::string& pipeline, core::ProgramSet& set, const core:
                  const std::string& prefix, passes::PassManager& pm) {
   core::DiagnosticEngine diag(&source);
   std::vector<passes::PassSpec> specs;
-  if (!passes::parsePassPipeline(pipeline, specs, diag) || !pm.addPipeline(specs, diag))
-    return Status::rendered(core::ErrorKind::Internal, diag.render());
+  if (!passes::parsePassPipeline(pipeline, specs, diag)) return Status::rendered(core::ErrorKind::Internal, diag.render());
+  return runPasses(std::move(specs), set, source, prefix, pm);
+}
+
+Status runPasses(std::vector<passes::PassSpec> specs, core::ProgramSet& set, const core::SourceFile& source,
+                 const std::string& prefix, passes::PassManager& pm) {
+  core::DiagnosticEngine diag(&source);
+  if (!pm.addPipeline(specs, diag)) return Status::rendered(core::ErrorKind::Internal, diag.render());
   Status ran = pm.run(set, diag);
   for (const auto& [label, seconds] : pm.timings()) addPhaseTime(label, seconds);
   if (ran) return ran;
