@@ -8,7 +8,7 @@
 // (the hints its types were read with), and keeps what the reader made of
 // it: the attribute list, with the entry each string is the value of, the
 // op's mesh and the operand and result types. A tail is remembered from its
-// second sighting, in a bounded table, as parser/text_memo.h does.
+// second sighting, in a bounded table (core/sighting_slots.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/attributes.h"
+#include "core/sighting_slots.h"
 #include "core/types.h"
 #include "core/value.h"
 
@@ -61,30 +62,23 @@ struct TailParse {
 
 class TailMemo {
  public:
-  enum class Found { Hit, Admit, Miss };
+  using Found = core::SightingSlots::Found;
 
   /// Looks up the tail `scan` read with operand type hints `hints`
   /// (scan.hash must already include them: see hashHints). On Hit, `out`
   /// holds what the reader made of it before; on Admit, this is its second
   /// sighting and the caller should add() what it reads now.
   Found find(const TailScan& scan, std::span<const void* const> hints, TailParse& out) {
-    if ((count_ + 1) * 2 > slots_.size()) makeRoom();
-    Slot* s = slotFor(scan, hints);
-    if (!s) return Found::Miss;
-    if (s->entry != kSeen && s->entry != kEmpty) {
-      out = view(entries_[s->entry]);
-      return Found::Hit;
-    }
-    if (s->entry == kSeen) return Found::Admit;
-    *s = Slot{scan.hash, static_cast<uint32_t>(scan.holes.size()), kSeen};
-    ++count_;
-    return Found::Miss;
+    if (slots_.makeRoom()) clearEntries();
+    uint32_t entry = 0;
+    Found found = slots_.find(scan.hash, static_cast<uint32_t>(scan.holes.size()), same(scan, hints), entry);
+    if (found == Found::Hit) out = view(entries_[entry]);
+    return found;
   }
 
   /// Remembers `parse` for the tail find() admitted.
   void add(const TailScan& scan, std::span<const void* const> hints, const TailParse& parse) {
-    Slot* s = slotFor(scan, hints);
-    if (!s || s->entry != kSeen) return;
+    if (!slots_.keep(scan.hash, static_cast<uint32_t>(scan.holes.size()), same(scan, hints))) return;
     Entry e;
     e.rep = scan.begin;
     e.repLen = static_cast<uint32_t>(scan.end - scan.begin);
@@ -110,17 +104,12 @@ class TailMemo {
     e.opMesh = parse.opMesh;
     e.colonFromEnd = parse.colonFromEnd;
     e.depth = parse.depth;
-    s->entry = static_cast<uint32_t>(entries_.size());
     entries_.push_back(e);
   }
 
   void clear() {
     slots_.clear();
-    entries_.clear();
-    offsets_.clear();
-    hints_.clear();
-    types_.clear();
-    count_ = 0;
+    clearEntries();
   }
 
   /// Mixes the hints into a tail's hash.
@@ -130,16 +119,6 @@ class TailMemo {
   }
 
  private:
-  static constexpr uint32_t kSeen = UINT32_MAX;       // seen once, nothing kept
-  static constexpr uint32_t kEmpty = UINT32_MAX - 1;  // a free slot
-  static constexpr size_t kMaxKeys = size_t{1} << 16;
-  static constexpr size_t kMaxProbes = 64;
-
-  struct Slot {
-    uint64_t hash = 0;
-    uint32_t holes = 0;  // of a seen tail
-    uint32_t entry = kEmpty;
-  };
   struct Entry {
     const char* rep;  // the tail kept (in the source text), holes and all
     uint32_t repLen, holesAt, numHoles, holeEntriesAt, typesFromEndAt, hintsAt, numHints, typesAt, numOperandTypes,
@@ -164,7 +143,7 @@ class TailMemo {
   }
 
   /// The tail's bytes outside the holes and its hints equal the entry's.
-  bool same(const Entry& e, const TailScan& scan, std::span<const void* const> hints) const {
+  bool sameTail(const Entry& e, const TailScan& scan, std::span<const void* const> hints) const {
     if (e.numHoles != scan.holes.size() || e.numHints != hints.size()) return false;
     if (std::memcmp(hints_.data() + e.hintsAt, hints.data(), hints.size_bytes()) != 0) return false;
     const char* a = e.rep;
@@ -179,56 +158,28 @@ class TailMemo {
     return aEnd - a == scan.end - b && std::memcmp(a, b, static_cast<size_t>(aEnd - a)) == 0;
   }
 
-  /// The slot of the tail, or the free one where it would go; null after
-  /// kMaxProbes slots held others. A seen slot matches by hash and hole
-  /// count (a rare false match only admits a tail early).
-  Slot* slotFor(const TailScan& scan, std::span<const void* const> hints) {
-    size_t mask = slots_.size() - 1;
-    size_t i = scan.hash & mask;
-    for (size_t probes = 0; probes < kMaxProbes; ++probes, i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.entry == kEmpty) return &s;
-      if (s.hash != scan.hash) continue;
-      if (s.entry == kSeen) {
-        if (s.holes == scan.holes.size()) return &s;
-        continue;
-      }
-      if (same(entries_[s.entry], scan, hints)) return &s;
-    }
-    return nullptr;
+  /// Whether a kept entry's tail is `scan`'s: its bytes outside the holes
+  /// and its hints equal.
+  struct Same {
+    const TailMemo& memo;
+    const TailScan& scan;
+    std::span<const void* const> hints;
+    bool operator()(uint32_t entry) const { return memo.sameTail(memo.entries_[entry], scan, hints); }
+  };
+  Same same(const TailScan& scan, std::span<const void* const> hints) const { return Same{*this, scan, hints}; }
+
+  void clearEntries() {
+    entries_.clear();
+    offsets_.clear();
+    hints_.clear();
+    types_.clear();
   }
 
-  /// Doubles the table up to 2 * kMaxKeys slots; at that size, forgets the
-  /// tails seen only once, or everything when kept tails fill half of it.
-  void makeRoom() {
-    bool full = slots_.size() >= 2 * kMaxKeys;
-    if (full && entries_.size() * 2 > kMaxKeys) {
-      size_t n = slots_.size();
-      clear();
-      slots_.assign(n, Slot{});
-      return;
-    }
-    std::vector<Slot> old;
-    old.swap(slots_);
-    slots_.assign(full ? old.size() : old.empty() ? 256 : old.size() * 2, Slot{});
-    count_ = 0;
-    size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.entry == kEmpty || (full && s.entry == kSeen)) continue;
-      size_t i = s.hash & mask;
-      for (size_t probes = 0; probes < kMaxProbes && slots_[i].entry != kEmpty; ++probes) i = (i + 1) & mask;
-      if (slots_[i].entry != kEmpty) continue;
-      slots_[i] = s;
-      ++count_;
-    }
-  }
-
-  std::vector<Slot> slots_;
+  core::SightingSlots slots_;
   std::vector<Entry> entries_;
   std::vector<uint32_t> offsets_;         // hole offsets (pairs), hole entries
   std::vector<const void*> hints_;        // per entry
   std::vector<const core::Type*> types_;  // per entry: operand types, then result types
-  size_t count_ = 0;
 };
 
 }  // namespace pir::parser

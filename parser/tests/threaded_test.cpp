@@ -49,12 +49,27 @@ void requireSame(const Read& a, const Read& b) {
 /// Every .pir file of testdata and of the shared corpus.
 std::vector<std::string> programs() {
   std::vector<std::string> files;
-  for (const char* dir : {PIR_TESTDATA_DIR, PIR_TESTDATA_DIR "/../../shared/corpus"}) {
+  for (const char* dir : {PIR_TESTDATA_DIR, PIR_CORPUS_DIR}) {
     if (!std::filesystem::exists(dir)) continue;
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
       if (e.is_regular_file() && e.path().extension() == ".pir") files.push_back(e.path().string());
   }
   return files;
+}
+
+/// Calls `fn(program, source)` for each program of programs() that reads.
+template <class Fn>
+void forEachParsed(Fn&& fn) {
+  for (const std::string& f : programs()) {
+    CAPTURE(f);
+    core::Context ctx;
+    std::string text = testing::readFile(f);
+    core::SourceFile src("t.pir", text);
+    core::DiagnosticEngine diag(&src);
+    auto r = parseFile(ctx, src, diag);
+    if (!r) continue;
+    for (const ParsedProgram& p : *r) fn(*p.program, src);
+  }
 }
 
 /// Variants of a program one reader says something about: each line dropped,
@@ -174,58 +189,41 @@ TEST_CASE("the fast path keeps strings, escapes and hints apart") {
 }
 
 TEST_CASE("threaded verifying reports what one thread reports") {
-  for (const std::string& f : programs()) {
-    CAPTURE(f);
-    core::Context ctx;
-    std::string text = testing::readFile(f);
-    core::SourceFile src("t.pir", text);
-    core::DiagnosticEngine parseDiag(&src);
-    auto r = parseFile(ctx, src, parseDiag);
-    if (!r) continue;
-    for (const ParsedProgram& p : *r)
-      for (bool dist : {false, true}) {
-        core::VerifyOptions v;
-        v.distConsistency = dist;
-        v.partialReads = dist ? core::CheckLevel::Error : core::CheckLevel::Warn;
-        core::DiagnosticEngine one(&src), many(&src);
-        size_t e1 = core::verifyProgram(*p.program, one, v);
-        size_t e3 = core::verifyProgram(*p.program, many, v, 3, 1);
-        REQUIRE(e1 == e3);
-        REQUIRE(one.render() == many.render());
-      }
-  }
+  forEachParsed([](core::Program& program, const core::SourceFile& src) {
+    for (bool dist : {false, true}) {
+      core::VerifyOptions v;
+      v.distConsistency = dist;
+      v.partialReads = dist ? core::CheckLevel::Error : core::CheckLevel::Warn;
+      core::DiagnosticEngine one(&src), many(&src);
+      size_t e1 = core::verifyProgram(program, one, v);
+      size_t e3 = core::verifyProgram(program, many, v, 3, 1);
+      REQUIRE(e1 == e3);
+      REQUIRE(one.render() == many.render());
+    }
+  });
 }
 
 TEST_CASE("threaded printing prints what one thread prints, with Paddle's one counter") {
   size_t printed = 0;
-  for (const std::string& f : programs()) {
-    CAPTURE(f);
-    core::Context ctx;
-    std::string text = testing::readFile(f);
-    core::SourceFile src("t.pir", text);
-    core::DiagnosticEngine diag(&src);
-    auto r = parseFile(ctx, src, diag);
-    if (!r) continue;
-    for (const ParsedProgram& p : *r) {
-      core::DiagnosticEngine v(&src);
-      if (core::verifyProgram(*p.program, v)) continue;  // the threaded printer wants a program that verifies
-      std::string one = core::printProgram(*p.program);
-      for (unsigned threads : {2u, 3u})
-        for (size_t opsPerRun : {size_t{1}, size_t{2}, size_t{5}}) {
-          std::string many;
-          core::Status s = core::printProgramThreaded(
-              *p.program,
-              [&](std::string_view chunk) {
-                many += chunk;
-                return true;
-              },
-              threads, opsPerRun);
-          REQUIRE(s.isOk());
-          REQUIRE(many == one);
-        }
-      ++printed;
-    }
-  }
+  forEachParsed([&](core::Program& program, const core::SourceFile& src) {
+    core::DiagnosticEngine v(&src);
+    if (core::verifyProgram(program, v)) return;  // the threaded printer wants a program that verifies
+    std::string one = core::printProgram(program);
+    for (unsigned threads : {2u, 3u})
+      for (size_t opsPerRun : {size_t{1}, size_t{2}, size_t{5}}) {
+        std::string many;
+        core::Status s = core::printProgramThreaded(
+            program,
+            [&](std::string_view chunk) {
+              many += chunk;
+              return true;
+            },
+            threads, opsPerRun);
+        REQUIRE(s.isOk());
+        REQUIRE(many == one);
+      }
+    ++printed;
+  });
   REQUIRE(printed > 100);
 }
 
