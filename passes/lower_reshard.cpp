@@ -95,11 +95,8 @@ class LowerReshardPass : public ProgramPass {
 
   Option<int> rank_{this, "rank", "the global rank to lower for (-1: the program's own rank)", -1, -1, kMaxRank};
   EnumOption<lowering::Planner> planner_{
-      this,
-      "planner",
-      "planner (paddle: Paddle's functions in registry order; cost: the fewest bytes)",
-      lowering::Planner::Paddle,
-      lowering::kPlannerNames};
+      this, "planner", "planner (paddle: Paddle's functions in registry order; cost: the fewest bytes)",
+      lowering::Planner::Paddle, lowering::kPlannerNames};
   Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
                                  ""};
   lowering::PlanRequest request_;

@@ -299,7 +299,7 @@ Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
 
 core::Result<RankLayout> fromNode(const YAML::Node& root) {
   if (Status s = checkKeys(root, {"version", "world_size", "ranks", "rings", "values"}, "a rank layout",
-                             {"stages", "planner", "cost_model"});
+                           {"stages", "planner", "cost_model"});
       !s)
     return s;
   const YAML::Node version = root["version"];

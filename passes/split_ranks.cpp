@@ -221,11 +221,8 @@ class SplitRanksPass : public SplittingPass {
   std::vector<int> stages_;  // per rank made, its stage (ranks.yaml's), or -1
   Option<int> rank_{this, "rank", "make only this rank's program (-1: every rank)", -1, -1, kMaxRank};
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml giving the ranks of rings the input already uses", ""};
-  EnumOption<lowering::Planner> planner_{this,
-                                         "planner",
-                                         "planner (lower-reshard's: paddle or cost)",
-                                         lowering::Planner::Paddle,
-                                         lowering::kPlannerNames};
+  EnumOption<lowering::Planner> planner_{this, "planner", "planner (lower-reshard's: paddle or cost)",
+                                         lowering::Planner::Paddle, lowering::kPlannerNames};
   Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
                                  ""};
   std::shared_ptr<lowering::CostModel> model_;

@@ -67,7 +67,7 @@ enum class Planner : uint8_t { Paddle, Cost };
 /// The planners by the name that lower-reshard's and split-ranks' `planner`
 /// options and ranks.yaml give them.
 inline const std::vector<std::pair<std::string_view, Planner>> kPlannerNames = {{"paddle", Planner::Paddle},
-                                                                                  {"cost", Planner::Cost}};
+                                                                                {"cost", Planner::Cost}};
 std::string_view plannerName(Planner planner);
 
 struct CostModel;

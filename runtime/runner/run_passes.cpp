@@ -12,7 +12,8 @@ Status runPasses(const std::string& pipeline, core::ProgramSet& set, const core:
                  const std::string& prefix, passes::PassManager& pm) {
   core::DiagnosticEngine diag(&source);
   std::vector<passes::PassSpec> specs;
-  if (!passes::parsePassPipeline(pipeline, specs, diag)) return Status::rendered(core::ErrorKind::Internal, diag.render());
+  if (!passes::parsePassPipeline(pipeline, specs, diag))
+    return Status::rendered(core::ErrorKind::Internal, diag.render());
   return runPasses(std::move(specs), set, source, prefix, pm);
 }
 
