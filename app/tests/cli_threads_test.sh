@@ -2,7 +2,8 @@
 # CLI tests of pir-opt: --threads. A program big enough to be read, verified
 # and printed on threads (gen-program, ~10 MB) gives the bytes one thread
 # gives, on stdout and in files; broken copies of it give one thread's
-# diagnostics and exit code. Each test_NAME runs the real binary; see
+# diagnostics and exit code; so do the shared corpus, the round-trip
+# goldens and the error cases. Each test_NAME runs the real binary; see
 # cli_lib.sh for how to run one.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh" "$@"
 
@@ -73,6 +74,32 @@ test_threads_diagnostics() {
   done
   # --no-verify turns a stale operand type into a warning: one thread's too.
   threads_agree typed.pir --no-verify
+}
+
+test_threads_corpus() {
+  # Paddle's documentation dumps (../shared/corpus, read in place) and the
+  # round-trip goldens, as they are and with a line dropped: one thread's
+  # bytes and diagnostics on every thread count.
+  local corpus=${PIR_CORPUS:-$HERE/../../../shared/corpus} f n=0
+  for f in "$corpus"/*.pir "$TESTDATA"/roundtrip/*.pir; do
+    [ -f "$f" ] || continue
+    threads_agree "$f"
+    threads_agree "$f" --print-era=newest
+    awk 'NR == 3 { next } { print }' "$f" > dropped.pir
+    threads_agree dropped.pir
+    n=$((n + 1))
+  done
+  [ "$n" -ge 20 ] || fail "only $n files compared"
+}
+
+test_threads_errors() {
+  # The error cases: one thread's diagnostics and exit code on every thread count.
+  local f n=0
+  for f in "$TESTDATA"/errors/*.pir; do
+    threads_agree "$f"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 50 ] || fail "only $n files compared"
 }
 
 test_threads_option() {
