@@ -2,6 +2,8 @@
 // thread: the same text out, the same diagnostics, byte for byte. Chunks and
 // runs are made tiny so that every testdata program is cut many ways, and
 // the fast path is checked against the general path on the same inputs.
+// The cases tagged [tsan] are labelled concurrency: scripts/tsan-test.sh runs
+// them under ThreadSanitizer (the broken-program variants take minutes there).
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -115,7 +117,7 @@ std::vector<std::string> broken(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("threaded reading gives one thread's program and diagnostics on every testdata program") {
+TEST_CASE("threaded reading gives one thread's program and diagnostics on every testdata program", "[tsan]") {
   std::vector<std::string> files = programs();
   REQUIRE(files.size() > 100);
   size_t before = threadedReads(), tries = 0;
@@ -188,7 +190,7 @@ TEST_CASE("the fast path keeps strings, escapes and hints apart") {
   REQUIRE(fast.printed == "\n" + text);
 }
 
-TEST_CASE("threaded verifying reports what one thread reports") {
+TEST_CASE("threaded verifying reports what one thread reports", "[tsan]") {
   forEachParsed([](core::Program& program, const core::SourceFile& src) {
     for (bool dist : {false, true}) {
       core::VerifyOptions v;
@@ -203,7 +205,7 @@ TEST_CASE("threaded verifying reports what one thread reports") {
   });
 }
 
-TEST_CASE("threaded printing prints what one thread prints, with Paddle's one counter") {
+TEST_CASE("threaded printing prints what one thread prints, with Paddle's one counter", "[tsan]") {
   size_t printed = 0;
   forEachParsed([&](core::Program& program, const core::SourceFile& src) {
     core::DiagnosticEngine v(&src);
