@@ -42,6 +42,9 @@ struct TailScan {
 /// reader might not agree on what the line holds: a NUL byte, a string that
 /// runs past the line or `limit`, more than 32 strings, a line over 1 MiB.
 bool scanTail(const char* begin, const char* limit, TailScan& out);
+/// scanTail's 16-byte loop, which it uses on a CPU without AVX2 (tests run
+/// it beside the one scanTail picks; the two hash differently).
+bool scanTailSse2(const char* begin, const char* limit, TailScan& out);
 
 /// What the reader made of a tail.
 struct TailParse {

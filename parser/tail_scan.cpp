@@ -54,7 +54,8 @@ template <class Ops>
   out.holes.clear();
   const char* textEnd = limit;
   if (static_cast<size_t>(limit - begin) > kMaxTail) limit = begin + kMaxTail;
-  typename Ops::Hash h = Ops::start();
+  typename Ops::Hash h;
+  Ops::start(h);
   uint64_t done = 0x84222325cbf29ce4ull;  // the runs hashed so far
   const char* p = begin;
   while (true) {
@@ -67,23 +68,24 @@ template <class Ops>
       std::memcpy(buf, p, valid);
       block = buf;
     }
-    auto x = Ops::load(block);
+    typename Ops::Block x;
+    Ops::load(x, block);
     uint32_t special = Ops::special(x) & (valid == W ? ~0u : (1u << valid) - 1);
     if (!special) {
       if (valid == W) {
-        h = Ops::mixBlock(h, x);
+        Ops::mixBlock(h, x);
         p += W;
         continue;
       }
       // The text ends on this line (or the line is too long).
       if (limit != textEnd) return false;
-      h = Ops::mixBlock(h, x);
+      Ops::mixBlock(h, x);
       out.end = limit;
       out.hash = mix(Ops::finish(h, done), valid);
       return true;
     }
     unsigned k = static_cast<unsigned>(__builtin_ctz(special));
-    h = Ops::mixBlock(h, Ops::keep(x, k));
+    Ops::mixFirst(h, x, k);
     const char* at = p + k;
     if (*at == '\n') {
       out.end = at;
@@ -95,7 +97,7 @@ template <class Ops>
     if (!close) return false;
     out.holes.emplace_back(at + 1, close);
     done = mix(Ops::finish(h, done), k);
-    h = Ops::start();
+    Ops::start(h);
     p = close + 1;
   }
 }
@@ -105,63 +107,70 @@ struct Sse2 {
   struct Hash {
     uint64_t a, b;
   };
-  static Hash start() { return {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full}; }
-  static __m128i load(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
-  static uint32_t special(__m128i x) {
+  using Block = __m128i;
+  static void start(Hash& h) { h = {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full}; }
+  static void load(Block& x, const char* p) { x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static uint32_t special(const Block& x) {
     __m128i hit =
         _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))),
                      _mm_cmpeq_epi8(x, _mm_setzero_si128()));
     return static_cast<uint32_t>(_mm_movemask_epi8(hit));
   }
-  static __m128i keep(__m128i x, unsigned k) {
-    return _mm_and_si128(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kKeep + 32 - k)));
-  }
-  static Hash mixBlock(Hash h, __m128i x) {
+  static void mixBlock(Hash& h, const Block& x) {
     uint64_t lo = static_cast<uint64_t>(_mm_cvtsi128_si64(x));
     uint64_t hi = static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)));
-    return {mix(h.a, lo), mix(h.b, hi)};
+    h = {mix(h.a, lo), mix(h.b, hi)};
   }
-  static uint64_t finish(Hash h, uint64_t done) { return mix(mix(done, h.a), h.b); }
+  /// Mixes bytes 0..k-1 of the block in, the rest as zeros.
+  static void mixFirst(Hash& h, const Block& x, unsigned k) {
+    mixBlock(h, _mm_and_si128(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kKeep + 32 - k))));
+  }
+  static uint64_t finish(const Hash& h, uint64_t done) { return mix(mix(done, h.a), h.b); }
 };
 
-#pragma GCC push_options
-#pragma GCC target("avx2")
+// Compiled for AVX2 function by function (the `target` attribute, which
+// GCC and clang both take; clang has no `#pragma GCC target`), whatever the
+// build targets. Vectors go by reference: scanWith<Avx2> is not compiled
+// for AVX2 until it is inlined, and clang refuses AVX vectors passed by
+// value there.
 struct Avx2 {
   static constexpr size_t kWidth = 32;
   using Hash = __m256i;
-  static Hash start() {
-    return _mm256_set_epi64x(0x9e3779b97f4a7c15ll, 0xc2b2ae3d27d4eb4fll, 0x165667b19e3779f9ll, 0x27d4eb2f165667c5ll);
+  using Block = __m256i;
+  [[gnu::target("avx2")]] static void start(Hash& h) {
+    h = _mm256_set_epi64x(0x9e3779b97f4a7c15ll, 0xc2b2ae3d27d4eb4fll, 0x165667b19e3779f9ll, 0x27d4eb2f165667c5ll);
   }
-  static __m256i load(const char* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-  static uint32_t special(__m256i x) {
+  [[gnu::target("avx2")]] static void load(Block& x, const char* p) {
+    x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  [[gnu::target("avx2")]] static uint32_t special(const Block& x) {
     __m256i hit = _mm256_or_si256(
         _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'))),
         _mm256_cmpeq_epi8(x, _mm256_setzero_si256()));
     return static_cast<uint32_t>(_mm256_movemask_epi8(hit));
   }
-  static __m256i keep(__m256i x, unsigned k) {
-    return _mm256_and_si256(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kKeep + 32 - k)));
-  }
   // Each 64-bit lane: both 32-bit halves multiplied into it, so every bit
   // of the block moves the lane's high bits.
-  static Hash mixBlock(Hash h, __m256i x) {
+  [[gnu::target("avx2")]] static void mixBlock(Hash& h, const Block& x) {
     __m256i t = _mm256_xor_si256(h, x);
     __m256i lo = _mm256_mul_epu32(t, _mm256_set1_epi64x(0x9fb21c651e98df25ll));
     __m256i hi = _mm256_mul_epu32(_mm256_srli_epi64(t, 32), _mm256_set1_epi64x(0xc4ceb9fe1a85ec53ll));
     __m256i m = _mm256_add_epi64(lo, hi);
-    return _mm256_xor_si256(m, _mm256_srli_epi64(m, 29));
+    h = _mm256_xor_si256(m, _mm256_srli_epi64(m, 29));
   }
-  static uint64_t finish(Hash h, uint64_t done) {
+  [[gnu::target("avx2")]] static void mixFirst(Hash& h, const Block& x, unsigned k) {
+    mixBlock(h, _mm256_and_si256(x, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kKeep + 32 - k))));
+  }
+  [[gnu::target("avx2")]] static uint64_t finish(const Hash& h, uint64_t done) {
     alignas(32) uint64_t lanes[4];
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), h);
     return mix(mix(mix(mix(done, lanes[0]), lanes[1]), lanes[2]), lanes[3]);
   }
 };
 
-[[gnu::flatten]] bool scanAvx2(const char* begin, const char* limit, TailScan& out) {
+[[gnu::flatten, gnu::target("avx2")]] bool scanAvx2(const char* begin, const char* limit, TailScan& out) {
   return scanWith<Avx2>(begin, limit, out);
 }
-#pragma GCC pop_options
 
 [[gnu::flatten]] bool scanSse2(const char* begin, const char* limit, TailScan& out) {
   return scanWith<Sse2>(begin, limit, out);
@@ -175,6 +184,8 @@ ScanFn pickScan() {
 }
 
 }  // namespace
+
+bool scanTailSse2(const char* begin, const char* limit, TailScan& out) { return scanSse2(begin, limit, out); }
 
 bool scanTail(const char* begin, const char* limit, TailScan& out) {
   static const ScanFn scan = pickScan();
