@@ -148,7 +148,8 @@ class TailMemo {
   /// The tail's bytes outside the holes and its hints equal the entry's.
   bool sameTail(const Entry& e, const TailScan& scan, std::span<const void* const> hints) const {
     if (e.numHoles != scan.holes.size() || e.numHints != hints.size()) return false;
-    if (std::memcmp(hints_.data() + e.hintsAt, hints.data(), hints.size_bytes()) != 0) return false;
+    // (No hints: an op without operands, whose spans may be null, which memcmp may not take.)
+    if (!hints.empty() && std::memcmp(hints_.data() + e.hintsAt, hints.data(), hints.size_bytes()) != 0) return false;
     const char* a = e.rep;
     const char* b = scan.begin;
     for (size_t k = 0; k < scan.holes.size(); ++k) {
