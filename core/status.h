@@ -141,7 +141,9 @@ class [[nodiscard]] Result {
   T& value() { return std::get<0>(v_); }
   const T& value() const { return std::get<0>(v_); }
   T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
   T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
   const Status& status() const { return std::get<1>(v_); }
   Status takeStatus() { return std::move(std::get<1>(v_)); }
 

@@ -75,8 +75,8 @@ class LowerReshardPass : public ProgramPass {
       diag.error(reportLocation(&op), "dist_op.reshard needs one operand and one result, both of dist types");
       return false;
     }
-    Result<lowering::ReshardPlan> plan = lowering::planReshard(
-        program.context(), src, dst, tensorShape(in->type())->dims, lowering::requestFor(request_, in->type()));
+    const Result<lowering::ReshardPlan>& plan = memo_.plan(program.context(), src, dst, tensorShape(in->type())->dims,
+                                                           lowering::requestFor(request_, in->type()));
     if (!plan) {
       diag.error(reportLocation(&op), "cannot lower dist_op.reshard: " + plan.status().message());
       return false;
@@ -100,6 +100,7 @@ class LowerReshardPass : public ProgramPass {
   Option<std::string> costModel_{this, "cost-model", "the cost planner's alpha-beta model (YAML); defaults if empty",
                                  ""};
   lowering::PlanRequest request_;
+  lowering::PlanMemo memo_;  // this run's plans (a rank's program repeats a few reshards)
   std::shared_ptr<lowering::CostModel> model_;
 };
 

@@ -25,6 +25,7 @@ Result<ProcessGroupTable> planRings(const Program& program, const lowering::Plan
   // The first new id is base + 2: above every id the input holds.
   ProcessGroupTable table(std::max(ProcessGroupTable::kPaddleBaseRingId, maxRingId(program) - 1));
   Status status = Status::ok();
+  lowering::PlanMemo memo;
   walk(program.body(), [&](const Operation& op) {
     if (!status.isOk() || op.name() != "dist_op.reshard" || op.numOperands() != 1 || op.numResults() != 1) return;
     const Value* in = op.operandValue(0);
@@ -32,10 +33,10 @@ Result<ProcessGroupTable> planRings(const Program& program, const lowering::Plan
     const TensorDistAttr* dst = distAttrOf(op.result(0)->type());
     if (!src || !dst) return;  // lower-reshard reports these where it meets them
     auto dims = tensorShape(in->type())->dims;
-    Result<lowering::ReshardPlan> plan =
-        lowering::planReshard(program.context(), src, dst, dims, lowering::requestFor(request, in->type()));
+    const Result<lowering::ReshardPlan>& plan =
+        memo.plan(program.context(), src, dst, dims, lowering::requestFor(request, in->type()));
     if (!plan) {
-      status = plan.takeStatus();
+      status = plan.status();
       return;
     }
     for (const lowering::Step& step : plan->steps)

@@ -28,6 +28,8 @@ test_pipeline_shapes_one_chunk_every_mode_in_process() {
   for c in $ONE_CHUNK; do
     for m in FThenB 1F1B ZBH1 ZB1P; do passes "$c" "$SHAPES/$c.pir" --mode "$m" --micro-batches 4; done
   done
+  # ZBH1 with fewer micro-batches than stages.
+  for n in 1 2; do passes 05 "$SHAPES/05_three_stage_1f1b.pir" --mode ZBH1 --micro-batches "$n"; done
 }
 
 test_pipeline_shapes_vpp_in_process() {

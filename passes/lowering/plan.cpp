@@ -245,6 +245,15 @@ Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const T
   return found;
 }
 
+const Result<ReshardPlan>& PlanMemo::plan(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
+                                          std::span<const int64_t> dims, const PlanRequest& request) {
+  Key key{src,          dst, std::vector<int64_t>(dims.begin(), dims.end()), request.elementBytes, request.planner,
+          request.model};
+  auto it = plans_.find(key);
+  if (it == plans_.end()) it = plans_.emplace(std::move(key), planReshard(ctx, src, dst, dims, request)).first;
+  return it->second;
+}
+
 Result<ReshardPlan> planPaddle(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
                                std::span<const int64_t> dims) {
   if (!src || !dst || !src->mesh() || !dst->mesh()) return Status::error("reshard without dist attrs");

@@ -13,9 +13,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -98,6 +100,23 @@ struct ReshardPlan {
 core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDistAttr* src,
                                       const core::TensorDistAttr* dst, std::span<const int64_t> dims = {},
                                       const PlanRequest& request = {});
+
+/// planReshard's answers by their arguments, for a pass that plans every
+/// reshard of one Context's program: a program repeats a few (src, dst,
+/// dims) triples many times, and the cost planner's search is dear (about
+/// half a millisecond). Attrs are interned, so their pointers name them; the
+/// memo must not outlive the Context. Not thread-safe: one a pass run.
+class PlanMemo {
+ public:
+  const core::Result<ReshardPlan>& plan(core::Context& ctx, const core::TensorDistAttr* src,
+                                        const core::TensorDistAttr* dst, std::span<const int64_t> dims,
+                                        const PlanRequest& request);
+
+ private:
+  using Key = std::tuple<const core::TensorDistAttr*, const core::TensorDistAttr*, std::vector<int64_t>, uint64_t,
+                         Planner, const CostModel*>;
+  std::map<Key, core::Result<ReshardPlan>> plans_;
+};
 
 /// Paddle's plan alone (planReshard with Planner::Paddle).
 core::Result<ReshardPlan> planPaddle(core::Context& ctx, const core::TensorDistAttr* src,

@@ -37,7 +37,7 @@ core::Status checkOptions(const ScheduleOptions& o, const std::string& mode) {
   if (jobs > kMaxScheduleJobs || jobs * o.stages > kMaxScheduleCells)
     return error("--stages x --micro-batches x --vpp is too large: at most " + std::to_string(kMaxScheduleJobs) +
                  " jobs, and " + std::to_string(kMaxScheduleCells) + " stage-by-job cells, in all");
-  const bool needsNGeP = mode == "1F1B" || mode == "VPP" || mode == "ZBH1";
+  const bool needsNGeP = mode == "1F1B" || mode == "VPP";
   if (needsNGeP && o.microBatches < o.stages)
     return error(mode + " needs at least as many micro-batches as stages (N=" + std::to_string(o.microBatches) +
                  " < P=" + std::to_string(o.stages) + "), as Paddle asserts");

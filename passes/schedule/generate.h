@@ -1,9 +1,9 @@
 //===- generate.h - job lists per pipeline mode -----------------*- C++ -*-===//
 //
-// FThenB, 1F1B, VPP, ZBH1 and ZBVPP reproduce Paddle's job lists exactly
+// FThenB, 1F1B, VPP and ZBVPP reproduce Paddle's job lists exactly
 // (python/paddle/distributed/passes/pipeline_scheduler_pass/); ZB1P is ours
-// (zb1p.cpp); ZBV and DualPipeV follow their authors' code (zbv.cpp,
-// dualpipev.cpp). generateSchedule checks the options and dispatches.
+// (zb1p.cpp); ZBH1, ZBV and DualPipeV follow their authors' code (zbh1.cpp,
+// zbv.cpp, dualpipev.cpp). generateSchedule checks the options and dispatches.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -54,6 +54,7 @@ core::Result<Schedule> generateSchedule(const ScheduleOptions& options);
 std::vector<Job> fthenbJobs(int stages, int microBatches, int stage);
 std::vector<Job> oneFOneBJobs(int stages, int microBatches, int stage);
 std::vector<Job> vppJobs(int stages, int microBatches, int vpp, int stage, bool splitBw);
+/// One stage's ZB-H1 list, the zero-bubble paper's (zbh1.cpp; not Paddle's).
 std::vector<Job> zbh1Jobs(int stages, int microBatches, int stage);
 
 /// Paddle's VScheduleCreator (pipeline_zero_bubble.py at 06a80bf; the N

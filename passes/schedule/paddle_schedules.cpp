@@ -1,8 +1,8 @@
-//===- paddle_schedules.cpp - Paddle's FThenB, 1F1B, VPP and ZBH1 lists ---===//
+//===- paddle_schedules.cpp - Paddle's FThenB, 1F1B and VPP lists ---------===//
 //
 // Line by line from Paddle's pipeline_scheduler_pass: pipeline_fthenb.py,
-// pipeline_1f1b.py (PIR list), pipeline_vpp.py (_pir_create_job_list) and
-// pipeline_zero_bubble.py (PipelineZeroBubblePipelinePass._create_job_list).
+// pipeline_1f1b.py (PIR list) and pipeline_vpp.py (_pir_create_job_list).
+// ZBH1 is the zero-bubble paper's list, not Paddle's (zbh1.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include <vector>
@@ -104,31 +104,6 @@ std::vector<Job> vppJobs(int p, int n, int v, int stage, bool splitBw) {
   if (split)
     for (int c = v - 1; c >= 0; --c)
       for (int mb = 0; mb < n; ++mb) jobs.push_back(job(JobKind::BackwardW, mb, c));
-  jobs.push_back(optimizerJob());
-  return jobs;
-}
-
-std::vector<Job> zbh1Jobs(int p, int n, int stage) {
-  const int warmup = p - stage;
-  std::vector<Job> jobs;
-  int f = 0, b = 0;
-  for (int i = 0; i < warmup; ++i) jobs.push_back(job(JobKind::Forward, f++));
-  for (int i = 0; i < stage; ++i) {
-    jobs.push_back(job(JobKind::BackwardB, b++));
-    jobs.push_back(job(JobKind::Forward, f++));
-  }
-  for (int i = 0; i < n - p; ++i) {
-    jobs.push_back(job(JobKind::Backward, b++));
-    jobs.push_back(job(JobKind::Forward, f++));
-  }
-  for (int i = 0; i < warmup - 1; ++i) jobs.push_back(job(JobKind::Backward, b++));
-  if (stage > 0) {
-    jobs.push_back(job(JobKind::BackwardB, b));
-    jobs.push_back(job(JobKind::BackwardW, b));
-  } else {
-    jobs.push_back(job(JobKind::Backward, b));
-  }
-  for (int i = 0; i < stage; ++i) jobs.push_back(job(JobKind::BackwardW, i));
   jobs.push_back(optimizerJob());
   return jobs;
 }

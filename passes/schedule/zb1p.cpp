@@ -11,9 +11,11 @@
 //     finished; K is --max-in-flight, default P);
 //   - W: the oldest pending backward_w, filling what would be a bubble.
 // Three rules are tried, B>F>W, F>B>W and alternating (after an F prefer B,
-// after a B prefer F, W last), and the list with the smallest simulated
-// makespan is kept (ties: the earlier rule). The costs are the simulation
-// costs, so the list adapts to them.
+// after a B prefer F, W last), and then ZB-H1's handcrafted list (zbh1.cpp)
+// when K allows its P in flight: greedy rules can lose to it (at F,B,W =
+// 2,3,1 on P=4, N=8 each did by one unit). The list with the smallest
+// simulated makespan is kept (ties: the earlier). The costs are the
+// simulation costs, so the list adapts to them.
 //
 //===----------------------------------------------------------------------===//
 #include <deque>
@@ -150,20 +152,29 @@ core::Result<Schedule> zb1pSchedule(int stages, int microBatches, const Costs& c
   std::optional<Schedule> best;
   int64_t bestMakespan = 0;
   core::Status lastError;
+  auto consider = [&](std::vector<std::vector<Job>> jobs) {
+    Schedule schedule{"ZB1P", stages, microBatches, 1, std::move(jobs), {}};
+    for (auto& list : schedule.stageJobs)  // zbh1Jobs' lists end with it already
+      if (list.empty() || list.back().kind != JobKind::Optimizer) list.push_back(Job{JobKind::Optimizer, -1, 0});
+    auto sim = simulate(schedule, costs);
+    if (!sim) return;
+    if (!best || sim->makespan < bestMakespan) {
+      best = std::move(schedule);
+      bestMakespan = sim->makespan;
+    }
+  };
   for (Rule rule : {Rule::BFirst, Rule::FFirst, Rule::Alternate}) {
     auto jobs = Zb1pBuilder(stages, microBatches, costs, maxInFlight, rule).build();
     if (!jobs) {
       lastError = jobs.takeStatus();
       continue;
     }
-    Schedule schedule{"ZB1P", stages, microBatches, 1, std::move(*jobs), {}};
-    for (auto& list : schedule.stageJobs) list.push_back(Job{JobKind::Optimizer, -1, 0});
-    auto sim = simulate(schedule, costs);
-    if (!sim) continue;
-    if (!best || sim->makespan < bestMakespan) {
-      best = std::move(schedule);
-      bestMakespan = sim->makespan;
-    }
+    consider(std::move(*jobs));
+  }
+  if (maxInFlight >= stages) {
+    std::vector<std::vector<Job>> zbh1;
+    for (int s = 0; s < stages; ++s) zbh1.push_back(zbh1Jobs(stages, microBatches, s));
+    consider(std::move(zbh1));
   }
   if (!best) return lastError.isOk() ? core::Status::error("ZB1P: no rule gives a valid list") : lastError;
   return std::move(*best);
