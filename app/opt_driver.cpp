@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "app/cli_checks.h"
 #include "app/opt_options.h"
@@ -33,6 +34,7 @@
 #include "core/context.h"
 #include "core/print_era.h"
 #include "core/printer.h"
+#include "core/threads.h"
 #include "core/verifier.h"
 #include "parser/input_file.h"
 #include "parser/parser.h"
@@ -173,6 +175,7 @@ struct Session {
   const OptOptions& opts;
   core::Context ctx;
   const core::SourceFile* file = nullptr;  // the whole input
+  parser::InputFile* input = nullptr;      // its text
   StagedDirectory treeDir;
   int treeIndex = 0;
   size_t programIndex = 0;
@@ -276,7 +279,7 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
                      : specs.empty()  ? core::CheckLevel::Error
                                       : core::CheckLevel::Off;
     auto start = Clock::now();
-    size_t errors = core::verifyProgram(program, diag, v);
+    size_t errors = core::verifyProgram(program, diag, v, opts.threads);
     session.verifyMs += msSince(start);
     if (errors) return false;
   }
@@ -361,7 +364,13 @@ core::Status writeOutput(const std::string& path, Session& session, const std::v
         out.write(header);
         out.write("\n");
       }
-      (void)core::printProgram(*p.program, sink, session.annotation());
+      // A verified program prints on the threads; what printing one verified.
+      if (session.opts.threads > 1 && !session.opts.noVerify && !session.annotation()) {
+        if (core::Status s = core::printProgramThreaded(*p.program, sink, session.opts.threads); s.isInternal())
+          return s;
+      } else {
+        (void)core::printProgram(*p.program, sink, session.annotation());
+      }
     }
   }
   return out.commit();
@@ -488,6 +497,12 @@ void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chu
     auto parseStart = Clock::now();
     parser::ParseOptions parseOptions;
     parseOptions.staleOperandTypesWarn = opts.noVerify;  // warnings stay in chunk.diag, reported with the rest
+    parseOptions.threads = opts.threads;
+    // The pages of the text read are dropped as the reader goes (peak memory).
+    parser::InputFile& file = *session.input;
+    parseOptions.doneWith = [&file, &cut](size_t begin, size_t end) {
+      file.releaseResidentPages(cut.begin + begin, cut.begin + end);
+    };
     auto parsed = parser::parseFile(session.ctx, chunk.source, chunk.diag, parseOptions);
     spdlog::debug("parsed chunk {} in {:.1f} ms", chunk.index, msSince(parseStart));
     if (!parsed) {
@@ -569,6 +584,7 @@ int process(const OptOptions& opts) {
   if (core::Status s = input.open(opts.input); !s) return fail(s.message());
   core::SourceFile file(opts.input == "-" ? "<stdin>" : opts.input, input.text());
   session.file = &file;
+  session.input = &input;
 
   auto parseStart = Clock::now();
   std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them
@@ -739,6 +755,10 @@ int runOpt(int argc, char** argv) {
   app.add_flag("--pass-statistics", opts.passStatistics, "report what each pass changed (on stderr)");
   app.add_flag("--timing", opts.timing,
                "report the time of parsing, verifying the input, each pass and printing (on stderr)");
+  app.add_option("--threads", opts.threads,
+                 "threads to read, verify and print a big program with, and to make split-ranks' programs on "
+                 "(default: the cores present); the output is the same")
+      ->check(CLI::Range(1u, 1024u));
   app.add_option("--print-era", opts.printEra,
                  "print in the era read (input), the seeds' dims_maping era (2024) or newest")
       ->check(CLI::IsMember({"input", "2024", "newest"}))
@@ -752,6 +772,8 @@ int runOpt(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return exitAfterParse("pir-opt", app, e);
   }
+  if (opts.threads) core::setWorkerThreads(opts.threads);
+  opts.threads = core::workerThreads();
   try {
     setUpLogging(opts.logLevel);
     if (opts.listPasses) {

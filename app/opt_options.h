@@ -31,6 +31,7 @@ struct OptOptions {
   bool splitInputFile = false;
   bool passStatistics = false;
   bool timing = false;
+  unsigned threads = 0;  // --threads: reading, verifying, printing, split-ranks (0: the cores present)
   std::string logLevel = "warn";
   std::string printEra = "input";  // input, 2024 or newest (core/print_era.h)
 };

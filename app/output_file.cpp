@@ -113,6 +113,16 @@ bool OutputFile::write(std::string_view data) {
       return false;
     }
     data.remove_prefix(static_cast<size_t>(n));
+    written_ += static_cast<size_t>(n);
+  }
+  // A file to be fsynced: its pages start for the disk as they are written,
+  // so that commit's fsync waits for the last few MB, not for the whole file.
+  if (!temp_.empty() && written_ - flushedTo_ >= kWritebackStep) {
+#if defined(__linux__)
+    sync_file_range(fd_, static_cast<off_t>(flushedTo_), static_cast<off_t>(written_ - flushedTo_),
+                    SYNC_FILE_RANGE_WRITE);
+#endif
+    flushedTo_ = written_;
   }
   return true;
 }

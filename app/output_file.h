@@ -5,7 +5,9 @@
 // target, keeping its permissions; a symlink to a regular file replaces the
 // target, not the link. Anything else (a pipe, /dev/stdout, /dev/null,
 // /dev/full, any path in /dev or /proc) is written straight to and never
-// renamed over. Until commit()
+// renamed over. A temporary file's bytes are handed to the disk every 8 MB
+// as they come (sync_file_range), so that the one fsync at commit waits only
+// for the rest. Until commit()
 // succeeds the old file is untouched; a destroyed, uncommitted output
 // removes its temporary file, and so does a SIGINT, SIGTERM or SIGHUP
 // before the process dies of it (signal_cleanup.h).
@@ -47,6 +49,8 @@ class OutputFile {
   std::string target_;  // resolved target when renaming
   std::string temp_;    // temporary file path when renaming
   int writeErrno_ = 0;
+  size_t written_ = 0, flushedTo_ = 0;  // bytes written; handed to the disk (sync_file_range)
+  static constexpr size_t kWritebackStep = size_t{8} << 20;
   SignalCleanup cleanup_;  // removes temp_ on SIGINT, SIGTERM or SIGHUP
 };
 

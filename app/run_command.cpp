@@ -18,6 +18,7 @@
 #include "app/run_progress.h"
 #include "app/timing_text.h"
 #include "core/op_table.h"
+#include "core/threads.h"
 #include "passes/pass_registry.h"
 #include "runtime/kernel.h"
 #include "runtime/kernels/matmul.h"
@@ -35,6 +36,7 @@ struct RunOptions {
   std::string outputDir, trace, valuesDir;
   double timeout = 60;
   int64_t blasThreads = 0;  // 0: not given
+  unsigned threads = 0;     // --threads: input draws (0: the cores present)
   bool timing = false;
   bool listKernels = false;
 };
@@ -107,6 +109,7 @@ int execute(RunOptions& opts) {
   cfg.trace = !opts.trace.empty();
   cfg.mpi = runner::launchedByMpirun();
   if (opts.blasThreads > 0) runtime::setBlasThreads(int(opts.blasThreads));
+  if (opts.threads > 0) core::setWorkerThreads(opts.threads);
   // The bar lives while the ranks run; a step's loss, printed then (not
   // after the run), goes above it.
   std::weak_ptr<ProgressBar> bar;
@@ -175,6 +178,9 @@ int runRun(int argc, char** argv) {
                "parameter that holds one, on every rank and job (exit 1)");
   app.add_option("--blas-threads", opts.blasThreads, "OpenBLAS threads for every matmul (default 1)")
       ->check(CLI::Range(1, 256));
+  app.add_option("--threads", opts.threads,
+                 "threads to draw inputs and make split-ranks' programs on (default: the cores present)")
+      ->check(CLI::Range(1u, 1024u));
   app.add_option("--trace", opts.trace, "Write a Chrome trace (one track per rank) to FILE")->check(path);
   app.add_option("--timeout", opts.timeout, "Seconds a rank may wait on a peer (default 60; inf: no limit)")
       ->check(timeoutSeconds());

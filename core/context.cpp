@@ -16,7 +16,36 @@ bool spanEq(std::span<const T> a, std::span<const T> b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 uint64_t seedFor(unsigned kind) { return 0x51ed2701u * (kind + 1); }
+
+/// Holds `m` when `on` (a Context::Concurrent scope is open).
+class MaybeLock {
+ public:
+  MaybeLock(std::mutex& m, bool on) : m_(on ? &m : nullptr) {
+    if (m_) m_->lock();
+  }
+  ~MaybeLock() {
+    if (m_) m_->unlock();
+  }
+  MaybeLock(const MaybeLock&) = delete;
+  MaybeLock& operator=(const MaybeLock&) = delete;
+
+ private:
+  std::mutex* m_;
+};
 }  // namespace
+
+Context::Worker::Worker(Context& ctx) : savedContext_(tlsContext_), savedArena_(tlsArena_) {
+  std::lock_guard<std::mutex> lock(ctx.workersMutex_);
+  if (!ctx.workerSlabs_) ctx.workerSlabs_ = std::make_shared<SlabPool>();
+  ctx.workerArenas_.push_back(std::make_unique<Arena>(ctx.workerSlabs_));
+  tlsContext_ = &ctx;
+  tlsArena_ = ctx.workerArenas_.back().get();
+}
+
+Context::Worker::~Worker() {
+  tlsContext_ = savedContext_;
+  tlsArena_ = savedArena_;
+}
 
 Context::Context() : Context(nullptr) {}
 
@@ -26,14 +55,18 @@ Context::Context(std::shared_ptr<SlabPool> pool) : arena_(std::move(pool)) {
   false_ = arena_.make<BoolAttr>(seedFor(2), false);
   null_ = arena_.make<NullAttr>(seedFor(3), false);
   nullSpelled_ = arena_.make<NullAttr>(seedFor(4), true);
+  // Made up front, so that threads reading types never make one.
+  for (unsigned d = 0; d <= static_cast<unsigned>(DataType::Undefined); ++d) scalarType(static_cast<DataType>(d));
 }
 
 std::string_view Context::intern(std::string_view s) { return intern(s, hashString(s)); }
 
 std::string_view Context::intern(std::string_view s, uint64_t h) {
+  MaybeLock lock(stringsMutex_, concurrent_);
   if (const InternedString* found = strings_.find(h, [&](const InternedString* e) { return e->s == s; }))
     return found->s;
-  auto* e = arena_.make<InternedString>(InternedString{h, arena_.copy(s)});
+  Arena& arena = this->arena();
+  auto* e = arena.make<InternedString>(InternedString{h, arena.copy(s)});
   strings_.insert(e);
   return e->s;
 }
@@ -54,8 +87,10 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
         return false;
     return true;
   };
+  MaybeLock lock(objectsMutex_, concurrent_);
   if (const InternedAttrList* found = attrLists_.find(h, same)) return found->attrs;
-  auto* e = arena_.make<InternedAttrList>(InternedAttrList{h, arena_.copy(attrs)});
+  Arena& arena = this->arena();
+  auto* e = arena.make<InternedAttrList>(InternedAttrList{h, arena.copy(attrs)});
   attrLists_.insert(e);
   return e->attrs;
 }
@@ -64,6 +99,9 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 // with the key, `make` allocates a new one with the given hash.
 #define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                             \
   do {                                                                        \
+    MaybeLock lock(objectsMutex_, concurrent_);                               \
+    Arena& objArena = this->arena();                                          \
+    (void)objArena;                                                           \
     auto eq = [&](const auto* base) {                                         \
       if (base->kind() != T::kKind) return false;                             \
       const T* e = static_cast<const T*>(base);                               \
@@ -78,6 +116,8 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 
 const ScalarType* Context::scalarType(DataType dtype) {
   auto& slot = scalars_[static_cast<unsigned>(dtype)];
+  if (slot) return slot;
+  MaybeLock lock(objectsMutex_, concurrent_);
   if (!slot) slot = arena_.make<ScalarType>(hashMix(seedFor(101), static_cast<uint64_t>(dtype)), dtype);
   return slot;
 }
@@ -86,35 +126,35 @@ const DenseTensorType* Context::denseTensorType(std::string_view spelling, DataT
                                                 std::span<const int64_t> dims) {
   uint64_t h = hashSpan(dims, hashMix(hashString(spelling, seedFor(102)), static_cast<uint64_t>(dtype)));
   PIR_UNIQUE(types_, DenseTensorType, h, e->spelling() == spelling && e->dtype() == dtype && spanEq(e->dims(), dims),
-             arena_.make<DenseTensorType>(h, intern(spelling), dtype, arena_.copy(dims)));
+             objArena.make<DenseTensorType>(h, intern(spelling), dtype, objArena.copy(dims)));
 }
 
 const DistTensorType* Context::distTensorType(DataType dtype, std::span<const int64_t> dims,
                                               const TensorDistAttr* dist) {
   uint64_t h = hashSpan(dims, hashMix(hashMix(seedFor(103), static_cast<uint64_t>(dtype)), dist->hash()));
   PIR_UNIQUE(types_, DistTensorType, h, e->dtype() == dtype && e->distAttr() == dist && spanEq(e->dims(), dims),
-             arena_.make<DistTensorType>(h, dtype, arena_.copy(dims), dist));
+             objArena.make<DistTensorType>(h, dtype, objArena.copy(dims), dist));
 }
 
 const VectorType* Context::vectorType(std::span<const Type* const> elems) {
   uint64_t h = hashSpan(elems, seedFor(104));
-  PIR_UNIQUE(types_, VectorType, h, spanEq(e->elements(), elems), arena_.make<VectorType>(h, arena_.copy(elems)));
+  PIR_UNIQUE(types_, VectorType, h, spanEq(e->elements(), elems), objArena.make<VectorType>(h, objArena.copy(elems)));
 }
 
 const OpaqueType* Context::opaqueType(std::string_view text) {
   uint64_t h = hashString(text, seedFor(105));
-  PIR_UNIQUE(types_, OpaqueType, h, e->text() == text, arena_.make<OpaqueType>(h, intern(text)));
+  PIR_UNIQUE(types_, OpaqueType, h, e->text() == text, objArena.make<OpaqueType>(h, intern(text)));
 }
 
 uint64_t Context::stringAttrHash(std::string_view raw) { return hashString(raw, seedFor(10)); }
 
 const StringAttr* Context::stringAttr(std::string_view raw) {
   uint64_t h = stringAttrHash(raw);
-  PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, arena_.make<StringAttr>(h, intern(raw)));
+  PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, objArena.make<StringAttr>(h, intern(raw)));
 }
 
 const StringAttr* Context::stringAttr(std::string_view raw, uint64_t h, uint64_t textHash) {
-  PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, arena_.make<StringAttr>(h, intern(raw, textHash)));
+  PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, objArena.make<StringAttr>(h, intern(raw, textHash)));
 }
 
 size_t Context::stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out) {
@@ -122,8 +162,12 @@ size_t Context::stringAttrs(std::span<const std::string_view> raws, std::span<co
   // Both hashes, for the attribute table and the string table.
   std::vector<std::pair<uint64_t, uint64_t>> hashes(raws.size());
   for (size_t i = 0; i < raws.size(); ++i) hashes[i] = {stringAttrHash(raws[i]), hashString(raws[i])};
-  attrs_.reserve(attrs_.size() + raws.size());
-  strings_.reserve(strings_.size() + raws.size());
+  {
+    MaybeLock objects(objectsMutex_, concurrent_);
+    MaybeLock strings(stringsMutex_, concurrent_);
+    attrs_.reserve(attrs_.size() + raws.size());
+    strings_.reserve(strings_.size() + raws.size());
+  }
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < raws.size(); ++i) {
     if (i + kAhead < raws.size()) {
@@ -149,34 +193,34 @@ const StringAttr* Context::stringAttrFromValue(std::string_view value) {
 const NumberAttr* Context::numberAttr(std::string_view tag, std::string_view text) {
   uint64_t h = hashString(text, hashString(tag, seedFor(11)));
   PIR_UNIQUE(attrs_, NumberAttr, h, e->tag() == tag && e->text() == text,
-             arena_.make<NumberAttr>(h, intern(tag), intern(text)));
+             objArena.make<NumberAttr>(h, intern(tag), intern(text)));
 }
 
 const ArrayAttr* Context::arrayAttr(std::span<const Attribute* const> elems, bool arrayPrefix) {
   uint64_t h = hashSpan(elems, hashMix(seedFor(12), arrayPrefix));
   PIR_UNIQUE(attrs_, ArrayAttr, h, e->hasArrayPrefix() == arrayPrefix && spanEq(e->elements(), elems),
-             arena_.make<ArrayAttr>(h, arena_.copy(elems), arrayPrefix));
+             objArena.make<ArrayAttr>(h, objArena.copy(elems), arrayPrefix));
 }
 
 const TaggedAttr* Context::taggedAttr(std::string_view tag, const Attribute* inner) {
   uint64_t h = hashMix(hashString(tag, seedFor(13)), inner->hash());
   PIR_UNIQUE(attrs_, TaggedAttr, h, e->tag() == tag && e->inner() == inner,
-             arena_.make<TaggedAttr>(h, intern(tag), inner));
+             objArena.make<TaggedAttr>(h, intern(tag), inner));
 }
 
 const SymbolAttr* Context::symbolAttr(std::string_view text) {
   uint64_t h = hashString(text, seedFor(14));
-  PIR_UNIQUE(attrs_, SymbolAttr, h, e->text() == text, arena_.make<SymbolAttr>(h, intern(text)));
+  PIR_UNIQUE(attrs_, SymbolAttr, h, e->text() == text, objArena.make<SymbolAttr>(h, intern(text)));
 }
 
 const OpaqueAttr* Context::opaqueAttr(std::string_view text) {
   uint64_t h = hashString(text, seedFor(15));
-  PIR_UNIQUE(attrs_, OpaqueAttr, h, e->text() == text, arena_.make<OpaqueAttr>(h, intern(text)));
+  PIR_UNIQUE(attrs_, OpaqueAttr, h, e->text() == text, objArena.make<OpaqueAttr>(h, intern(text)));
 }
 
 const TypeAttr* Context::typeAttr(const Type* type) {
   uint64_t h = hashMix(seedFor(16), type->hash());
-  PIR_UNIQUE(attrs_, TypeAttr, h, e->type() == type, arena_.make<TypeAttr>(h, type));
+  PIR_UNIQUE(attrs_, TypeAttr, h, e->type() == type, objArena.make<TypeAttr>(h, type));
 }
 
 const ProcessMesh* Context::processMesh(std::span<const int64_t> shape, std::span<const int64_t> ids,
@@ -190,8 +234,8 @@ const ProcessMesh* Context::processMesh(std::span<const int64_t> shape, std::spa
              spanEq(e->shape(), shape) && spanEq(e->processIds(), ids) && namesEq(e->dimNames()), ([&] {
                std::vector<std::string_view> names;
                for (std::string_view n : dimNames) names.push_back(intern(n));
-               return arena_.make<ProcessMesh>(h, arena_.copy(shape), arena_.copy(ids),
-                                               arena_.copy(std::span<const std::string_view>(names)));
+               return objArena.make<ProcessMesh>(h, objArena.copy(shape), objArena.copy(ids),
+                                                 objArena.copy(std::span<const std::string_view>(names)));
              }()));
 }
 
@@ -203,7 +247,7 @@ const PlacementsAttr* Context::placementsAttr(std::span<const Placement> placeme
     h = hashMix(h, static_cast<uint64_t>(p.splitFactor));
   }
   PIR_UNIQUE(attrs_, PlacementsAttr, h, spanEq(e->placements(), placements),
-             arena_.make<PlacementsAttr>(h, arena_.copy(placements)));
+             objArena.make<PlacementsAttr>(h, objArena.copy(placements)));
 }
 
 const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span<const int64_t> dimsMapping,
@@ -216,16 +260,20 @@ const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span
     PIR_UNIQUE(attrs_, TensorDistAttr, h,
                e->mesh() == mesh && e->placements() == placements && spanEq(e->dimsMapping(), dimsMapping) &&
                    spanEq(e->partial(), partial),
-               arena_.make<TensorDistAttr>(h, mesh, arena_.copy(dimsMapping), arena_.copy(partial), placements));
+               objArena.make<TensorDistAttr>(h, mesh, objArena.copy(dimsMapping), objArena.copy(partial), placements));
   };
   const TensorDistAttr* attr = lookup();
-  if (!attr->canonical_ &&
-      !std::is_sorted(partial.begin(), partial.end(),
-                      [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; })) {
+  auto byDim = [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; };
+  if (!std::is_sorted(partial.begin(), partial.end(), byDim)) {
+    {
+      MaybeLock lock(objectsMutex_, concurrent_);
+      if (attr->canonical_) return attr;
+    }
     std::vector<PartialEntry> sorted(partial.begin(), partial.end());
-    std::sort(sorted.begin(), sorted.end(),
-              [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; });
-    attr->canonical_ = tensorDistAttr(mesh, dimsMapping, sorted, placements);
+    std::sort(sorted.begin(), sorted.end(), byDim);
+    const TensorDistAttr* canonical = tensorDistAttr(mesh, dimsMapping, sorted, placements);
+    MaybeLock lock(objectsMutex_, concurrent_);
+    attr->canonical_ = canonical;
   }
   return attr;
 }
@@ -237,7 +285,7 @@ const OpDistAttr* Context::opDistAttr(const ProcessMesh* mesh, std::span<const A
   PIR_UNIQUE(attrs_, OpDistAttr, h,
              e->mesh() == mesh && e->chunkId() == chunkId && e->hasChunkId() == hasChunkId &&
                  spanEq(e->operands(), operands) && spanEq(e->results(), results),
-             arena_.make<OpDistAttr>(h, mesh, arena_.copy(operands), arena_.copy(results), chunkId, hasChunkId));
+             objArena.make<OpDistAttr>(h, mesh, objArena.copy(operands), objArena.copy(results), chunkId, hasChunkId));
 }
 
 #undef PIR_UNIQUE

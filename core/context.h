@@ -8,15 +8,23 @@
 // Threads: a Context and everything in it (its programs, their values and
 // ops, the passes' scratch fields in them) is used by one thread at a time.
 // Different Contexts share no mutable state, so work on different Contexts
-// (one per rank) may run on different threads at once. The one exception:
-// IR that no thread writes may be read by several at once through const
-// accessors (a CloneSource's program, say); printing and verifying write
-// scratch marks into values, so they count as writes.
+// (one per rank) may run on different threads at once. The exceptions:
+// - IR that no thread writes may be read by several at once through const
+//   accessors (a CloneSource's program, say); printing and verifying write
+//   scratch marks into values, so they count as writes, unless a walk
+//   splits them as printProgram's and verifyProgram's threaded forms do.
+// - While a Context::Concurrent scope is open (`--threads`: the reader's
+//   chunks), any thread may intern strings, types, attributes and attribute
+//   lists into it, each call taking the table's lock; and a thread holding
+//   a Context::Worker allocates IR from an arena of its own through
+//   arena(). What each thread builds is its own until the scope closes.
+//   newWalkEpoch() and stringAttrs() stay with the thread that opened it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -38,7 +46,36 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
-  Arena& arena() { return arena_; }
+  /// The arena IR is allocated from: this thread's own while it holds a
+  /// Worker of this Context, else the Context's.
+  Arena& arena() { return tlsContext_ == this ? *tlsArena_ : arena_; }
+
+  /// While it lives, interning is thread-safe (see the header comment).
+  /// Open it before starting the threads and close it after joining them.
+  class Concurrent {
+   public:
+    explicit Concurrent(Context& ctx) : ctx_(ctx) { ctx_.concurrent_ = true; }
+    ~Concurrent() { ctx_.concurrent_ = false; }
+    Concurrent(const Concurrent&) = delete;
+    Concurrent& operator=(const Concurrent&) = delete;
+
+   private:
+    Context& ctx_;
+  };
+
+  /// While it lives, arena() on this thread gives an arena of its own,
+  /// which the Context keeps (its IR lives as long as the Context).
+  class Worker {
+   public:
+    explicit Worker(Context& ctx);
+    ~Worker();
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+   private:
+    Context* savedContext_;
+    Arena* savedArena_;
+  };
 
   /// Returns a copy of `s` owned by the context; equal strings share storage.
   std::string_view intern(std::string_view s);
@@ -89,9 +126,14 @@ class Context {
   /// verifier's scope check, the printer's numbering): never 0 and never
   /// one handed out before (until 2^32 walks), so no walk clears its marks.
   /// Per Context, not global: walks on other threads' Contexts never touch it.
-  uint32_t newWalkEpoch() {
-    if (++walkEpoch_ == 0) ++walkEpoch_;
-    return walkEpoch_;
+  uint32_t newWalkEpoch() { return newWalkEpochs(1); }
+  /// `n` fresh marks in a row, the first returned: a walk split over
+  /// threads gives each part its own.
+  uint32_t newWalkEpochs(uint32_t n) {
+    if (walkEpoch_ + uint64_t{n} > UINT32_MAX) walkEpoch_ = 0;  // 2^32 walks later: start over
+    uint32_t first = walkEpoch_ + 1;
+    walkEpoch_ += n;
+    return first;
   }
 
  private:
@@ -112,6 +154,14 @@ class Context {
   };
 
   Arena arena_;
+  // Concurrent interning: objectsMutex_ guards the type, attribute and list
+  // tables and may be held while taking stringsMutex_, never the reverse.
+  bool concurrent_ = false;
+  std::mutex objectsMutex_, stringsMutex_, workersMutex_;
+  std::vector<std::unique_ptr<Arena>> workerArenas_;
+  std::shared_ptr<SlabPool> workerSlabs_;  // worker arenas' slabs: none faulted in ahead
+  static inline thread_local Context* tlsContext_ = nullptr;
+  static inline thread_local Arena* tlsArena_ = nullptr;
   UniqueTable<InternedString> strings_;
   UniqueTable<InternedAttrList> attrLists_;
   UniqueTable<Type> types_;

@@ -50,9 +50,16 @@ void Value::replaceAllUsesWith(Value* v) {
 Operation* Operation::create(Context& ctx, std::string_view name, std::span<Value* const> operands,
                              std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs,
                              uint32_t numRegions) {
+  Operation* op = createInterned(ctx, ctx.intern(name), operands, resultTypes, ctx.attrList(attrs));
+  for (uint32_t i = 0; i < numRegions; ++i) op->addRegion(ctx);
+  return op;
+}
+
+Operation* Operation::createInterned(Context& ctx, std::string_view name, std::span<Value* const> operands,
+                                     std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs) {
   Arena& arena = ctx.arena();
   auto* op = new (arena.allocate(sizeof(Operation), alignof(Operation))) Operation();
-  op->name_ = ctx.intern(name);
+  op->name_ = name;
   op->numOperands_ = static_cast<uint32_t>(operands.size());
   op->numResults_ = static_cast<uint32_t>(resultTypes.size());
   if (!operands.empty()) {
@@ -68,8 +75,8 @@ Operation* Operation::create(Context& ctx, std::string_view name, std::span<Valu
     for (size_t i = 0; i < resultTypes.size(); ++i)
       new (&op->results_[i]) OpResult(op, resultTypes[i], static_cast<uint32_t>(i));
   }
-  for (uint32_t i = 0; i < numRegions; ++i) op->addRegion(ctx);
-  op->setAttributes(ctx, attrs);
+  op->attrs_ = attrs.data();
+  op->numAttrs_ = static_cast<uint32_t>(attrs.size());
   return op;
 }
 
@@ -171,6 +178,32 @@ void Block::insertBefore(Operation* pos, Operation* op) {
   else
     last_ = op;
   ++numOps_;
+}
+
+void Block::pushBack(OpChain& chain, Operation* op) const {
+  assert(op->parent_ == nullptr && "op is already in a block");
+  op->parent_ = const_cast<Block*>(this);
+  op->prev_ = chain.last;
+  op->next_ = nullptr;
+  if (chain.last)
+    chain.last->next_ = op;
+  else
+    chain.first = op;
+  chain.last = op;
+  ++chain.size;
+}
+
+void Block::append(OpChain& chain) {
+  if (!chain.first) return;
+  assert(chain.first->parent_ == this);
+  chain.first->prev_ = last_;
+  if (last_)
+    last_->next_ = chain.first;
+  else
+    first_ = chain.first;
+  last_ = chain.last;
+  numOps_ += chain.size;
+  chain = OpChain();
 }
 
 void Block::remove(Operation* op) {

@@ -29,6 +29,10 @@ class Operation {
   static Operation* create(Context& ctx, std::string_view name, std::span<Value* const> operands,
                            std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs,
                            uint32_t numRegions = 0);
+  /// As create, for a name from ctx.intern() and attributes from
+  /// ctx.attrList() (the parser holds them so): they are not looked up again.
+  static Operation* createInterned(Context& ctx, std::string_view name, std::span<Value* const> operands,
+                                   std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs);
   /// Appends an empty region (the parser learns the count as it reads).
   Region& addRegion(Context& ctx);
 
@@ -159,6 +163,15 @@ class OpIterator {
   Operation* op_;
 };
 
+/// Ops linked in order, in no block's list yet. Threads that read the ops
+/// of one block each build a chain of their own (Block::pushBack(chain,
+/// op)), and the block then takes the chains in order (Block::append).
+struct OpChain {
+  Operation* first = nullptr;
+  Operation* last = nullptr;
+  size_t size = 0;
+};
+
 class Block {
  public:
   Region* parentRegion() const { return parent_; }
@@ -172,6 +185,11 @@ class Block {
   size_t numOps() const { return numOps_; }
 
   void pushBack(Operation* op) { insertBefore(nullptr, op); }
+  /// Links `op` at the end of `chain` as an op of this block to be; the
+  /// block itself is not touched, so threads may do this at once.
+  void pushBack(OpChain& chain, Operation* op) const;
+  /// Appends the chain's ops in order (O(1)) and empties it.
+  void append(OpChain& chain);
   /// Inserts `op` before `pos` (at the end when `pos` is null).
   void insertBefore(Operation* pos, Operation* op);
   void insertAfter(Operation* pos, Operation* op) { insertBefore(pos ? pos->nextOp() : first_, op); }

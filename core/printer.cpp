@@ -1,9 +1,17 @@
 //===- printer.cpp - PIR text output ---------------------------------------===//
 #include "core/printer.h"
 
-#include <charconv>
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 #include "core/context.h"
+#include "core/op_runs.h"
+#include "core/op_signature.h"
 #include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/text_cache.h"
@@ -14,15 +22,36 @@ namespace pir::core {
 namespace {
 
 constexpr size_t kFlushThreshold = 1 << 20;
+// The text of op tails kept (see printTail) is bounded by this.
+constexpr size_t kTailStoreBytes = size_t{16} << 20;
 // How many ops ahead the printer fetches kwarg names (their kwargs are
 // fetched OperandPrefetcher::kDistance ahead).
 constexpr int kNamesAhead = 4;
 
+/// Decimal digits of `v`, two at a time: every op prints a few numbers.
 void appendInt(std::string& out, int64_t v) {
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
   char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  (void)ec;
-  out.append(buf, p);
+  char* end = buf + sizeof buf;
+  char* p = end;
+  uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  while (u >= 100) {
+    unsigned pair = static_cast<unsigned>(u % 100) * 2;
+    u /= 100;
+    *--p = kPairs[pair + 1];
+    *--p = kPairs[pair];
+  }
+  if (u >= 10) {
+    *--p = kPairs[u * 2 + 1];
+    *--p = kPairs[u * 2];
+  } else {
+    *--p = static_cast<char>('0' + u);
+  }
+  if (v < 0) *--p = '-';
+  out.append(p, static_cast<size_t>(end - p));
 }
 
 void appendInts(std::string& out, std::span<const int64_t> vs) {
@@ -164,14 +193,109 @@ void appendDims(std::string& out, std::span<const int64_t> dims, DataType dtype)
   out += dataTypeName(dtype);
 }
 
+/// The printer's output: bytes written through a pointer, the storage
+/// doubling as it fills. Appends of a few bytes are most of printing, so
+/// they are inline and short ones skip memcpy's call.
+class OutBuffer {
+ public:
+  explicit OutBuffer(size_t capacity) { grow(capacity); }
+
+  size_t size() const { return static_cast<size_t>(cur_ - data()); }
+  std::string_view view() const { return std::string_view(data(), size()); }
+  void clear() { cur_ = data(); }
+  /// The text, as a string (the buffer is left empty).
+  std::string take() {
+    std::string out(view());
+    clear();
+    return out;
+  }
+  /// The text and its storage, handed over; the buffer starts a new one
+  /// as big.
+  std::pair<std::unique_ptr<char[]>, size_t> release() {
+    size_t used = size(), capacity = static_cast<size_t>(end_ - data());
+    auto out = std::make_pair(std::move(store_), used);
+    cur_ = end_ = nullptr;
+    grow(capacity);
+    return out;
+  }
+
+  OutBuffer& operator+=(char c) {
+    if (cur_ == end_) grow(1);
+    *cur_++ = c;
+    return *this;
+  }
+  OutBuffer& operator+=(std::string_view s) {
+    append(s.data(), s.size());
+    return *this;
+  }
+  void append(const char* p, size_t n) {
+    if (static_cast<size_t>(end_ - cur_) < n) grow(n);
+    if (n <= 16 && n >= 8) {  // two overlapping words
+      std::memcpy(cur_, p, 8);
+      std::memcpy(cur_ + n - 8, p + n - 8, 8);
+    } else if (n < 8 && n >= 4) {
+      std::memcpy(cur_, p, 4);
+      std::memcpy(cur_ + n - 4, p + n - 4, 4);
+    } else if (n < 4) {
+      for (size_t i = 0; i < n; ++i) cur_[i] = p[i];
+    } else {
+      std::memcpy(cur_, p, n);
+    }
+    cur_ += n;
+  }
+  /// `v` in decimal, two digits at a time.
+  void appendInt(int64_t v) {
+    static constexpr char kPairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    if (end_ - cur_ < 24) grow(24);
+    if (v < 0) *cur_++ = '-';
+    uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    int digits = 1;
+    for (uint64_t t = u; t >= 10; t /= 10) ++digits;
+    char* p = cur_ + digits;
+    cur_ = p;
+    while (u >= 100) {
+      unsigned pair = static_cast<unsigned>(u % 100) * 2;
+      u /= 100;
+      *--p = kPairs[pair + 1];
+      *--p = kPairs[pair];
+    }
+    if (u >= 10) {
+      *--p = kPairs[u * 2 + 1];
+      *--p = kPairs[u * 2];
+    } else {
+      *--p = static_cast<char>('0' + u);
+    }
+  }
+
+ private:
+  char* data() { return store_.get(); }
+  const char* data() const { return store_.get(); }
+  void grow(size_t need) {
+    size_t used = store_ ? size() : 0;
+    size_t capacity = std::max(store_ ? static_cast<size_t>(end_ - data()) * 2 : 0, used + need + 64);
+    std::unique_ptr<char[]> bigger(new char[capacity]);  // not zeroed: written before read
+    if (used) std::memcpy(bigger.get(), data(), used);
+    store_ = std::move(bigger);
+    cur_ = data() + used;
+    end_ = data() + capacity;
+  }
+
+  std::unique_ptr<char[]> store_;  // [data(), cur_) is written, up to end_
+  char* cur_ = nullptr;
+  char* end_ = nullptr;
+};
+
+class RunNumberer;
+
 class ProgramPrinter {
  public:
   // A value is numbered anew once per print: when its printGen is not `gen`
   // (the program's Context hands out a fresh one each time).
   ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen, const OpAnnotator* annotate)
-      : style_(style), sink_(sink), annotate_(annotate), gen_(gen) {
-    out_.reserve(sink ? kFlushThreshold + 4096 : 4096);
-  }
+      : style_(style), sink_(sink), annotate_(annotate), out_(sink ? kFlushThreshold + 4096 : 4096), gen_(gen) {}
 
   void printBlock(const Block& block, std::string_view indent) {
     out_ += indent;
@@ -183,24 +307,44 @@ class ProgramPrinter {
     out_ += "}\n";
   }
 
-  std::string& buffer() { return out_; }
+  /// The threaded printer's parts: the program's `{` and header, a run of
+  /// its ops, its `}`.
+  void printOpen(const Block& body) {
+    out_ += "{\n";
+    printHeader(body, "    ", argsNeedDeclaring(body));
+  }
+  void printRun(const Operation* from, const Operation* to) { printOps(from, to, kIndent); }
+  void printClose() { out_ += "}\n"; }
+
+  std::string take() { return out_.take(); }
   bool failed() const { return failed_; }
   void flush() {
-    if (sink_ && !out_.empty()) {
-      if (!(*sink_)(out_)) failed_ = true;
+    if (sink_ && out_.size()) {
+      if (!(*sink_)(out_.view())) failed_ = true;
       out_.clear();
     }
   }
 
  private:
-  void printOps(const Block& block, const std::string& indent) {
-    OperandPrefetcher prefetcher(block);  // printing an operand reads its number
+  void printOps(const Block& block, const std::string& indent) { printOps(block.front(), nullptr, indent); }
+
+  /// The ops [from, to) of one block.
+  void printOps(const Operation* from, const Operation* to, const std::string& indent) {
+    // Printing an operand reads its number...
+    const Operation* ahead = from;
+    for (int i = 0; i < OperandPrefetcher::kDistance && ahead != to; ++i) ahead = ahead->nextOp();
     // ...and a kwarg's name, somewhere else: fetched once its kwarg is in.
-    const Operation* names = block.front();
-    for (int i = 0; i < kNamesAhead && names; ++i) names = names->nextOp();
-    for (const Operation& op : block) {
-      prefetcher.next();
-      if (names) {
+    const Operation* names = from;
+    for (int i = 0; i < kNamesAhead && names != to; ++i) names = names->nextOp();
+    for (const Operation* next = from; next != to;) {
+      const Operation& op = *next;
+      next = op.nextOp();
+      if (ahead != to) {
+        for (const OpOperand& o : ahead->operands())
+          if (const Value* v = o.get()) prefetch(v);
+        ahead = ahead->nextOp();
+      }
+      if (names != to) {
         for (const OpOperand& o : names->operands())
           if (const Value* v = o.get(); v && v->kind() == ValueKind::Kwarg)
             prefetch(static_cast<const BlockArgument*>(v)->name().data());
@@ -283,7 +427,9 @@ class ProgramPrinter {
       return;
     }
     bool first = v->printGen != gen_;
-    if (first) {
+    if (first && runs_) {
+      numberFromRun(v);
+    } else if (first) {
       v->printGen = gen_;
       v->printId = v->kind() == ValueKind::BlockArgument ? nextArg_++
                    : v->kind() == ValueKind::OpResult    ? nextResult_++
@@ -292,11 +438,11 @@ class ProgramPrinter {
     switch (v->kind()) {
       case ValueKind::OpResult:
         out_ += '%';
-        appendInt(out_, v->printId);
+        out_.appendInt(runs_ && first ? resultNumber_ : v->printId);
         return;
       case ValueKind::BlockArgument:
         out_ += "%arg_";
-        appendInt(out_, v->printId);
+        out_.appendInt(v->printId);
         break;
       case ValueKind::Kwarg:
         out_ += "%kwarg_";
@@ -311,12 +457,46 @@ class ProgramPrinter {
     }
   }
 
+  /// Threaded: the number of a value first printed here that a run
+  /// numbered (RunNumberer): an op result's is resultNumber_ (results are
+  /// other runs' to read, so nothing is written), an argument's or kwarg's
+  /// is stamped as printed (they are the run's own).
+  void numberFromRun(const Value* v) {
+    if (v->kind() == ValueKind::Kwarg) {
+      v->printGen = gen_;
+      v->printId = 0;
+      return;
+    }
+    uint32_t run = v->printGen - firstRunGen_;
+    if (run >= runs_) {  // a value no run numbered: the program does not verify
+      unnumbered_ = true;
+      run = 0;
+    }
+    if (v->kind() == ValueKind::OpResult) {
+      resultNumber_ = v->printId + resultBase_[run];
+      return;
+    }
+    v->printId += argBase_[run];
+    v->printGen = gen_;
+  }
+
   void printAttrList(std::span<const NamedAttr> attrs) {
     for (size_t i = 0; i < attrs.size(); ++i) {
       if (i) out_ += ',';
       out_ += attrs[i].key;
       out_ += ':';
-      printAttribute(out_, attrs[i].value, style_);
+      // A list of its own (a parameter's, with its name) mostly holds
+      // values other lists hold too: their text is kept by address.
+      std::string_view cached;
+      bool keep = false;
+      if (attrs[i].value && texts_.lookup(attrs[i].value, cached, keep)) {
+        out_ += cached;
+        continue;
+      }
+      scratch_.clear();
+      printAttribute(scratch_, attrs[i].value, style_);
+      out_ += scratch_;
+      if (keep) texts_.keep(attrs[i].value, scratch_);
     }
   }
 
@@ -327,9 +507,10 @@ class ProgramPrinter {
       out_ += cached;
       return;
     }
-    size_t at = out_.size();
-    core::printType(out_, t, style_);
-    if (keep) texts_.keep(t, std::string_view(out_).substr(at));
+    scratch_.clear();
+    core::printType(scratch_, t, style_);
+    out_ += scratch_;
+    if (keep) texts_.keep(t, scratch_);
   }
 
   void printResults(const Operation& op) {
@@ -347,7 +528,7 @@ class ProgramPrinter {
     out_ += '"';
     if (op.debugId() >= 0) {
       out_ += " [id:";
-      appendInt(out_, op.debugId());
+      out_.appendInt(op.debugId());
       out_ += ']';
     }
   }
@@ -372,7 +553,7 @@ class ProgramPrinter {
     } else {
       size_t at = out_.size();
       printAttrList(attrs);
-      if (keep) texts_.keep(attrs.data(), std::string_view(out_).substr(at));
+      if (keep) texts_.keep(attrs.data(), out_.view().substr(at));
     }
     out_ += '}';
   }
@@ -381,6 +562,34 @@ class ProgramPrinter {
     for (uint32_t i = 0; i < op.numResults(); ++i) {
       if (i) out_ += ", ";
       printType(op.result(i)->type());
+    }
+  }
+
+  // ` {ATTRS} : (OPERAND TYPES) -> RESULT TYPES`, which most ops share
+  // with many others: copied from the first op that printed it, when the
+  // op's signature was seen before.
+  void printTail(const Operation& op) {
+    uint64_t h = opSignature(op, false, signature_);
+    TailText* kept = nullptr;
+    auto found = tails_.find(signature_, h, kept);
+    if (found == SignatureMemo<TailText>::Found::Hit) {
+      out_.append(tailStore_.data() + kept->offset, kept->size);
+      return;
+    }
+    size_t at = out_.size();
+    printAttrDict(op);
+    out_ += " : (";
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      if (i) out_ += ", ";
+      const Value* v = op.operandValue(i);
+      printType(v ? v->type() : nullptr);
+    }
+    out_ += ") -> ";
+    printResultTypes(op);
+    size_t size = out_.size() - at;
+    if (found == SignatureMemo<TailText>::Found::Admit && tailStore_.size() + size <= kTailStoreBytes) {
+      tails_.keep(signature_, h, TailText{tailStore_.size(), size});
+      tailStore_.append(out_.view().substr(at, size));
     }
   }
 
@@ -406,15 +615,7 @@ class ProgramPrinter {
     printResults(op);
     printNameAndId(op);
     printOperands(op);
-    printAttrDict(op);
-    out_ += " : (";
-    for (uint32_t i = 0; i < op.numOperands(); ++i) {
-      if (i) out_ += ", ";
-      const Value* v = op.operandValue(i);
-      printType(v ? v->type() : nullptr);
-    }
-    out_ += ") -> ";
-    printResultTypes(op);
+    printTail(op);
     annotate(op);
     if (op.numRegions() == 0) return;
     // A generic region op: its blocks follow on their own lines, and the
@@ -466,18 +667,98 @@ class ProgramPrinter {
   }
 
   void annotate(const Operation& op) {
-    if (annotate_) (*annotate_)(out_, op);
+    if (!annotate_) return;
+    scratch_.clear();
+    (*annotate_)(scratch_, op);
+    out_ += scratch_;
   }
 
   const PrintStyle& style_;
   const OutputSink* sink_;
   const OpAnnotator* annotate_;
-  std::string out_;
+  OutBuffer out_;
+  std::string scratch_;  // what the free printing functions write, then copied
   TextCache texts_{8 << 20};
+  struct TailText {
+    size_t offset, size;  // in tailStore_
+  };
+  SignatureMemo<TailText> tails_;
+  std::string tailStore_;  // at most kTailStoreBytes
+  std::vector<const void*> signature_;
   uint32_t gen_;
   uint32_t nextResult_ = 0;
   uint32_t nextArg_ = 0;
   bool failed_ = false;
+  // Threaded (printProgram's threaded form): runs_ runs numbered values
+  // with printGen firstRunGen_ + run, counting from 0; their numbers start
+  // at resultBase_[run] and argBase_[run].
+  uint32_t runs_ = 0;
+  uint32_t firstRunGen_ = 0;
+  const uint32_t* resultBase_ = nullptr;
+  const uint32_t* argBase_ = nullptr;
+  uint32_t resultNumber_ = 0;
+  bool unnumbered_ = false;
+
+  inline static const std::string kIndent = "    ";
+
+  friend Status core::printProgramThreaded(const Program&, const OutputSink&, unsigned, size_t);
+  friend class RunNumberer;
+};
+
+/// The threaded printer's first pass over a run of the program's own
+/// block: numbers, from 0, each value the run prints first, in the order
+/// ProgramPrinter prints them (results where their op is printed, a
+/// block's arguments in its `^` line or where first used), and stamps them
+/// with the run's gen. It follows the printer's walk: printOp, printIf,
+/// printWhile, printBody, printHeader. Results are printed where they are
+/// defined (the program verifies), so operands that are results are not
+/// looked at: other runs are stamping those.
+class RunNumberer {
+ public:
+  struct Counts {
+    uint32_t results = 0, args = 0;
+  };
+  RunNumberer(uint32_t gen, uint32_t headerGen) : gen_(gen), headerGen_(headerGen) {}
+  uint32_t results = 0, args = 0;
+
+  void ops(const Operation* from, const Operation* to) {
+    for (const Operation* op = from; op != to; op = op->nextOp()) opOf(*op);
+  }
+
+ private:
+  void opOf(const Operation& op) {
+    for (uint32_t i = 0; i < op.numResults(); ++i) stamp(op.result(i), results++);
+    for (const OpOperand& o : op.operands())
+      if (const Value* v = o.get(); v && v->kind() == ValueKind::BlockArgument) arg(v);
+    if (ProgramPrinter::isIf(op)) {
+      body(*op.region(0).front());
+      body(*op.region(1).front());
+    } else if (ProgramPrinter::isWhile(op)) {
+      const Block& b = *op.region(0).front();
+      header(b, true);
+      ops(b.front(), nullptr);
+    } else {
+      for (uint32_t r = 0; r < op.numRegions(); ++r)
+        for (const Block* b : op.region(r).blocks()) body(*b);
+    }
+  }
+  void body(const Block& b) {
+    header(b, ProgramPrinter::argsNeedDeclaring(b));
+    ops(b.front(), nullptr);
+  }
+  void header(const Block& b, bool withArgs) {
+    if (withArgs)
+      for (const BlockArgument* a : b.arguments()) arg(a);
+  }
+  void arg(const Value* v) {
+    if (v->printGen != gen_ && v->printGen != headerGen_) stamp(v, args++);
+  }
+  void stamp(const Value* v, uint32_t id) {
+    v->printGen = gen_;
+    v->printId = id;
+  }
+
+  uint32_t gen_, headerGen_;
 };
 
 }  // namespace
@@ -646,18 +927,35 @@ int64_t printLocation(const Operation& op) {
 
 Status checkBlockPrintable(const Block& block) {
   Status status;
+  // Ops share attribute lists (Context::attrList) and dist attrs: the last
+  // few thousand found spellable are not looked at again (a slot per hash,
+  // overwritten on a clash, which only costs the check again).
+  constexpr size_t kSlots = 4096;
+  std::vector<const void*> spellable(2 * kSlots);
+  auto slot = [](const void* p) {
+    return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> 52);
+  };
   walk(block, [&](const Operation& op) {
     if (!status.isOk()) return;
+    const NamedAttr* list = op.attributes().data();
+    if (!list) return;
+    const void*& listSlot = spellable[slot(list)];
+    if (listSlot == list) return;
     const OpDistAttr* od = op.distAttr();
-    if (!od) return;
-    bool ok = true;
-    for (const Attribute* a : od->operands()) ok = ok && entrySpellable(a, od->mesh());
-    for (const Attribute* a : od->results()) ok = ok && entrySpellable(a, od->mesh());
-    if (!ok)
-      status = Status::error("op '" + std::string(op.name()) +
-                                 "' has a dist attr on another mesh than its op, which the program's "
-                                 "dims_maping era cannot print",
-                             printLocation(op));
+    if (od && spellable[kSlots + slot(od)] != od) {
+      bool ok = true;
+      for (const Attribute* a : od->operands()) ok = ok && entrySpellable(a, od->mesh());
+      for (const Attribute* a : od->results()) ok = ok && entrySpellable(a, od->mesh());
+      if (!ok) {
+        status = Status::error("op '" + std::string(op.name()) +
+                                   "' has a dist attr on another mesh than its op, which the program's "
+                                   "dims_maping era cannot print",
+                               printLocation(op));
+        return;
+      }
+      spellable[kSlots + slot(od)] = od;
+    }
+    listSlot = list;
   });
   return status;
 }
@@ -676,10 +974,108 @@ Status printProgram(const Program& program, const OutputSink& sink, const OpAnno
   return Status::ok();
 }
 
+Status printProgramThreaded(const Program& program, const OutputSink& sink, unsigned threads, size_t opsPerRun) {
+  // 4096 ops a run are about 2 MB of a dump's text; fewer than 4 runs are
+  // not worth the threads.
+  const Block& body = program.body();
+  opsPerRun = std::max<size_t>(opsPerRun, 1);
+  if (threads <= 1 || body.numOps() < 4 * opsPerRun) return printProgram(program, sink);
+  std::vector<const Operation*> starts = opRuns(body, (body.numOps() + opsPerRun - 1) / opsPerRun);
+  auto runs = static_cast<uint32_t>(starts.size() - 1);
+  threads = std::min(threads, runs);
+  Context& ctx = program.context();
+  uint32_t gen = ctx.newWalkEpoch();
+  uint32_t firstRunGen = ctx.newWalkEpochs(runs);
+
+  // The `{` and the block's header, numbered as one thread does.
+  ProgramPrinter open(program.style(), &sink, gen, nullptr);
+  open.printOpen(body);
+  open.flush();
+  if (open.failed()) return Status::error("write error");
+
+  auto onThreads = [&](auto work) {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0u);
+    for (std::thread& t : pool) t.join();
+  };
+  // Each run numbers what it prints first; then each run's numbers start
+  // where the runs before it stopped.
+  std::vector<uint32_t> resultBase(runs + 1), argBase(runs + 1);
+  {
+    std::vector<RunNumberer::Counts> counts(runs);
+    std::atomic<uint32_t> next{0};
+    onThreads([&](unsigned) {
+      for (uint32_t r; (r = next.fetch_add(1)) < runs;) {
+        RunNumberer n(firstRunGen + r, gen);
+        n.ops(starts[r], starts[r + 1]);
+        counts[r] = {n.results, n.args};
+      }
+    });
+    argBase[0] = open.nextArg_;
+    for (uint32_t r = 0; r < runs; ++r) {
+      resultBase[r + 1] = resultBase[r] + counts[r].results;
+      argBase[r + 1] = argBase[r] + counts[r].args;
+    }
+  }
+
+  // Runs printed on all threads, written in order by whichever thread
+  // finishes the next one; a thread waits rather than get more than a few
+  // runs ahead of the writing, which bounds the text held.
+  std::vector<std::pair<std::unique_ptr<char[]>, size_t>> texts(runs);
+  std::vector<char> ready(runs, 0);
+  uint32_t written = 0;
+  bool writing = false, failed = false, unnumbered = false;
+  std::mutex mutex;
+  std::condition_variable progress;
+  const uint32_t ahead = 2 * threads + 2;
+  std::atomic<uint32_t> next{0};
+  onThreads([&](unsigned) {
+    ProgramPrinter p(program.style(), nullptr, gen, nullptr);
+    p.runs_ = runs;
+    p.firstRunGen_ = firstRunGen;
+    p.resultBase_ = resultBase.data();
+    p.argBase_ = argBase.data();
+    for (uint32_t r; (r = next.fetch_add(1)) < runs;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        progress.wait(lock, [&] { return r < written + ahead || failed; });
+        if (failed) break;
+      }
+      p.printRun(starts[r], starts[r + 1]);
+      auto text = p.out_.release();
+      std::unique_lock<std::mutex> lock(mutex);
+      unnumbered = unnumbered || p.unnumbered_;
+      texts[r] = std::move(text);
+      ready[r] = 1;
+      if (writing) continue;
+      writing = true;
+      while (written < runs && ready[written] && !failed) {
+        auto chunk = std::move(texts[written]);
+        lock.unlock();
+        bool ok = sink(std::string_view(chunk.first.get(), chunk.second));
+        lock.lock();
+        failed = failed || !ok;
+        ++written;
+        progress.notify_all();
+      }
+      writing = false;
+    }
+  });
+  if (unnumbered)
+    return Status::internal("the threaded printer met a value no run numbered (the program does not verify)");
+  if (failed || written != runs) return Status::error("write error");
+  ProgramPrinter close(program.style(), &sink, gen, nullptr);
+  close.printClose();
+  close.flush();
+  if (close.failed()) return Status::error("write error");
+  return Status::ok();
+}
+
 std::string printProgram(const Program& program, const OpAnnotator* annotate) {
   ProgramPrinter p(program.style(), nullptr, program.context().newWalkEpoch(), annotate);
   p.printBlock(program.body(), "");
-  return std::move(p.buffer());
+  return p.take();
 }
 
 }  // namespace pir::core

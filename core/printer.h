@@ -35,6 +35,13 @@ using OpAnnotator = std::function<void(std::string& line, const Operation& op)>;
 /// Prints `program` into `sink`. Fails only when the sink fails.
 Status printProgram(const Program& program, const OutputSink& sink, const OpAnnotator* annotate = nullptr);
 std::string printProgram(const Program& program, const OpAnnotator* annotate = nullptr);
+/// The same text, printed on up to `threads` threads, for a program that
+/// verifies (each value printed after its definition, read in its scope):
+/// runs of the program's own block number what they print first, and each
+/// run's numbers start where the runs before it stopped (Paddle's one
+/// counter). Written to `sink` in order as runs finish.
+/// (Runs hold `opsPerRun` ops; tests make them short.)
+Status printProgramThreaded(const Program& program, const OutputSink& sink, unsigned threads, size_t opsPerRun = 4096);
 
 void printType(std::string& out, const Type* type, const PrintStyle& style);
 void printAttribute(std::string& out, const Attribute* attr, const PrintStyle& style);

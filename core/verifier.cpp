@@ -2,10 +2,15 @@
 #include "core/verifier.h"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
 #include <unordered_set>
 
 #include "core/context.h"
 #include "core/dist_locate.h"
+#include "core/op_runs.h"
+#include "core/op_signature.h"
 #include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/printer.h"
@@ -31,15 +36,35 @@ int64_t rankOf(const Type* t) {
   return -1;
 }
 
+/// How a thread of the threaded verifier sees the marks of the program's
+/// own block: each run's ops' results carry `firstRun + run` (their
+/// passIndex: the op's place in its run), the block's arguments `header`.
+struct RunMarks {
+  uint32_t firstRun = 0, header = 0;
+  uint32_t run = 0;   // this thread's run
+  uint32_t opAt = 0;  // the place in it of the op being verified
+};
+
 class Verifier {
  public:
   Verifier(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options)
       : program_(program), diag_(diag), options_(options), epoch_(program.context().newWalkEpoch()) {}
+  /// A thread of the threaded verifier, marking what regions define with `epoch`.
+  Verifier(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options, uint32_t epoch,
+           const RunMarks& marks)
+      : program_(program), diag_(diag), options_(options), epoch_(epoch), threaded_(true), marks_(marks) {}
 
   // Marks carry this run's epoch, so what the top-level block defined needs
   // no clearing afterwards (regions are cleared as they close).
   void run() { verifyBlock(program_.body()); }
   size_t errors() const { return errors_; }
+
+  /// Threaded: the ops [from, to) of the program's own block, run `run`.
+  void runOps(const Operation* from, const Operation* to, uint32_t run) {
+    marks_.run = run;
+    marks_.opAt = 0;
+    for (const Operation* op = from; op != to; op = op->nextOp(), ++marks_.opAt) verifyOp(*op);
+  }
 
  private:
   void error(const Operation& op, std::string message) {
@@ -47,8 +72,25 @@ class Verifier {
     diag_.error(reportLocation(&op), std::move(message));
   }
 
-  void define(const Value* v) { v->visitMark = epoch_; }
-  bool visible(const Value* v) const { return v->visitMark == epoch_; }
+  // Threads read marks other threads may write (only ever in a wrong
+  // program, where a value is read outside its region): atomically.
+  static uint32_t markOf(const Value* v) {
+    return std::atomic_ref<uint32_t>(v->visitMark).load(std::memory_order_relaxed);
+  }
+  void mark(const Value* v, uint32_t m) const {
+    if (threaded_)
+      std::atomic_ref<uint32_t>(v->visitMark).store(m, std::memory_order_relaxed);
+    else
+      v->visitMark = m;
+  }
+  void define(const Value* v) { mark(v, epoch_); }
+  bool visible(const Value* v) const {
+    if (!threaded_) return v->visitMark == epoch_;
+    uint32_t m = markOf(v);
+    if (m == epoch_ || m == marks_.header) return true;
+    if (m >= marks_.firstRun && m < marks_.firstRun + marks_.run) return true;  // an earlier run's op
+    return m == marks_.firstRun + marks_.run && v->passIndex < marks_.opAt;     // an earlier op of this run
+  }
 
   void verifyBlock(const Block& block) {
     for (const BlockArgument* a : block.arguments()) define(a);
@@ -56,41 +98,44 @@ class Verifier {
     OperandPrefetcher prefetcher(block);  // the scope check reads each operand's mark
     for (const Operation& op : block) {
       prefetcher.next();
-      for (uint32_t i = 0; i < op.numOperands(); ++i) {
-        const Value* v = op.operandValue(i);
-        if (v && !visible(v)) {
-          const Operation* def = v->definingOp();
-          std::string why =
-              def && def->isAncestorOf(&op)
-                  ? " reads a result of its enclosing op " + opLabel(*def) + ", which exists only after it"
-                  : " is not defined before it in this block or an enclosing one";
-          Diagnostic& d = diag_.error(reportLocation(&op), "operand " + std::to_string(i) + " of " + opLabel(op) + why);
-          ++errors_;
-          if (def) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});
-        }
-      }
-      verifyDist(op);
-      // An op's results exist once it has run: later ops see them, its own
-      // regions do not.
-      for (uint32_t r = 0; r < op.numRegions(); ++r)
-        for (const Block* b : op.region(r).blocks()) {
-          verifyBlock(*b);
-          clearBlock(*b);  // what a region defines is not visible outside it
-        }
-      if (options_.distConsistency && op.numRegions()) checkYields(op);
+      verifyOp(op);
       for (uint32_t i = 0; i < op.numResults(); ++i) define(op.result(i));
     }
   }
 
+  void verifyOp(const Operation& op) {
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      const Value* v = op.operandValue(i);
+      if (v && !visible(v)) {
+        const Operation* def = v->definingOp();
+        std::string why = def && def->isAncestorOf(&op)
+                              ? " reads a result of its enclosing op " + opLabel(*def) + ", which exists only after it"
+                              : " is not defined before it in this block or an enclosing one";
+        Diagnostic& d = diag_.error(reportLocation(&op), "operand " + std::to_string(i) + " of " + opLabel(op) + why);
+        ++errors_;
+        if (def) d.notes.push_back(Diagnostic{Severity::Note, reportLocation(def), "the value is defined here", {}});
+      }
+    }
+    verifyDistOnce(op);
+    // An op's results exist once it has run: later ops see them, its own
+    // regions do not.
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (const Block* b : op.region(r).blocks()) {
+        verifyBlock(*b);
+        clearBlock(*b);  // what a region defines is not visible outside it
+      }
+    if (options_.distConsistency && op.numRegions()) checkYields(op);
+  }
+
   void clearBlock(const Block& block) {
-    for (const BlockArgument* a : block.arguments()) a->visitMark = 0;
-    for (const BlockArgument* a : block.kwargs()) a->visitMark = 0;
-    walk(block, [](const Operation& op) {
-      for (uint32_t i = 0; i < op.numResults(); ++i) op.result(i)->visitMark = 0;
+    for (const BlockArgument* a : block.arguments()) mark(a, 0);
+    for (const BlockArgument* a : block.kwargs()) mark(a, 0);
+    walk(block, [&](const Operation& op) {
+      for (uint32_t i = 0; i < op.numResults(); ++i) mark(op.result(i), 0);
       for (uint32_t r = 0; r < op.numRegions(); ++r)
         for (const Block* b : op.region(r).blocks()) {
-          for (const BlockArgument* a : b->arguments()) a->visitMark = 0;
-          for (const BlockArgument* a : b->kwargs()) a->visitMark = 0;
+          for (const BlockArgument* a : b->arguments()) mark(a, 0);
+          for (const BlockArgument* a : b->kwargs()) mark(a, 0);
         }
     });
   }
@@ -230,6 +275,20 @@ class Verifier {
     }
   }
 
+  /// verifyDist, unless an op of the same signature was verified before
+  /// and drew no diagnostic: its checks depend on nothing else, and the
+  /// caches they fill only make later ops draw fewer.
+  void verifyDistOnce(const Operation& op) {
+    if (op.numRegions()) return verifyDist(op);
+    uint64_t h = opSignature(op, true, signature_);
+    char* clean = nullptr;
+    auto found = clean_.find(signature_, h, clean);
+    if (found == SignatureMemo<char>::Found::Hit) return;
+    size_t before = diag_.size();
+    verifyDist(op);
+    if (found == SignatureMemo<char>::Found::Admit && diag_.size() == before) clean_.keep(signature_, h, 1);
+  }
+
   void verifyDist(const Operation& op) {
     for (uint32_t i = 0; i < op.numResults(); ++i) checkDistTypes(op, op.result(i)->type(), "result", i);
     // Block arguments and kwargs have no producer whose result check would
@@ -361,6 +420,8 @@ class Verifier {
   DiagnosticEngine& diag_;
   const VerifyOptions& options_;
   uint32_t epoch_;
+  bool threaded_ = false;
+  RunMarks marks_;
   size_t errors_ = 0;
   std::unordered_set<const DistTensorType*> checkedTypes_;
   // Dist attrs (with the rank they were checked for) and meshes found sound:
@@ -377,6 +438,8 @@ class Verifier {
   };
   std::unordered_set<EntryKey, EntryKeyHash> soundEntries_;
   std::unordered_set<const ProcessMesh*> soundMeshes_;
+  SignatureMemo<char> clean_;  // op signatures verifyDist found nothing in
+  std::vector<const void*> signature_;
 };
 
 }  // namespace
@@ -393,6 +456,52 @@ size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const Verif
   Verifier v(program, diag, options);
   v.run();
   return v.errors();
+}
+
+size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options, unsigned threads,
+                     size_t minOpsPerThread) {
+  const Block& body = program.body();  // (below minOpsPerThread, threads cost more than they save)
+  threads = static_cast<unsigned>(std::min<size_t>(threads, body.numOps() / std::max<size_t>(minOpsPerThread, 1)));
+  if (threads <= 1) return verifyProgram(program, diag, options);
+  std::vector<const Operation*> starts = opRuns(body, threads * 4);
+  auto runs = static_cast<uint32_t>(starts.size() - 1);
+  // Marks: one per run for its ops' results, one per thread for what
+  // regions define, one for the block's arguments.
+  uint32_t first = program.context().newWalkEpochs(runs + threads + 1);
+  RunMarks marks{first, first + runs + threads};
+  for (const BlockArgument* a : body.arguments()) a->visitMark = marks.header;
+  for (const BlockArgument* a : body.kwargs()) a->visitMark = marks.header;
+  auto onThreads = [&](auto perRun) {
+    std::atomic<uint32_t> next{0};
+    auto work = [&](unsigned t) {
+      auto each = perRun(t);
+      for (uint32_t r; (r = next.fetch_add(1)) < runs;) each(r);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (std::thread& t : pool) t.join();
+  };
+  // Each run's results, marked before any thread reads them.
+  onThreads([&](unsigned) {
+    return [&](uint32_t r) {
+      uint32_t at = 0;
+      for (const Operation* op = starts[r]; op != starts[r + 1]; op = op->nextOp(), ++at)
+        for (uint32_t i = 0; i < op->numResults(); ++i) {
+          std::atomic_ref<uint32_t>(op->result(i)->visitMark).store(first + r, std::memory_order_relaxed);
+          op->result(i)->passIndex = at;
+        }
+    };
+  });
+  std::vector<DiagnosticEngine> found(threads, DiagnosticEngine(diag.source()));
+  std::vector<std::unique_ptr<Verifier>> verifiers(threads);
+  onThreads([&](unsigned t) {
+    verifiers[t] = std::make_unique<Verifier>(program, found[t], options, first + runs + t, marks);
+    return [&, t](uint32_t r) { verifiers[t]->runOps(starts[r], starts[r + 1], r); };
+  });
+  for (const DiagnosticEngine& d : found)
+    if (d.size()) return verifyProgram(program, diag, options);  // what one thread says, in its order
+  return 0;
 }
 
 }  // namespace pir::core

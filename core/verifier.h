@@ -34,6 +34,13 @@ struct VerifyOptions {
 /// Adds every problem found to `diag` and returns how many errors there
 /// were (warnings are added, not counted).
 size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options = {});
+/// The same on up to `threads` threads, each verifying runs of the
+/// program's own block (a run sees what earlier runs define). Where any
+/// thread finds anything, the program is verified again on one thread, so
+/// the diagnostics are one thread's, in its order.
+/// (A thread gets at least `minOpsPerThread` ops; tests make it small.)
+size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options, unsigned threads,
+                     size_t minOpsPerThread = 20000);
 
 /// The byte offset to report a problem with `op` at: its own, or for an op
 /// a pass created, the nearest earlier or enclosing op that has one.

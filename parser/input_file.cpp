@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -24,11 +25,13 @@ core::Status InputFile::open(const std::string& path) {
     return core::Status::error("cannot read '" + path + "': it is a directory");
   }
   if (fd != STDIN_FILENO && S_ISREG(st.st_mode) && st.st_size > 0) {
-    // MAP_POPULATE maps the whole file at once instead of faulting page by
-    // page; the pages are shared with the page cache, never copied.
-    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    // The pages are shared with the page cache, never copied. They are
+    // mapped as the reader gets to them (read ahead: WILLNEED), and it
+    // drops them again behind itself (releaseResidentPages), so a big
+    // input is never resident whole next to the IR made of it.
+    void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
     if (p != MAP_FAILED) {
-      madvise(p, static_cast<size_t>(st.st_size), MADV_SEQUENTIAL);
+      madvise(p, static_cast<size_t>(st.st_size), MADV_WILLNEED);
       ::close(fd);
       map_ = p;
       mapSize_ = static_cast<size_t>(st.st_size);
@@ -58,6 +61,13 @@ core::Status InputFile::open(const std::string& path) {
 
 void InputFile::releaseResidentPages() {
   if (map_) madvise(map_, mapSize_, MADV_DONTNEED);
+}
+
+void InputFile::releaseResidentPages(size_t begin, size_t end) {
+  constexpr size_t kPage = 4096;
+  begin = (begin + kPage - 1) & ~(kPage - 1);
+  end = std::min(end, mapSize_) & ~(kPage - 1);
+  if (map_ && begin < end) madvise(static_cast<char*>(map_) + begin, end - begin, MADV_DONTNEED);
 }
 
 std::vector<TextChunk> splitInputChunks(std::string_view text) {

@@ -28,6 +28,8 @@ class InputFile {
   /// pages from this process (they stay in the page cache, and text() stays
   /// valid: a diagnostic quoting a source line maps its page back in).
   void releaseResidentPages();
+  /// The same for the bytes [begin, end) of the text (the whole pages in it).
+  void releaseResidentPages(size_t begin, size_t end);
 
  private:
   void* map_ = nullptr;

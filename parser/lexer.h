@@ -22,6 +22,8 @@ class Lexer {
 
   std::string_view source() const { return src_; }
   const char* position() const { return cur_; }
+  /// Where lexing stops: the end of the source.
+  const char* end() const { return end_; }
   /// Continues lexing at `p` (a position inside the source).
   void resetTo(const char* p) { cur_ = p; }
   size_t offsetOf(const char* p) const { return static_cast<size_t>(p - src_.data()); }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -40,6 +41,19 @@ struct ParseOptions {
   /// some of its fixtures have stale ones. The value's type is kept, so it is
   /// what gets printed.
   bool staleOperandTypesWarn = false;
+  /// Ordinary op lines read from the tail memo (parser_fast.cpp); tests
+  /// turn it off to compare with what the general path reads.
+  bool fastPath = true;
+  /// Threads to read a big program with (parser_chunks.cpp). The program
+  /// read, its diagnostics and everything after are one thread's.
+  unsigned threads = 1;
+  /// The size chunks are cut at, at least (tests make it small).
+  size_t chunkBytes = size_t{4} << 20;
+  /// Called (from any reading thread) with byte ranges of the text the
+  /// reader is done with, a few MB at a time: a caller may drop their pages
+  /// (parser/input_file.h). Text read again later (a diagnostic's line, a
+  /// cache's key) must still be there, as a mapped file's is.
+  std::function<void(size_t begin, size_t end)> doneWith;
 };
 
 /// Parses every program in `source` (programs are separated by `// -----`
@@ -55,6 +69,10 @@ core::Result<std::unique_ptr<core::Program>> parseProgram(core::Context& ctx, co
 core::Result<const core::Type*> parseType(core::Context& ctx, std::string_view text, core::DiagnosticEngine& diag);
 core::Result<const core::Attribute*> parseAttribute(core::Context& ctx, std::string_view text,
                                                     core::DiagnosticEngine& diag);
+
+/// How many times parseFile read a program on threads (not giving up and
+/// reading it on one), in this process: tests check that they did.
+size_t threadedReads();
 
 /// The job name in a `// ----- job: NAME` line, or empty.
 std::string_view jobNameOfMarker(std::string_view markerLine);

@@ -101,9 +101,9 @@ bool Parser::parseTaggedOrParenthesized(const Attribute*& out) {
 }
 
 void Parser::noteNumberStyle(bool tagged) {
-  if (sawNumberStyle_ || !program_) return;
+  if (sawNumberStyle_ || !style_) return;
   sawNumberStyle_ = true;
-  program_->style().taggedNumbers = tagged;
+  style_->taggedNumbers = tagged;
 }
 
 namespace {
@@ -126,13 +126,21 @@ bool Parser::parseNumber(std::string_view tag, const Attribute*& out) {
     if (tag == "Int32" && (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
       return syntaxError(t, "integer " + std::string(text) + " does not fit in Int32");
   } else if (!isSpecial) {
-    std::string s(text);
-    errno = 0;
-    double d = std::strtod(s.c_str(), nullptr);
-    bool overflow = errno == ERANGE && std::isinf(d);
+    // std::from_chars (no locale, no copy); it says out of range for a
+    // number too small as well, which strtod tells apart (0 is fine).
+    double d = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    bool overflow = false;
+    if (ec == std::errc::result_out_of_range) {
+      std::string copy(text);
+      errno = 0;
+      d = std::strtod(copy.c_str(), nullptr);
+      overflow = errno == ERANGE && std::isinf(d);
+    }
     if (tag == "Float" && std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) overflow = true;
     if (overflow)
-      return syntaxError(t, "number " + s + " overflows " + (tag.empty() ? std::string("Double") : std::string(tag)));
+      return syntaxError(
+          t, "number " + std::string(text) + " overflows " + (tag.empty() ? std::string("Double") : std::string(tag)));
     if (tag.starts_with("Int") || tag == "Index")
       return syntaxError(t, "expected an integer after '(" + std::string(tag) + ")'");
   }

@@ -34,9 +34,9 @@ bool sameShape(const ProcessMesh* m, const std::vector<int64_t>& shape) {
 }  // namespace
 
 void Parser::noteDistEra(DistEra era) {
-  if (sawDistEra_ || !program_) return;
+  if (sawDistEra_ || !style_) return;
   sawDistEra_ = true;
-  program_->style().distEra = era;
+  style_->distEra = era;
 }
 
 // mesh-dict ::= `{` `shape` `:` int-list `,` `process_ids` `:` int-list
@@ -150,9 +150,9 @@ bool Parser::parseOpDistAttrUncached(const Attribute*& out, const ProcessMesh*& 
   });
   if (!read || !expect(TokenKind::RBrace, "',' or '}' in op_dist_attr")) return false;
   leaveNesting();
-  if (!sawChunkStyle_ && program_) {
+  if (!sawChunkStyle_ && style_) {
     sawChunkStyle_ = true;
-    program_->style().opDistChunkId = hasChunk;
+    style_->opDistChunkId = hasChunk;
   }
   out = ctx_.opDistAttr(mesh, operands, results, chunkId, hasChunk);
   return true;

@@ -20,6 +20,7 @@
 #include "core/program.h"
 #include "parser/lexer.h"
 #include "parser/parser.h"
+#include "parser/tail_memo.h"
 #include "parser/text_memo.h"
 
 namespace pir::parser {
@@ -31,6 +32,56 @@ class Parser {
   Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag, const ParseOptions& options = {});
 
   bool parseFile(std::vector<ParsedProgram>& out);
+
+  //===--- one chunk of a program read on several threads (parser_chunks.cpp) ---===//
+  struct ValueEntry {
+    Value* value = nullptr;
+    int64_t offset = -1;
+  };
+  /// An operand naming a value its chunk does not define before it: set,
+  /// and its type checked, when the chunks are joined.
+  struct Deferred {
+    Operation* op;
+    uint32_t index;
+    std::string_view name;
+    int64_t number;      // N of `%N`, or -1
+    const char* typeAt;  // its type's text, or null when the op lists no operand types
+    const Type* type;    // as read with the op's mesh for a hint
+    const ProcessMesh* opMesh;
+    // What the join found: the value, and whether its type checked already
+    // (one that learns its type on first use is checked in text order).
+    Value* value = nullptr;
+    enum class Check : uint8_t { Later, Done, Fails } check = Check::Later;
+  };
+  /// What reading a chunk left for the join.
+  struct ChunkOut {
+    bool ok = false;
+    int64_t programAt = -1;  // the first chunk: where the program's `{` is
+    OpChain chain;           // the chunk's ops of the program's own block
+    // Values it defines: `%N` at numbered[N - numberBase], the rest in named.
+    int64_t numberBase = 0;
+    std::vector<ValueEntry> numbered;
+    std::unordered_map<std::string_view, ValueEntry> named;
+    bool numbersInNamed = false;
+    std::vector<Deferred> deferred;
+    std::vector<std::string_view> argsMade;  // `%arg_N` made where first used
+    PrintStyle style;
+    bool sawDistEra = false, sawNumberStyle = false, sawTensorSpelling = false, sawChunkStyle = false;
+    std::map<std::vector<int64_t>, const ProcessMesh*> sequentialMeshes;
+  };
+  /// Reads the bytes [begin, end) of the text, a run of whole ops of
+  /// `program`'s own block (the first chunk starts at its `{` and reads its
+  /// header, the last ends at its `}` and the end of the text), into `out`.
+  /// Caches carry over from the chunks read before (later ones, in order).
+  void parseChunk(std::string_view fullText, size_t begin, size_t end, bool first, bool last, Program& program,
+                  ChunkOut& out);
+  /// A value a chunk defines, by name (and its number `n` for `%N`, or -1), or null.
+  static Value* definedIn(const ChunkOut& chunk, std::string_view name, int64_t n);
+  /// N of `%N` written the canonical way, or -1.
+  static int64_t numberOf(std::string_view name);
+  /// The type at `at` (the text is the parser's), read with `hint`; null
+  /// after a diagnostic.
+  const Type* reparseType(const char* at, const ProcessMesh* hint);
   bool parseTypeOnly(const Type*& out);
   bool parseAttributeOnly(const Attribute*& out);
 
@@ -101,6 +152,24 @@ class Parser {
     return parseCommaSeparated(element, [] { return true; });
   }
 
+  //===--- ordinary op lines, from the tail memo (parser_fast.cpp) ---===//
+  enum class FastOp { Done, Failed, Fallback };
+  /// Reads the op at the current `(` when its line has the shape Paddle
+  /// prints, every operand is defined, and its tail is in the memo; else
+  /// consumes nothing and returns Fallback (tailAdmit_ then says whether the
+  /// general path should remember the tail it reads).
+  FastOp tryFastOp(Block& block);
+  /// After the general path read an op's tail (`dictAt` is where its
+  /// dictionary started, `typesAt` its `:`), remembers it if tryFastOp
+  /// asked to and the tail read as one piece with no diagnostic.
+  void admitTail(const char* dictAt, const Token& typesAt, std::span<const NamedAttr> attrs, const ProcessMesh* opMesh,
+                 std::span<const Type* const> operandTypes, std::span<const Type* const> resultTypes);
+  /// The entry of `attrs` whose value each hole of tailScan_ is, checked
+  /// against the dictionary's text; false when a hole is anything else.
+  bool mapHoles(const char* dictEnd, std::span<const NamedAttr> attrs, std::vector<uint32_t>& out) const;
+  /// ctx_.intern(name) through a small cache: a program has few op names.
+  std::string_view internOpName(std::string_view name);
+
   //===--- programs, blocks, ops, values (parser_ops.cpp) ---===//
   bool parseProgramBody(Program& program, bool braced);
   bool parseBlockBody(Block& block, const Token* openBrace);
@@ -116,14 +185,18 @@ class Parser {
   bool parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh*& opMesh);
   bool parseOpAttrDict(std::span<const NamedAttr>& out, const ProcessMesh*& opMesh);
 
-  struct ValueEntry {
-    Value* value = nullptr;
-    int64_t offset = -1;
-  };
   ValueEntry* lookupEntry(std::string_view name, bool create);
+  /// Adds `op` to `block`: for the program's own block in a chunk, to the
+  /// chunk's chain.
+  void appendOp(Block& block, Operation* op) {
+    if (chunk_ && &block == chunkBlock_)
+      block.pushBack(chunk_->chain, op);
+    else
+      block.pushBack(op);
+  }
   Value* resolveOperand(const Token& name, Block& block, bool hasAttrs);
   void defineValue(const Token& name, Value* v);
-  void checkOperandTypes(Operation& op, const std::vector<const Type*>& types, const Token& at,
+  void checkOperandTypes(Operation& op, std::span<const Type* const> types, const Token& at,
                          const std::vector<Token>& operandNames);
   void reportUndefinedValues();
 
@@ -165,6 +238,15 @@ class Parser {
 
   // Per program.
   Program* program_ = nullptr;
+  PrintStyle* style_ = nullptr;  // where noted facts go: the program's, or a chunk's
+  // Reading a chunk: its results, the program's own block, where `%N` for
+  // N = numberBase_ sits in numbered_, and the operands of the op being read
+  // that were deferred (their indices).
+  ChunkOut* chunk_ = nullptr;
+  Block* chunkBlock_ = nullptr;
+  int64_t numberBase_ = 0;
+  std::vector<uint32_t> opDeferred_;
+  std::vector<const char*> operandTypesAt_;  // where each operand type of the op being read starts
   bool sawDistEra_ = false, sawNumberStyle_ = false, sawTensorSpelling_ = false, sawChunkStyle_ = false;
   std::vector<ValueEntry> numbered_;  // `%N`, indexed by N
   std::unordered_map<std::string_view, ValueEntry> named_;
@@ -172,6 +254,9 @@ class Parser {
   // Operands naming values not defined (yet): name -> offsets of the uses.
   std::unordered_map<std::string_view, std::vector<int64_t>> pending_;
   size_t numOpsRead_ = 0;
+  // What options_.doneWith was last told, and how much to read between calls.
+  int64_t doneUpTo_ = 0;
+  static constexpr int64_t kDoneStep = int64_t{16} << 20;
   // Meshes given only by mesh_shape, on ids 0..n-1, by shape; and how many
   // ids they hold together (bounded).
   std::map<std::vector<int64_t>, const ProcessMesh*> sequentialMeshes_;
@@ -205,6 +290,17 @@ class Parser {
   std::unordered_map<TypeKey, const Type*, TypeKeyHash> typeCache_;
   std::unordered_map<std::string_view, std::pair<const Attribute*, const ProcessMesh*>> opDistCache_;
   TextMemo<std::pair<std::span<const NamedAttr>, const ProcessMesh*>> attrDictCache_;
+  TailMemo tailMemo_;
+  TailScan tailScan_;                   // the tail tryFastOp scanned last
+  std::vector<const void*> tailHints_;  // its operands' meshes (null: the op's)
+  std::vector<uint32_t> unresolved_;    // its operands naming no value read before
+  bool tailAdmit_ = false;
+  struct OpName {
+    const char* data = nullptr;  // in the source
+    size_t size = 0;
+    std::string_view interned;
+  };
+  OpName opNames_[256] = {};
   /// The end of the balanced text starting at `p` (a type, or a `{...}`
   /// attribute on one line, strings skipped), or null when it is not simple
   /// to find.

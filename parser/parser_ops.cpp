@@ -97,6 +97,7 @@ bool Parser::parseFile(std::vector<ParsedProgram>& out) {
 // program ::= `{` block-body `}` | op+   (a fragment without braces)
 bool Parser::parseProgramBody(Program& program, bool braced) {
   program_ = &program;
+  style_ = &program.style();
   numbered_.clear();
   named_.clear();
   numbersInNamed_ = false;
@@ -104,6 +105,7 @@ bool Parser::parseProgramBody(Program& program, bool braced) {
   typeCache_.clear();
   opDistCache_.clear();
   attrDictCache_.clear();
+  tailMemo_.clear();
   sawDistEra_ = sawNumberStyle_ = sawTensorSpelling_ = sawChunkStyle_ = false;
   Token open = tok_;
   if (braced) consume();
@@ -128,6 +130,10 @@ bool Parser::parseBlockBody(Block& block, const Token* openBrace) {
     if (!braced && (tok_.is(TokenKind::Eof) || tok_.is(TokenKind::SplitMarker))) return true;
     if (tok_.is(TokenKind::LParen)) {
       if (!parseOp(block)) return false;
+      if (options_.doneWith && !chunk_ && offsetOf(tok_) - doneUpTo_ >= kDoneStep) {
+        options_.doneWith(static_cast<size_t>(doneUpTo_), static_cast<size_t>(offsetOf(tok_)));
+        doneUpTo_ = offsetOf(tok_);
+      }
       continue;
     }
     if (tok_.is(TokenKind::Eof)) {
@@ -189,6 +195,15 @@ bool Parser::parseBlockArgsLine(Block& block) {
 // op ::= `(` value-ids? `)` `=` op-name debug-id? operands attr-dict?
 //        (`:` `(` types? `)`)? (`->` result-types)? regions?
 bool Parser::parseOp(Block& block) {
+  switch (tryFastOp(block)) {
+    case FastOp::Done:
+      return true;
+    case FastOp::Failed:
+      return false;
+    case FastOp::Fallback:
+      break;
+  }
+  bool admit = tailAdmit_;
   Token start = tok_;
   if (!enterNesting(start)) return false;
   std::vector<Token>& resultNames = resultNames_;
@@ -224,15 +239,22 @@ bool Parser::parseOp(Block& block) {
   operands.clear();
   operandNames.clear();
   keywords.clear();
+  opDeferred_.clear();
   if (!tok_.is(TokenKind::LParen)) return unexpected("'(' to start the operand list");
   if (!parseOperands(block, operands, operandNames, keywords)) return false;
 
   std::span<const NamedAttr> attrs;
   const ProcessMesh* opMesh = nullptr;
-  if (tok_.is(TokenKind::LBrace) && atAttrDict() && !parseOpAttrDict(attrs, opMesh)) return false;
+  const char* dictAt = nullptr;
+  size_t diagsBeforeTail = diag_.size();
+  if (tok_.is(TokenKind::LBrace) && atAttrDict()) {
+    dictAt = tok_.text.data();
+    if (!parseOpAttrDict(attrs, opMesh)) return false;
+  }
 
   std::vector<const Type*>& operandTypes = operandTypes_;
   operandTypes.clear();
+  operandTypesAt_.clear();
   Token typesAt = tok_;
   bool hasOperandTypes = false;
   if (consumeIf(TokenKind::Colon)) {
@@ -247,6 +269,7 @@ bool Parser::parseOp(Block& block) {
         if (const TensorDistAttr* d = distAttrOf(vt)) hint = d->mesh();
       }
       const Type* t = nullptr;
+      operandTypesAt_.push_back(tok_.text.data());
       if (!parseType(t, hint)) return false;
       operandTypes.push_back(t);
       return true;
@@ -259,6 +282,8 @@ bool Parser::parseOp(Block& block) {
   Token resultTypesAt = tok_;
   if (consumeIf(TokenKind::Arrow)) {
     if (!parseTypeListUntilLineEnd(resultTypes, opMesh)) return false;
+    if (admit && dictAt && hasOperandTypes && diag_.size() == diagsBeforeTail)
+      admitTail(dictAt, typesAt, attrs, opMesh, operandTypes, resultTypes);
   } else if (tok_.is(TokenKind::LBrace)) {
     // pd_op.while prints no result types: like block arguments, its results
     // learn their types where they are first used.
@@ -273,12 +298,18 @@ bool Parser::parseOp(Block& block) {
     resultTypes.resize(resultNames.size(), nullptr);
   }
 
-  Operation* op = Operation::create(ctx_, name, operands, resultTypes, attrs);
+  Operation* op = Operation::createInterned(ctx_, internOpName(name), operands, resultTypes, attrs);
   op->setLocation(offsetOf(start));
   op->setDebugId(debugId);
   if (!keywords.empty()) op->setOperandKeywords(ctx_.arena(), keywords);
-  block.pushBack(op);
+  appendOp(block, op);
   ++numOpsRead_;
+  for (uint32_t i : opDeferred_) {
+    bool typed = hasOperandTypes && operandTypes.size() == operands.size();
+    chunk_->deferred.push_back(Deferred{op, i, operandNames[i].text, numberOf(operandNames[i].text),
+                                        typed ? operandTypesAt_[i] : nullptr, typed ? operandTypes[i] : nullptr,
+                                        opMesh});
+  }
   for (size_t i = 0; i < resultNames.size(); ++i) defineValue(resultNames[i], op->result(static_cast<uint32_t>(i)));
   if (hasOperandTypes) checkOperandTypes(*op, operandTypes, typesAt, operandNames);
 
@@ -324,6 +355,7 @@ bool Parser::parseOperands(Block& block, std::vector<Value*>& values, std::vecto
     consume();
     bool hasAttrs = tok_.is(TokenKind::LBrace) && atAttrDict();
     Value* v = resolveOperand(name, block, hasAttrs);
+    if (!v && chunk_) opDeferred_.push_back(static_cast<uint32_t>(values.size()));
     if (hasAttrs) {
       std::vector<NamedAttr> attrs;
       const ProcessMesh* unused = nullptr;
@@ -460,12 +492,14 @@ Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
       // A dense table for `%N` while N stays near the number of ops read, so
       // a hostile `%999999999` cannot make it huge. The table never holds
       // more than the window, so what is outside it was never in it.
-      if (n < 4 * numOpsRead_ + 4096) {
-        if (n < numbered_.size()) return &numbered_[n];
+      // (A chunk's table starts at the first number it defines.)
+      if (n >= numberBase_ && n - numberBase_ < 4 * static_cast<int64_t>(numOpsRead_) + 4096) {
+        auto i = static_cast<size_t>(n - numberBase_);
+        if (i < numbered_.size()) return &numbered_[i];
         if (!create) return nullptr;
-        if (n >= numbered_.capacity()) numbered_.reserve(std::max<size_t>(n + 1, numbered_.capacity() * 2));
-        numbered_.resize(n + 1);  // usually one more: values are numbered in order
-        return &numbered_[n];
+        if (i >= numbered_.capacity()) numbered_.reserve(std::max<size_t>(i + 1, numbered_.capacity() * 2));
+        numbered_.resize(i + 1);  // usually one more: values are numbered in order
+        return &numbered_[i];
       }
       if (create) numbersInNamed_ = true;
     }
@@ -481,11 +515,13 @@ Value* Parser::resolveOperand(const Token& name, Block& block, bool /*hasAttrs*/
   // prints the argument's attributes, introduces it. A program's own block
   // has none (its inputs are kwargs), so there `%arg_N` is just undefined.
   if (name.text.starts_with("%arg_") && block.parentOp()) {
+    if (chunk_) chunk_->argsMade.push_back(name.text);  // unless an earlier chunk defines it
     BlockArgument* arg = block.addArgument(ctx_, nullptr);
     defineValue(name, arg);
     return arg;
   }
-  pending_[name.text].push_back(offsetOf(name));
+  // A chunk defers it (Parser::Deferred); the join finds it, or gives up.
+  if (!chunk_) pending_[name.text].push_back(offsetOf(name));
   return nullptr;
 }
 
@@ -514,7 +550,7 @@ void Parser::reportUndefinedValues() {
   pending_.clear();
 }
 
-void Parser::checkOperandTypes(Operation& op, const std::vector<const Type*>& types, const Token& at,
+void Parser::checkOperandTypes(Operation& op, std::span<const Type* const> types, const Token& at,
                                const std::vector<Token>& operandNames) {
   if (types.size() != op.numOperands()) {
     diag_.error(offsetOf(at), "operation has " + std::to_string(op.numOperands()) + " operand(s) but lists " +
@@ -530,9 +566,8 @@ void Parser::checkOperandTypes(Operation& op, const std::vector<const Type*>& ty
     }
     if (!typesEqual(v->type(), types[i])) {
       std::string message = "type of operand " + std::to_string(i) + " ('" + std::string(operandNames[i].text) +
-                            "') does not match its definition: defined as '" +
-                            typeToString(v->type(), program_->style()) + "', used as '" +
-                            typeToString(types[i], program_->style()) + "'";
+                            "') does not match its definition: defined as '" + typeToString(v->type(), *style_) +
+                            "', used as '" + typeToString(types[i], *style_) + "'";
       if (options_.staleOperandTypesWarn)
         diag_.add(
             Diagnostic{Severity::Warning, offsetOf(operandNames[i]), message + " (the definition's is kept)", {}});
@@ -556,8 +591,20 @@ Status summary(DiagnosticEngine& diag) {
 }
 }  // namespace
 
+std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const ParseOptions& options,
+                                      int64_t& offset);
+
 Result<std::vector<ParsedProgram>> parseFile(Context& ctx, const SourceFile& source, DiagnosticEngine& diag,
                                              const ParseOptions& options) {
+  if (options.threads > 1) {
+    int64_t offset = 0;
+    if (std::unique_ptr<Program> program = parseChunked(ctx, source.text(), options, offset)) {
+      std::vector<ParsedProgram> programs(1);
+      programs[0].offset = offset;
+      programs[0].program = std::move(program);
+      return programs;
+    }
+  }
   Parser p(ctx, source.text(), diag, options);
   std::vector<ParsedProgram> programs;
   bool ok = p.parseFile(programs);

@@ -159,9 +159,9 @@ bool Parser::parseTensorType(const Type*& out, std::string_view spelling, const 
     out = ctx_.distTensorType(dtype, dims, dist);
   } else {
     if (!tok_.is(TokenKind::RAngle)) return unexpected("'>' to close '" + std::string(spelling) + "<'");
-    if (!sawTensorSpelling_ && program_) {
+    if (!sawTensorSpelling_ && style_) {
       sawTensorSpelling_ = true;
-      program_->style().tensorSpelling = ctx_.intern(spelling);
+      style_->tensorSpelling = ctx_.intern(spelling);
     }
     out = ctx_.denseTensorType(spelling, dtype, dims);
   }

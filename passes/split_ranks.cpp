@@ -31,6 +31,7 @@
 #include "core/attr_access.h"
 #include "core/clone.h"
 #include "core/context.h"
+#include "core/threads.h"
 #include "core/verifier.h"
 #include "passes/lowering/cost_model.h"
 #include "passes/pass_manager.h"
@@ -137,7 +138,7 @@ class SplitRanksPass : public SplittingPass {
   Status makeRanks(const NamedProgram& named, const std::vector<int64_t>& ranks, const RingTable& ringTable,
                    const PieceSink& sink, DiagnosticEngine& diag) {
     auto rings = std::make_shared<const RingTable>(ringTable);
-    size_t workers = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
+    size_t workers = std::min<size_t>(ranks.size(), core::workerThreads());
     std::atomic<size_t> next{0};
     std::atomic<bool> stop{false};
     std::mutex mutex;

@@ -262,3 +262,38 @@ TEST_CASE("K arenas grow at once while their helpers fault in slabs and tables a
     CHECK(got[t] == "");
   }
 }
+
+// One program read, verified and printed by several threads at once
+// (--threads): the reader's chunks share the Context (Context::Concurrent,
+// Context::Worker), the verifier's and printer's runs share the program.
+// Chunks and runs are small here so that every thread has many.
+TEST_CASE("one program read, verified and printed on several threads gives one thread's text") {
+  std::string text = readFile(PIR_CONCURRENCY_INPUT);
+  auto readPrint = [&](unsigned threads) {
+    Context ctx;
+    SourceFile src("in.pir", text);
+    DiagnosticEngine diag(&src);
+    parser::ParseOptions options;
+    options.threads = threads;
+    options.chunkBytes = 64 << 10;
+    size_t before = parser::threadedReads();
+    auto r = parser::parseFile(ctx, src, diag, options);
+    REQUIRE(r);
+    REQUIRE(parser::threadedReads() == before + (threads > 1 ? 1 : 0));
+    Program& program = *(*r)[0].program;
+    REQUIRE(verifyProgram(program, diag, VerifyOptions{}, threads, 200) == 0);
+    std::string out;
+    Status s = printProgramThreaded(
+        program,
+        [&](std::string_view chunk) {
+          out += chunk;
+          return true;
+        },
+        threads, 64);
+    REQUIRE(s.isOk());
+    return out;
+  };
+  std::string one = readPrint(1);
+  REQUIRE(one == text);
+  for (unsigned threads : {2u, unsigned{kThreads}}) REQUIRE(readPrint(threads) == one);
+}

@@ -11,6 +11,7 @@
 #include "core/attr_access.h"
 #include "core/hash.h"
 #include "core/op_table.h"
+#include "core/threads.h"
 #include "runtime/npy.h"
 #include "runtime/runner/phase_timer.h"
 
@@ -128,7 +129,7 @@ void drawAll(std::vector<Draw>& draws, uint64_t seed) {
       }
     }
   };
-  size_t workers = std::min<size_t>(draws.size(), std::max(1u, std::thread::hardware_concurrency()));
+  size_t workers = std::min<size_t>(draws.size(), core::workerThreads());
   std::vector<std::thread> threads;
   for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
   work();

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# CLI tests of pir-opt: --threads. A program big enough to be read, verified
+# and printed on threads (gen-program, ~10 MB) gives the bytes one thread
+# gives, on stdout and in files; broken copies of it give one thread's
+# diagnostics and exit code; so do the shared corpus, the round-trip
+# goldens and the error cases. Each test_NAME runs the real binary; see
+# cli_lib.sh for how to run one.
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh" "$@"
+
+GEN=$HERE/../../scripts/gen-program
+
+# big.pir: 20000 ops, cut into several 4 MB chunks.
+write_big() {
+  "$GEN" --ops 20000 --seed 3 "$@" -o big.pir || fail "gen-program failed"
+}
+
+# threads_agree FILE ARGS...: --threads 1, 2 and 3 print the same stdout,
+# stderr and exit code.
+threads_agree() {
+  local file=$1
+  shift
+  run "$file" --threads 1 "$@"
+  local rc1=$rc
+  mv out out1
+  mv err err1
+  for t in 2 3; do
+    run "$file" --threads "$t" "$@"
+    [ "$rc" = "$rc1" ] || fail "--threads $t: exit code $rc, one thread's $rc1 ($file $*)"
+    same out1 out "--threads $t stdout ($file $*)"
+    same err1 err "--threads $t stderr ($file $*)"
+  done
+  rc=$rc1
+}
+
+test_threads_round_trip() {
+  write_big
+  threads_agree big.pir
+  expect_rc 0
+  same big.pir out "round trip"
+  run big.pir --threads 2 -o file.pir
+  expect_rc 0
+  same big.pir file.pir "-o FILE"
+}
+
+test_threads_pipeline_stages() {
+  # Values read across stages on other meshes: types read with the producer's mesh.
+  write_big --stages 2 --mesh 2
+  threads_agree big.pir
+  expect_rc 0
+  same big.pir out "round trip"
+  threads_agree big.pir --pass-pipeline=apply-partition --print-era=newest
+  expect_rc 0
+  # (In the program's own era a reshard across meshes cannot be printed: exit 1, on any thread count.)
+  threads_agree big.pir --pass-pipeline=apply-partition
+  expect_rc 1
+}
+
+test_threads_diagnostics() {
+  write_big
+  local n
+  n=$(wc -l < big.pir)
+  # A value used before it is defined, defined twice, never defined; a
+  # syntax error late in the text; a changed type.
+  awk -v n="$n" 'NR == int(n / 2) { held = $0; next } NR == int(n / 2) + 50 { print; print held; next } { print }' \
+    big.pir > moved.pir
+  awk -v n="$n" 'NR == int(n * 3 / 4) { print } { print }' big.pir > twice.pir
+  awk -v n="$n" 'NR == int(n / 3) { next } { print }' big.pir > dropped.pir
+  awk -v n="$n" 'NR == n - 5 { sub(/ = /, " == ") } { print }' big.pir > syntax.pir
+  awk -v n="$n" 'NR == int(n * 2 / 3) { sub(/xf32/, "xf64") } { print }' big.pir > typed.pir
+  for f in moved twice dropped syntax typed; do
+    threads_agree $f.pir
+    expect_rc 1 "$f.pir"
+    grep -q "error:" err || fail "$f.pir: no error reported"
+  done
+  # --no-verify turns a stale operand type into a warning: one thread's too.
+  threads_agree typed.pir --no-verify
+}
+
+test_threads_corpus() {
+  # Paddle's documentation dumps (../shared/corpus, read in place) and the
+  # round-trip goldens, as they are and with a line dropped: one thread's
+  # bytes and diagnostics on every thread count.
+  local corpus=${PIR_CORPUS:-$HERE/../../../shared/corpus} f n=0
+  for f in "$corpus"/*.pir "$TESTDATA"/roundtrip/*.pir; do
+    [ -f "$f" ] || continue
+    threads_agree "$f"
+    threads_agree "$f" --print-era=newest
+    awk 'NR == 3 { next } { print }' "$f" > dropped.pir
+    threads_agree dropped.pir
+    n=$((n + 1))
+  done
+  [ "$n" -ge 20 ] || fail "only $n files compared"
+}
+
+test_threads_errors() {
+  # The error cases: one thread's diagnostics and exit code on every thread count.
+  local f n=0
+  for f in "$TESTDATA"/errors/*.pir; do
+    threads_agree "$f"
+    n=$((n + 1))
+  done
+  [ "$n" -ge 50 ] || fail "only $n files compared"
+}
+
+test_threads_option() {
+  write_big
+  run big.pir --threads 0
+  expect_rc 1 "--threads 0"
+  run big.pir --threads 2 --pass-pipeline=apply-partition,split-ranks --output-dir d2
+  expect_rc 0
+  run big.pir --threads 1 --pass-pipeline=apply-partition,split-ranks --output-dir d1
+  expect_rc 0
+  diff -r d1 d2 > /dev/null || fail "split-ranks output differs between --threads 1 and 2"
+}
+
+cli_main

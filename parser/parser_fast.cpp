@@ -1,0 +1,246 @@
+//===- parser_fast.cpp - ordinary op lines, read from the tail memo -------===//
+//
+// Nearly every line of a dump is `(%5) = "pd_op.add" (%3, %4) {...} : (...)
+// -> ...`, with the dictionary and types of many other lines. The fast path
+// reads the head of such a line byte by byte, and takes the rest from the
+// tail memo (parser/tail_memo.h): one scan for the line's end, one hash, one
+// compare, instead of lexing and looking up every type and attribute. It
+// reads only what it is sure the general path reads the same way; on
+// anything else it consumes nothing and the general path reads the op (and
+// teaches the memo the tail, if it may).
+//
+//===----------------------------------------------------------------------===//
+#include <charconv>
+#include <cstring>
+
+#include "parser/parser_impl.h"
+
+namespace pir::parser {
+
+namespace {
+
+constexpr std::string_view kNullValue = "<<NULL VALUE>>";
+
+/// `%` and a value name; the end of it, or null.
+const char* scanValueId(const char* p, const char* end) {
+  if (p == end || *p != '%') return nullptr;
+  const char* start = p++;
+  while (p < end && isValueIdChar(*p)) ++p;
+  return p == start + 1 ? nullptr : p;
+}
+
+bool startsWith(const char* p, const char* end, std::string_view s) {
+  return static_cast<size_t>(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
+}
+
+}  // namespace
+
+std::string_view Parser::internOpName(std::string_view name) {
+  OpName& slot = opNames_[hashText(name) & 255];
+  if (slot.size == name.size() && slot.data && std::memcmp(slot.data, name.data(), name.size()) == 0)
+    return slot.interned;
+  slot = {name.data(), name.size(), ctx_.intern(name)};
+  return slot.interned;
+}
+
+// head ::= `(` (value-id (`, ` value-id)*)? `) = "` name `"` (` [id:` digits `]`)?
+//          ` (` (value-id (`, ` value-id)*)? `) ` tail
+Parser::FastOp Parser::tryFastOp(Block& block) {
+  tailAdmit_ = false;
+  if (!options_.fastPath) return FastOp::Fallback;
+  const char* p = tok_.text.data();
+  const char* end = lex_.end();
+  // Results.
+  resultNames_.clear();
+  ++p;
+  if (p < end && *p != ')') {
+    while (true) {
+      const char* idEnd = scanValueId(p, end);
+      if (!idEnd) return FastOp::Fallback;
+      resultNames_.push_back(Token{TokenKind::ValueId, false, std::string_view(p, static_cast<size_t>(idEnd - p))});
+      p = idEnd;
+      if (p < end && *p == ')') break;
+      if (!startsWith(p, end, ", ")) return FastOp::Fallback;
+      p += 2;
+    }
+  }
+  if (!startsWith(p, end, ") = \"")) return FastOp::Fallback;
+  p += 5;
+  // The name: bytes a string token holds as they are.
+  const char* nameAt = p;
+  while (p < end && *p != '"' && *p != '\\' && *p != '\n' && *p != '\0') ++p;
+  if (p == end || *p != '"' || p == nameAt) return FastOp::Fallback;
+  std::string_view name(nameAt, static_cast<size_t>(p - nameAt));
+  ++p;
+  int64_t debugId = -1;
+  if (startsWith(p, end, " [id:")) {
+    p += 5;
+    const char* digits = p;
+    while (p < end && isDigit(*p)) ++p;
+    auto [q, ec] = std::from_chars(digits, p, debugId);
+    if (p == digits || ec != std::errc() || q != p || !startsWith(p, end, "]")) return FastOp::Fallback;
+    ++p;
+  }
+  // Operands: each must be defined already (no pending use, no block
+  // argument made on its first use), so that looking them up changes nothing.
+  if (!startsWith(p, end, " (")) return FastOp::Fallback;
+  p += 2;
+  operands_.clear();
+  operandNames_.clear();
+  tailHints_.clear();
+  unresolved_.clear();
+  if (p < end && *p != ')') {
+    while (true) {
+      if (startsWith(p, end, kNullValue)) {  // an optional operand left out
+        operands_.push_back(nullptr);
+        operandNames_.push_back(Token{TokenKind::NullValue, false, std::string_view(p, kNullValue.size())});
+        tailHints_.push_back(nullptr);
+        p += kNullValue.size();
+      } else {
+        const char* idEnd = scanValueId(p, end);
+        if (!idEnd) return FastOp::Fallback;
+        std::string_view id(p, static_cast<size_t>(idEnd - p));
+        ValueEntry* e = lookupEntry(id, false);
+        Value* v = e ? e->value : nullptr;
+        if (!v) {
+          // Not defined (yet, or in this chunk): noted as the general path
+          // notes it, once the op is read. A `%arg_N` it would make here.
+          if (id.starts_with("%arg_") && block.parentOp()) return FastOp::Fallback;
+          unresolved_.push_back(static_cast<uint32_t>(operands_.size()));
+        }
+        operands_.push_back(v);
+        operandNames_.push_back(Token{TokenKind::ValueId, false, id});
+        // The mesh the general path reads this operand's type with (null: the op's).
+        const Type* vt = v ? v->type() : nullptr;
+        if (auto* vec = vt ? vt->dynCast<VectorType>() : nullptr; vec && !vec->elements().empty())
+          vt = vec->elements()[0];
+        const TensorDistAttr* d = vt ? distAttrOf(vt) : nullptr;
+        tailHints_.push_back(d ? d->mesh() : nullptr);
+        p = idEnd;
+      }
+      if (p < end && *p == ')') break;
+      if (!startsWith(p, end, ", ")) return FastOp::Fallback;
+      p += 2;
+    }
+  }
+  if (!startsWith(p, end, ") {")) return FastOp::Fallback;
+  p += 2;
+  if (!scanTail(p, end, tailScan_)) return FastOp::Fallback;
+  tailScan_.hash = TailMemo::hashHints(tailScan_.hash, tailHints_);
+  TailParse tail;
+  switch (tailMemo_.find(tailScan_, tailHints_, tail)) {
+    case TailMemo::Found::Miss:
+      return FastOp::Fallback;
+    case TailMemo::Found::Admit:
+      tailAdmit_ = true;
+      return FastOp::Fallback;
+    case TailMemo::Found::Hit:
+      break;
+  }
+  // The general path reports these; and no nesting it does can reach the limit.
+  if (tail.resultTypes.size() != resultNames_.size() || depth_ + 1 + tail.depth > kMaxNestingDepth)
+    return FastOp::Fallback;
+
+  // (A chunk defers them instead: see Parser::Deferred.)
+  if (!chunk_)
+    for (uint32_t i : unresolved_) pending_[operandNames_[i].text].push_back(offsetOf(operandNames_[i]));
+  std::span<const NamedAttr> attrs = tail.attrs;
+  if (!tail.holeEntries.empty()) {
+    attrs_.assign(tail.attrs.begin(), tail.attrs.end());
+    for (size_t k = 0; k < tail.holeEntries.size(); ++k) {
+      auto [open, close] = tailScan_.holes[k];
+      attrs_[tail.holeEntries[k]].value = ctx_.stringAttr(std::string_view(open, static_cast<size_t>(close - open)));
+    }
+    attrs = ctx_.attrList(attrs_);
+  }
+  ++depth_;
+  Operation* op = Operation::createInterned(ctx_, internOpName(name), operands_, tail.resultTypes, attrs);
+  op->setLocation(offsetOf(tok_));
+  op->setDebugId(debugId);
+  appendOp(block, op);
+  ++numOpsRead_;
+  if (chunk_) {
+    bool typed = tail.operandTypes.size() == operands_.size();
+    for (uint32_t i : unresolved_)
+      chunk_->deferred.push_back(Deferred{op, i, operandNames_[i].text, numberOf(operandNames_[i].text),
+                                          typed ? tailScan_.end - tail.operandTypesFromEnd[i] : nullptr,
+                                          typed ? tail.operandTypes[i] : nullptr, tail.opMesh});
+  }
+  for (size_t i = 0; i < resultNames_.size(); ++i) defineValue(resultNames_[i], op->result(static_cast<uint32_t>(i)));
+  Token typesAt{TokenKind::Colon, false, std::string_view(tailScan_.end - tail.colonFromEnd, 1)};
+  checkOperandTypes(*op, tail.operandTypes, typesAt, operandNames_);
+  prevEnd_ = tailScan_.end;
+  lex_.resetTo(tailScan_.end);
+  tok_ = lex_.next();
+  if (tok_.is(TokenKind::LBrace) && !parseRegions(*op)) return FastOp::Failed;
+  leaveNesting();
+  return FastOp::Done;
+}
+
+bool Parser::mapHoles(const char* dictEnd, std::span<const NamedAttr> attrs, std::vector<uint32_t>& out) const {
+  out.clear();
+  int depth = 0;
+  size_t k = 0;
+  for (const char* p = tailScan_.begin; p < dictEnd; ++p) {
+    char c = *p;
+    if (k < tailScan_.holes.size() && p + 1 == tailScan_.holes[k].first) {
+      // `{key:"` or `,key:"` right inside the dictionary's braces.
+      const char* colon = p - 1;
+      if (depth != 1 || *colon != ':') return false;
+      const char* keyAt = colon;
+      while (keyAt > tailScan_.begin && isIdentChar(keyAt[-1])) --keyAt;
+      if (keyAt == colon || (keyAt[-1] != '{' && keyAt[-1] != ',')) return false;
+      std::string_view key(keyAt, static_cast<size_t>(colon - keyAt));
+      std::string_view raw(tailScan_.holes[k].first,
+                           static_cast<size_t>(tailScan_.holes[k].second - tailScan_.holes[k].first));
+      size_t entry = 0;
+      while (entry < attrs.size() && attrs[entry].key != key) ++entry;
+      if (entry == attrs.size()) return false;
+      auto* s = attrs[entry].value ? attrs[entry].value->dynCast<StringAttr>() : nullptr;
+      if (!s || s->raw() != raw) return false;
+      out.push_back(static_cast<uint32_t>(entry));
+      p = tailScan_.holes[k].second;  // the closing quote
+      ++k;
+      continue;
+    }
+    if (c == '{' || c == '[' || c == '(') ++depth;
+    if (c == '}' || c == ']' || c == ')') --depth;
+    if (c == '<' || c == '>' || c == '"') return false;  // an opaque value, or a string outside the holes
+  }
+  return k == tailScan_.holes.size();
+}
+
+void Parser::admitTail(const char* dictAt, const Token& typesAt, std::span<const NamedAttr> attrs,
+                       const ProcessMesh* opMesh, std::span<const Type* const> operandTypes,
+                       std::span<const Type* const> resultTypes) {
+  // The tail read to its line's end: the next token is past it (what lay
+  // between was blanks or a comment, which the same bytes make again).
+  if (dictAt != tailScan_.begin || tok_.text.data() < tailScan_.end) return;
+  const char* colon = typesAt.text.data();
+  if (colon < tailScan_.begin || colon >= tailScan_.end) return;
+  // Every nesting the general path counts opens a bracket: with at most
+  // this many, no read of the tail at a depth that passes the fast path's
+  // check can reach kMaxNestingDepth.
+  int opens = 0;
+  for (const char* p = tailScan_.begin; p < tailScan_.end && opens < kMaxNestingDepth; ++p)
+    opens += *p == '(' || *p == '[' || *p == '{' || *p == '<';
+  std::vector<uint32_t> holeEntries;
+  if (!tailScan_.holes.empty() && !mapHoles(colon, attrs, holeEntries)) return;
+  std::vector<uint32_t> typesFromEnd;
+  for (const char* at : operandTypesAt_) {
+    if (at < colon || at >= tailScan_.end) return;
+    typesFromEnd.push_back(static_cast<uint32_t>(tailScan_.end - at));
+  }
+  TailParse parse;
+  parse.operandTypesFromEnd = typesFromEnd;
+  parse.attrs = attrs;
+  parse.opMesh = opMesh;
+  parse.operandTypes = operandTypes;
+  parse.resultTypes = resultTypes;
+  parse.holeEntries = holeEntries;
+  parse.colonFromEnd = static_cast<uint32_t>(tailScan_.end - colon);
+  parse.depth = opens;
+  tailMemo_.add(tailScan_, tailHints_, parse);
+}
+
+}  // namespace pir::parser

@@ -1,0 +1,232 @@
+// Reading, verifying and printing on several threads (--threads) against one
+// thread: the same text out, the same diagnostics, byte for byte. Chunks and
+// runs are made tiny so that every testdata program is cut many ways, and
+// the fast path is checked against the general path on the same inputs.
+// The cases tagged [tsan] are labelled concurrency: scripts/tsan-test.sh runs
+// them under ThreadSanitizer (the broken-program variants take minutes there).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/printer.h"
+#include "core/verifier.h"
+#include "parser/tests/test_util.h"
+
+namespace pir::parser {
+namespace {
+
+struct Read {
+  bool ok = false;
+  std::string printed;  // every program, or empty
+  std::string diags;    // rendered
+};
+
+Read readWith(const std::string& text, const ParseOptions& options) {
+  core::Context ctx;
+  core::SourceFile src("t.pir", text);
+  core::DiagnosticEngine diag(&src);
+  auto r = parseFile(ctx, src, diag, options);
+  Read out;
+  out.ok = static_cast<bool>(r);
+  if (r)
+    for (const ParsedProgram& p : *r) out.printed += p.marker + "\n" + core::printProgram(*p.program);
+  out.diags = diag.render();
+  return out;
+}
+
+ParseOptions threaded(unsigned threads, size_t chunkBytes) {
+  ParseOptions o;
+  o.threads = threads;
+  o.chunkBytes = chunkBytes;
+  return o;
+}
+
+void requireSame(const Read& a, const Read& b) {
+  REQUIRE(a.ok == b.ok);
+  REQUIRE(a.printed == b.printed);
+  REQUIRE(a.diags == b.diags);
+}
+
+/// Every .pir file of testdata and of the shared corpus.
+std::vector<std::string> programs() {
+  std::vector<std::string> files;
+  for (const char* dir : {PIR_TESTDATA_DIR, PIR_CORPUS_DIR}) {
+    if (!std::filesystem::exists(dir)) continue;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ".pir") files.push_back(e.path().string());
+  }
+  return files;
+}
+
+/// Calls `fn(program, source)` for each program of programs() that reads.
+template <class Fn>
+void forEachParsed(Fn&& fn) {
+  for (const std::string& f : programs()) {
+    CAPTURE(f);
+    core::Context ctx;
+    std::string text = testing::readFile(f);
+    core::SourceFile src("t.pir", text);
+    core::DiagnosticEngine diag(&src);
+    auto r = parseFile(ctx, src, diag);
+    if (!r) continue;
+    for (const ParsedProgram& p : *r) fn(*p.program, src);
+  }
+}
+
+/// Variants of a program one reader says something about: each line dropped,
+/// doubled, moved up one, a byte changed, a value renamed (a sample of lines).
+std::vector<std::string> broken(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < text.size();) {
+    size_t nl = text.find('\n', at);
+    size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    lines.push_back(text.substr(at, end - at));
+    at = end;
+  }
+  auto join = [](const std::vector<std::string>& ls) {
+    std::string s;
+    for (const std::string& l : ls) s += l;
+    return s;
+  };
+  std::vector<std::string> out;
+  size_t step = std::max<size_t>(1, lines.size() / 12);
+  for (size_t i = 1; i + 1 < lines.size(); i += step) {
+    std::vector<std::string> v = lines;
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+    out.push_back(join(v));
+    v = lines;
+    v.insert(v.begin() + static_cast<std::ptrdiff_t>(i), lines[i]);
+    out.push_back(join(v));
+    v = lines;
+    std::swap(v[i], v[i + 1]);
+    out.push_back(join(v));
+    v = lines;
+    if (v[i].size() > 12) {
+      v[i][v[i].size() / 2] = '#';
+      out.push_back(join(v));
+    }
+    v = lines;
+    if (size_t pct = v[i].find("(%"); pct != std::string::npos) {
+      v[i].insert(pct + 2, "9");
+      out.push_back(join(v));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("threaded reading gives one thread's program and diagnostics on every testdata program", "[tsan]") {
+  std::vector<std::string> files = programs();
+  REQUIRE(files.size() > 100);
+  size_t before = threadedReads(), tries = 0;
+  for (const std::string& f : files) {
+    CAPTURE(f);
+    std::string text = testing::readFile(f);
+    Read one = readWith(text, ParseOptions{});
+    for (unsigned threads : {2u, 3u, 5u})
+      for (size_t chunk : {size_t{1}, size_t{200}}) {
+        requireSame(one, readWith(text, threaded(threads, chunk)));
+        tries += one.ok;
+      }
+  }
+  // Most programs that read at all were read on threads, not given up on.
+  INFO(threadedReads() - before << " of " << tries);
+  REQUIRE((threadedReads() - before) * 2 > tries);
+}
+
+TEST_CASE("threaded reading reports what one thread reports on broken programs") {
+  size_t compared = 0;
+  for (const std::string& f : programs()) {
+    std::string text = testing::readFile(f);
+    if (text.size() < 2000) continue;  // a few ops: cut into few chunks
+    CAPTURE(f);
+    for (const std::string& variant : broken(text)) {
+      requireSame(readWith(variant, ParseOptions{}), readWith(variant, threaded(3, 1)));
+      ++compared;
+    }
+  }
+  REQUIRE(compared > 200);
+}
+
+TEST_CASE("the fast path reads what the general path reads") {
+  ParseOptions general;
+  general.fastPath = false;
+  for (const std::string& f : programs()) {
+    CAPTURE(f);
+    std::string text = testing::readFile(f);
+    requireSame(readWith(text, general), readWith(text, ParseOptions{}));
+    if (text.size() >= 2000)
+      for (const std::string& variant : broken(text))
+        requireSame(readWith(variant, general), readWith(variant, ParseOptions{}));
+  }
+}
+
+TEST_CASE("the fast path keeps strings, escapes and hints apart") {
+  // The same tail with different strings (holes), an escaped quote, a
+  // string in a nested position (not a hole), and a type whose mesh comes
+  // from its operand (the hint is part of the key).
+  std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.data\" () {name:\"a\",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2]} : () -> "
+      "builtin.tensor<2xf32>\n"
+      "    (%1) = \"pd_op.data\" () {name:\"b\",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2]} : () -> "
+      "builtin.tensor<2xf32>\n"
+      "    (%2) = \"pd_op.data\" () {name:\"c\\\"d\",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2]} : () -> "
+      "builtin.tensor<2xf32>\n"
+      "    (%3) = \"pd_op.data\" () {name:\"e\",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[2]} : () -> "
+      "builtin.tensor<2xf32>\n"
+      "    (%4) = \"x.y\" () {a:[\"p\"],b:\"q\"} : () -> builtin.tensor<2xf32>\n"
+      "    (%5) = \"x.y\" () {a:[\"r\"],b:\"q\"} : () -> builtin.tensor<2xf32>\n"
+      "    (%6) = \"x.y\" () {a:[\"r\"],b:\"s\"} : () -> builtin.tensor<2xf32>\n"
+      "    (%7) = \"x.y\" () {a:[\"r\"],b:\"t\"} : () -> builtin.tensor<2xf32>\n"
+      "}\n";
+  ParseOptions general;
+  general.fastPath = false;
+  Read fast = readWith(text, ParseOptions{});
+  requireSame(readWith(text, general), fast);
+  REQUIRE(fast.ok);
+  REQUIRE(fast.printed == "\n" + text);
+}
+
+TEST_CASE("threaded verifying reports what one thread reports", "[tsan]") {
+  forEachParsed([](core::Program& program, const core::SourceFile& src) {
+    for (bool dist : {false, true}) {
+      core::VerifyOptions v;
+      v.distConsistency = dist;
+      v.partialReads = dist ? core::CheckLevel::Error : core::CheckLevel::Warn;
+      core::DiagnosticEngine one(&src), many(&src);
+      size_t e1 = core::verifyProgram(program, one, v);
+      size_t e3 = core::verifyProgram(program, many, v, 3, 1);
+      REQUIRE(e1 == e3);
+      REQUIRE(one.render() == many.render());
+    }
+  });
+}
+
+TEST_CASE("threaded printing prints what one thread prints, with Paddle's one counter", "[tsan]") {
+  size_t printed = 0;
+  forEachParsed([&](core::Program& program, const core::SourceFile& src) {
+    core::DiagnosticEngine v(&src);
+    if (core::verifyProgram(program, v)) return;  // the threaded printer wants a program that verifies
+    std::string one = core::printProgram(program);
+    for (unsigned threads : {2u, 3u})
+      for (size_t opsPerRun : {size_t{1}, size_t{2}, size_t{5}}) {
+        std::string many;
+        core::Status s = core::printProgramThreaded(
+            program,
+            [&](std::string_view chunk) {
+              many += chunk;
+              return true;
+            },
+            threads, opsPerRun);
+        REQUIRE(s.isOk());
+        REQUIRE(many == one);
+      }
+    ++printed;
+  });
+  REQUIRE(printed > 100);
+}
+
+}  // namespace pir::parser

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Interleaved rounds of pir-opt against mlir-opt-14 at 1M ops (issue 33's
+# harness): per round, in this order, parse + print of the 1M program with
+# --threads 1 and --threads 2 to /dev/null, the same to a file (-o FILE),
+# parse + print of the 100k program twice, and mlir-opt-14 on the 1M program;
+# wall time from EPOCHREALTIME, `uptime` before each round. Nothing is asserted.
+#
+#   bash scripts/bench-interleaved.sh [DIR]     (DIR holds or gets the inputs; default a temp folder)
+# Environment: PIR_OPT (default build/app/pir-opt), ROUNDS (default 3).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+pir_opt=${PIR_OPT:-$root/build/app/pir-opt}
+rounds=${ROUNDS:-3}
+dir=${1:-$(mktemp -d "${TMPDIR:-/tmp}/pir-interleaved.XXXXXX")}
+mkdir -p "$dir"
+cd "$dir"
+[ -f p1m.pir ] || "$root/scripts/gen-program" --ops 1000000 --seed 1 -o p1m.pir
+[ -f p1m.mlir ] || "$root/scripts/gen-program" --ops 1000000 --seed 1 --format mlir -o p1m.mlir
+[ -f p100k.pir ] || "$root/scripts/gen-program" --ops 100000 --seed 1 -o p100k.pir
+t() {
+  local s=$EPOCHREALTIME
+  "$@" > /dev/null 2>&1
+  awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'
+}
+cat p100k.pir p1m.pir p1m.mlir > /dev/null  # into the page cache
+for r in $(seq 1 "$rounds"); do
+  echo "round $r $(uptime | sed 's/.*load average/load/')"
+  echo "1m-t1 $(t "$pir_opt" p1m.pir --threads 1 -o /dev/null)"
+  echo "1m-t2 $(t "$pir_opt" p1m.pir --threads 2 -o /dev/null)"
+  echo "1m-file $(t "$pir_opt" p1m.pir --threads 1 -o out1m.pir)"
+  echo "1m-file-t2 $(t "$pir_opt" p1m.pir --threads 2 -o out1m.pir)"
+  echo "100k-t1 $(t "$pir_opt" p100k.pir --threads 1 -o /dev/null)"
+  echo "100k-t1 $(t "$pir_opt" p100k.pir --threads 1 -o /dev/null)"
+  echo "mlir $(t mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic p1m.mlir -o /dev/null)"
+done
+cmp -s out1m.pir p1m.pir || { echo "bench-interleaved: -o FILE output differs from the input" >&2; exit 1; }
