@@ -35,6 +35,24 @@
 #   both on one thread (OPENBLAS_NUM_THREADS=1, torch.set_num_threads(1)), best of BENCH_REPS runs
 #   each (pir-run: the step's seconds from summary.yaml, inputs read beforehand; PyTorch: the
 #   step timed in one process); prints both and the ratio (the target is <= 1.0x).
+#
+# bench_mlp: the SGD step of `gen-program --model mlp` (the seed MLP L layers deep: relu(h @ W) per layer, no bias,
+#   loss sum((h - label)^2) / (B H), the backward with the input's gradient, sgd_ at learning rate 0.1) at the
+#   shapes BENCH_MLP (LAYERSxHIDDENxBATCH, default 8x128x64 4x512x256 4x1024x512 2x2048x1024), by pir-run on one
+#   rank against the same step in PyTorch eager (scripts/mlp_torch.py: autograd, torch.optim.SGD's update), one
+#   thread each (OPENBLAS_NUM_THREADS=1, torch.set_num_threads(1)); and the step's 3L GEMMs (forward x·W, backward
+#   dO·Wᵀ and xᵀ·dO, as the matmul kernels call cblas_sgemm) timed alone (runtime_gemm_bench). What is timed:
+#   forward + backward + update of one step (pir-run: summary.yaml's step_seconds, inputs drawn beforehand;
+#   PyTorch: the step in one process). Each run is one warm-up step then BENCH_MLP_STEPS (default 3) timed ones;
+#   BENCH_REPS runs of each, alternating; the figure is the best step. Targets: pir-run / PyTorch <= 0.7x on
+#   8x128x64; the GEMMs alone >= 98% of pir-run's step on 4x1024x512 and 2x2048x1024.
+#
+# bench_mlp_dist: the same step on 2 ranks at the shapes BENCH_MLP_DIST (default 8x128x64 4x512x256), data parallel
+#   (`--mesh 2x1`: half the batch a rank, each weight's gradient and the loss all-reduced) and tensor parallel
+#   (`--mesh 2`: Megatron's column/row pairs, an all_reduce after each row-parallel matmul and one of the input
+#   gradient of each column-parallel layer but the first), by pir-run in process and under `mpirun -np 2`, against
+#   PyTorch on 2 processes with torch.distributed (gloo on localhost) making the same all_reduces. A step's time is
+#   its slowest rank's; runs and steps as in bench_mlp. Target: pir-run <= 0.7x PyTorch's time, both ways.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -192,8 +210,106 @@ print(f"| {ours:.4f} | {torch:.4f} | {ours / torch:.2f}x |")
 PY
 }
 
+# mlp_gemms L H B: the M,N,K,TA,TB of the MLP step's GEMMs, as the matmul kernels make them.
+mlp_gemms() {
+  local i
+  for ((i = 0; i < $1; i++)); do echo "$3,$2,$2,0,0 $3,$2,$2,0,1 $2,$2,$3,1,0"; done
+}
+
+# mlp_report dense | dp tp: the markdown table of bench_mlp (bench_mlp_dist) from the runs in $tmp/mlp.
+mlp_report() {
+  /usr/bin/python3 - "$tmp/mlp" "$reps" "$@" <<'PY'
+import glob, os, sys, yaml
+folder, reps, kinds = sys.argv[1], sys.argv[2], sys.argv[3:]
+def pir_best(shape, kind):  # the best timed step (not the warm-up) of any run; a step is its slowest rank's
+    best = float("inf")
+    for f in glob.glob("%s/%s-%s-*/summary.yaml" % (folder, kind, shape)):
+        ranks = yaml.safe_load(open(f))["per_rank"]
+        steps = zip(*(r["step_seconds"] for r in ranks))
+        best = min([best] + [max(s) for s in list(steps)[1:]])
+    return best
+def lines(name):
+    path = os.path.join(folder, name)
+    return [float(x.split()[0]) for x in open(path)] if os.path.exists(path) else []
+shapes = open(os.path.join(folder, "shapes")).read().split()
+if kinds == ["dense"]:
+    print("| shape (layers x hidden x batch) | pir-run step s | PyTorch step s | pir-run / PyTorch | GEMMs alone s "
+          "| GEMMs / pir-run step |")
+    print("|---|---|---|---|---|---|")
+    for sh in shapes:
+        ours, torch, gemm = pir_best(sh, "dense"), min(lines("torch-dense-" + sh)), min(lines("gemm-" + sh))
+        r_target = " (target <= 0.70x: %s)" % ("met" if ours / torch <= 0.7 else "not met") if sh == "8x128x64" else ""
+        g_target = (" (target >= 98%%: %s)" % ("met" if gemm / ours >= 0.98 else "not met")
+                    if sh in ("4x1024x512", "2x2048x1024") else "")
+        print("| %s | %.5f | %.5f | %.2fx%s | %.5f | %.1f%%%s |" % (sh, ours, torch, ours / torch, r_target, gemm,
+                                                                100 * gemm / ours, g_target))
+else:
+    print("| shape (layers x hidden x batch) | layout | pir-run in process s | pir-run mpirun s | PyTorch gloo s "
+          "| in process / PyTorch | mpirun / PyTorch |")
+    print("|---|---|---|---|---|---|---|")
+    for sh in shapes:
+        for kind, what in (("dp", "data parallel (2x1)"), ("tp", "tensor parallel (2)")):
+            a, m, t = pir_best(sh, kind), pir_best(sh, "mpi" + kind), min(lines("torch-%s-%s" % (kind, sh)))
+            verdict = lambda r: "%.2fx (%s)" % (r, "met" if r <= 0.7 else "not met")  # noqa: E731
+            print("| %s | %s | %.5f | %.5f | %.5f | %s | %s |" % (sh, what, a, m, t, verdict(a / t), verdict(m / t)))
+print()
+print("Best step of %s runs each (after a warm-up step), the runs alternating; one BLAS thread a rank." % reps)
+PY
+}
+
+bench_mlp() {
+  export OPENBLAS_NUM_THREADS=1
+  cmake --build "$build" --target pir-run runtime_gemm_bench > /dev/null
+  /usr/bin/python3 -c 'import torch' 2> /dev/null || { echo "skipped: no python3-torch"; return; }
+  local shapes=${BENCH_MLP:-"8x128x64 4x512x256 4x1024x512 2x2048x1024"} steps=${BENCH_MLP_STEPS:-3} sh l h b i
+  mkdir -p "$tmp/mlp"
+  echo "$shapes" > "$tmp/mlp/shapes"
+  for sh in $shapes; do
+    IFS=x read -r l h b <<< "$sh"
+    python3 "$root/scripts/gen-program" --model mlp --layers "$l" --hidden "$h" --batch "$b" -o "$tmp/mlp/$sh.pir"
+    for i in $(seq "$reps"); do
+      "$build/app/pir-run" "$tmp/mlp/$sh.pir" --steps $((steps + 1)) --output-dir "$tmp/mlp/dense-$sh-$i" > /dev/null
+      /usr/bin/python3 "$root/scripts/mlp_torch.py" bench --layers "$l" --hidden "$h" --batch "$b" --steps "$steps" \
+        >> "$tmp/mlp/torch-dense-$sh"
+      # shellcheck disable=SC2046
+      "$build/runtime/runtime_gemm_bench" "$steps" $(mlp_gemms "$l" "$h" "$b") >> "$tmp/mlp/gemm-$sh"
+    done
+  done
+  echo "gen-program --model mlp: one SGD step (forward, backward with the input's gradient, update; lr 0.1), one thread"
+  echo
+  mlp_report dense
+}
+
+bench_mlp_dist() {
+  export OPENBLAS_NUM_THREADS=1
+  cmake --build "$build" --target pir-run > /dev/null
+  /usr/bin/python3 -c 'import torch' 2> /dev/null || { echo "skipped: no python3-torch"; return; }
+  local shapes=${BENCH_MLP_DIST:-"8x128x64 4x512x256"} steps=${BENCH_MLP_STEPS:-3} sh l h b i kind mesh
+  mkdir -p "$tmp/mlp"
+  echo "$shapes" > "$tmp/mlp/shapes"
+  for sh in $shapes; do
+    IFS=x read -r l h b <<< "$sh"
+    for kind in dp tp; do
+      mesh=$([ $kind = dp ] && echo 2x1 || echo 2)
+      python3 "$root/scripts/gen-program" --model mlp --layers "$l" --hidden "$h" --batch "$b" --mesh "$mesh" \
+        -o "$tmp/mlp/$kind-$sh.pir"
+      for i in $(seq "$reps"); do
+        "$build/app/pir-run" "$tmp/mlp/$kind-$sh.pir" --steps $((steps + 1)) --output-dir "$tmp/mlp/$kind-$sh-$i" \
+          > /dev/null
+        mpirun --allow-run-as-root --oversubscribe -np 2 "$build/app/pir-run" "$tmp/mlp/$kind-$sh.pir" \
+          --steps $((steps + 1)) --output-dir "$tmp/mlp/mpi$kind-$sh-$i" > /dev/null
+        /usr/bin/python3 "$root/scripts/mlp_torch.py" bench --layers "$l" --hidden "$h" --batch "$b" --mesh "$mesh" \
+          --steps "$steps" >> "$tmp/mlp/torch-$kind-$sh"
+      done
+    done
+  done
+  echo "gen-program --model mlp on 2 ranks: one SGD step, one thread a rank"
+  echo
+  mlp_report dp tp
+}
+
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor bench_mpi bench_step bench_llama)
+[ ${#sections[@]} -eq 0 ] && sections=(bench_matmul bench_executor bench_mpi bench_step bench_llama bench_mlp bench_mlp_dist)
 echo "# pir-run benchmarks ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
 for s in "${sections[@]}"; do
   echo
