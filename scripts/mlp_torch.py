@@ -5,17 +5,19 @@
     mlp_torch.py bench   --layers L --hidden H --batch B [--mesh N|DPx1] [--runs R] [--steps K]
 
 The step, written independently of pir-run's kernels: h = relu(h @ W) per layer from the input (which requires its
-gradient, as the program computes it), loss = sum((h - label)^2) / (B H), autograd's backward, then SGD
-(W.add_(W.grad, alpha=-0.1), as torch.optim.SGD: pir-run's default learning rate) under no_grad. One thread (torch.set_num_threads(1); run with
-OPENBLAS_NUM_THREADS=1, as pir-run).
+gradient, as the program computes it), loss = sum((h - label)^2) / (B H), autograd's backward, then SGD at pir-run's
+default learning rate 0.1. Two spellings of it: `module`, PyTorch as one writes it (nn.Linear(bias=False) layers,
+torch.optim.SGD, zero_grad(set_to_none=True)), and `functional` (the weights as tensors, h @ W, the update
+W.add_(W.grad, alpha=-0.1) under no_grad: the fewest PyTorch calls). One thread (torch.set_num_threads(1); run
+with OPENBLAS_NUM_THREADS=1, as pir-run).
 
 `compare` reads the weights and feeds from DIR (gen-program --model mlp --write-inputs), pir-run's dense run of the
 program from DUMP_DIR (pir-run --dump-values: each sgd_'s gradient operand and the input's gradient) and OUTPUT_DIR
 (pir-run --output-dir: loss_0 and the weights after the step), and checks each at |a-b| <= 1e-6 + 1e-5|b| against
-PyTorch's; exits 1 at the first tensor beyond.
+both spellings' (the module's weights transposed back); exits 1 at the first tensor beyond.
 
-`bench` prints the seconds of one step (forward, backward, update), the best of K steps after one warm-up step, in
-each of R processes (best over all). With --mesh it runs the step on 2 processes (torch.distributed, gloo on
+`bench` prints the seconds of one step (forward, backward, update) of each spelling, "MODULE FUNCTIONAL": the best
+of K steps after one warm-up step, in each of R processes (best over all). With --mesh it runs the step on 2 processes (torch.distributed, gloo on
 localhost) with the program's collectives, each an all_reduce (SUM): `--mesh 2x1` data parallel, each process half
 the batch, the loss scalar and each weight's gradient all-reduced; `--mesh 2` tensor parallel as Megatron, even
 layers column-parallel (W[:, half]), odd layers row-parallel (W[half, :], the matmul's result all-reduced before its
@@ -41,18 +43,65 @@ def loss_of(h, label, count):
     return ((h - label) ** 2).sum() / count
 
 
-def step(W, x, label, count, collectives=None):
-    """One SGD step in place on the leaf weights W; returns the loss. `collectives` (distributed): hooks called on
-    the forward's z of layer i and around the grads (see Dist)."""
-    for w in W:
-        w.grad = None
+class Functional:
+    """The weights W[i] ([in, out] leaf tensors) used as they are."""
+
+    def __init__(self, W):
+        self.W = W
+
+    def params(self):
+        return self.W
+
+    def layer(self, i, h):
+        return h @ self.W[i]
+
+    def zero_grad(self):
+        for w in self.W:
+            w.grad = None
+
+    def update(self):
+        with torch.no_grad():
+            for w in self.W:
+                w.add_(w.grad, alpha=-LR)
+
+
+class Module:
+    """nn.Linear(bias=False) layers holding W[i] transposed (as nn.Linear stores it), and torch.optim.SGD."""
+
+    def __init__(self, W):
+        self.layers = []
+        for w in W:
+            lin = torch.nn.Linear(w.shape[0], w.shape[1], bias=False)
+            with torch.no_grad():
+                lin.weight.copy_(w.detach().t())
+            self.layers.append(lin)
+        self.relu = torch.nn.ReLU()
+        self.opt = torch.optim.SGD([lin.weight for lin in self.layers], lr=LR)
+
+    def params(self):
+        return [lin.weight for lin in self.layers]
+
+    def layer(self, i, h):
+        return self.layers[i](h)
+
+    def zero_grad(self):
+        self.opt.zero_grad(set_to_none=True)
+
+    def update(self):
+        self.opt.step()
+
+
+def step(model, x, label, count, collectives=None):
+    """One SGD step of `model` (Functional or Module) in place; returns the loss. `collectives` (distributed):
+    hooks on layer i's input and output, the loss and the grads (see Dist)."""
+    model.zero_grad()
     x.grad = None
     c = collectives
     h = x
-    for i, w in enumerate(W):
+    for i in range(len(model.params())):
         if c:
             h = c.layer_input(i, h)
-        z = h @ w
+        z = model.layer(i, h)
         if c:
             z = c.layer_output(i, z)
         h = torch.relu(z)
@@ -61,36 +110,39 @@ def step(W, x, label, count, collectives=None):
         c.loss(loss)
     loss.backward()
     if c:
-        c.grads(W)
-    with torch.no_grad():
-        for w in W:
-            w.add_(w.grad, alpha=-LR)
+        c.grads(model.params())
+    model.update()
     return loss
 
 
 def compare(args):
+    """Both spellings against pir-run's run (the module's weights and grads transposed back to [in, out])."""
     torch.set_num_threads(1)
     names = [mlp_program.weight(i) for i in range(args.layers)]
     load = lambda folder, n: np.load(os.path.join(folder, n + ".npy"))  # noqa: E731
-    W = [torch.tensor(load(args.inputs, n), requires_grad=True) for n in names]
-    x = torch.tensor(load(args.inputs, "input"), requires_grad=True)
-    label = torch.tensor(load(args.inputs, "label"))
-    loss = step(W, x, label, args.batch * args.hidden)
-    w = llama_torch.Worst("loss")
-    w.check("loss_0", load(args.outputs, "loss_0"), loss.detach().numpy())
-    w.report(1)
     gv = llama_torch.gradient_values(args.program, "pd_op.sgd_")
     if sorted(gv) != sorted(names):
         sys.exit("the program's sgd_ gradients are of %s, the weights %s" % (sorted(gv), sorted(names)))
-    w = llama_torch.Worst("gradients")
-    for i, n in enumerate(names):
-        w.check(n, load(args.dump, gv[n]), W[i].grad.numpy())
-    w.check("input", load(args.dump, input_gradient(args.program)), x.grad.numpy())
-    w.report(len(names) + 1)
-    w = llama_torch.Worst("weights after the step")
-    for i, n in enumerate(names):
-        w.check(n, load(args.outputs, n), W[i].detach().numpy())
-    w.report(len(names))
+    for spelling in (Functional, Module):
+        print("%s:" % spelling.__name__.lower())
+        W = [torch.tensor(load(args.inputs, n), requires_grad=True) for n in names]
+        x = torch.tensor(load(args.inputs, "input"), requires_grad=True)
+        label = torch.tensor(load(args.inputs, "label"))
+        model = spelling(W)
+        loss = step(model, x, label, args.batch * args.hidden)
+        as_w = (lambda t: t.t()) if spelling is Module else (lambda t: t)  # noqa: E731
+        w = llama_torch.Worst("loss")
+        w.check("loss_0", load(args.outputs, "loss_0"), loss.detach().numpy())
+        w.report(1)
+        w = llama_torch.Worst("gradients")
+        for i, n in enumerate(names):
+            w.check(n, load(args.dump, gv[n]), as_w(model.params()[i].grad).numpy())
+        w.check("input", load(args.dump, input_gradient(args.program)), x.grad.numpy())
+        w.report(len(names) + 1)
+        w = llama_torch.Worst("weights after the step")
+        for i, n in enumerate(names):
+            w.check(n, load(args.outputs, n), as_w(model.params()[i]).detach().numpy())
+        w.report(len(names))
 
 
 def input_gradient(program):
@@ -164,20 +216,25 @@ def shard(args, rank, world):
 
 
 def timed_steps(args, rank=0, world=1):
+    """(module, functional): each spelling's best step after a warm-up, one after the other."""
     torch.set_num_threads(1)
-    W, x, label = shard(args, rank, world)
     c = Dist(args.kind, args.layers) if world > 1 else None
-    times = []
-    for _ in range(1 + args.steps):  # the first is the warm-up
-        if world > 1:
-            torch.distributed.barrier()
-        t = time.perf_counter()
-        step(W, x, label, args.batch * args.hidden, c)
-        t = torch.tensor([time.perf_counter() - t], dtype=torch.float64)
-        if world > 1:
-            torch.distributed.all_reduce(t, op=torch.distributed.ReduceOp.MAX)
-        times.append(float(t))
-    return min(times[1:])
+    best = []
+    for spelling in (Module, Functional):
+        W, x, label = shard(args, rank, world)
+        model = spelling(W)
+        times = []
+        for _ in range(1 + args.steps):  # the first is the warm-up
+            if world > 1:
+                torch.distributed.barrier()
+            t = time.perf_counter()
+            step(model, x, label, args.batch * args.hidden, c)
+            t = torch.tensor([time.perf_counter() - t], dtype=torch.float64)
+            if world > 1:
+                torch.distributed.all_reduce(t, op=torch.distributed.ReduceOp.MAX)
+            times.append(float(t))
+        best.append(min(times[1:]))
+    return best
 
 
 def worker(rank, args, port, out):
@@ -189,10 +246,10 @@ def worker(rank, args, port, out):
 
 
 def bench(args):
-    best = float("inf")
+    best = [float("inf")] * 2
     for _ in range(args.runs):
         if args.kind == "dense":
-            best = min(best, timed_steps(args))
+            best = [min(a, b) for a, b in zip(best, timed_steps(args))]
             continue
         import socket
         import torch.multiprocessing as mp
@@ -202,8 +259,8 @@ def bench(args):
         ctx = mp.get_context("spawn")
         out = ctx.SimpleQueue()
         mp.spawn(worker, args=(args, port, out), nprocs=2, join=True)
-        best = min(best, out.get())
-    print("%.9f" % best)
+        best = [min(a, b) for a, b in zip(best, out.get())]
+    print("%.9f %.9f" % tuple(best))
 
 
 def main():
