@@ -47,7 +47,9 @@
 #   (nn.Linear(bias=False), torch.optim.SGD: the target's reference) and functional (tensors, h @ W, add_: its
 #   fewest calls). Each run is one warm-up step then BENCH_MLP_STEPS timed ones (default: about 2 GFLOP of steps,
 #   3 to 50); BENCH_REPS runs of each, alternating; the figure is the best step. Targets: pir-run / PyTorch <= 0.7x
-#   on 8x128x64; the GEMMs alone >= 98% of pir-run's step on 4x1024x512 and 2x2048x1024.
+#   on 8x128x64; the GEMMs alone >= 98% of pir-run's step on 4x1024x512 and 2x2048x1024. The GEMMs alone and
+#   pir-run run in different processes, which a busy machine slows differently: the last column is the matmul
+#   kernels' share of pir-run's best step in one traced run (pir-run --trace), robust to that.
 #
 # bench_mlp_dist: the same step on 2 ranks at the shapes BENCH_MLP_DIST (default 8x128x64 4x512x256), data parallel
 #   (`--mesh 2x1`: half the batch a rank, each weight's gradient and the loss all-reduced) and tensor parallel
@@ -233,7 +235,7 @@ mlp_gemms() {
 # mlp_report dense | dp tp: the markdown table of bench_mlp (bench_mlp_dist) from the runs in $tmp/mlp.
 mlp_report() {
   /usr/bin/python3 - "$tmp/mlp" "$reps" "$@" <<'PY'
-import glob, os, sys, yaml
+import glob, json, os, sys, yaml
 folder, reps, kinds = sys.argv[1], sys.argv[2], sys.argv[3:]
 def pir_best(shape, kind):  # the best timed step (not the warm-up) of any run; a step is its slowest rank's
     best = float("inf")
@@ -242,6 +244,13 @@ def pir_best(shape, kind):  # the best timed step (not the warm-up) of any run; 
         steps = list(zip(*(r["step_seconds"] for r in ranks)))
         best = min([best] + [max(s) for s in steps[1:]])
     return best
+def in_step(shape):  # the matmul kernels' share of the best traced step (same run: robust to load drifts)
+    ev = json.load(open("%s/trace-%s.json" % (folder, shape)))["traceEvents"]
+    steps = [e for e in ev if e.get("name", "").startswith("step ")][1:]
+    best = min(steps, key=lambda e: e["dur"])
+    mm = sum(e["dur"] for e in ev if e.get("name") in ("pd_op.matmul", "pd_op.matmul_grad")
+             and best["ts"] <= e["ts"] < best["ts"] + best["dur"])
+    return 100 * mm / best["dur"]
 def column_min(name, col=0):  # the best of a file's lines' column
     path = os.path.join(folder, name)
     return min(float(x.split()[col]) for x in open(path))
@@ -252,8 +261,9 @@ def verdict(r, target, better):
 shapes = open(os.path.join(folder, "shapes")).read().split()
 if kinds == ["dense"]:
     print("| shape (layers x hidden x batch) | pir-run step s | PyTorch s (nn.Linear, optim.SGD) | pir-run / PyTorch "
-          "| PyTorch functional s | pir-run / functional | GEMMs alone s | GEMMs / pir-run step |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| PyTorch functional s | pir-run / functional | GEMMs alone s | GEMMs / pir-run step "
+          "| matmul kernels in the step (--trace) |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for sh in shapes:
         ours, gemm = pir_best(sh, "dense"), column_min("gemm-" + sh)
         module, functional = column_min("torch-dense-" + sh, 0), column_min("torch-dense-" + sh, 1)
@@ -263,8 +273,8 @@ if kinds == ["dense"]:
         share = "%.1f%%" % (100 * gemm / ours)
         if sh in ("4x1024x512", "2x2048x1024"):
             share = verdict(share, "98%", "high")
-        print("| %s | %.5f | %.5f | %s | %.5f | %.2fx | %.5f | %s |" % (sh, ours, module, ratio, functional,
-                                                                      ours / functional, gemm, share))
+        print("| %s | %.5f | %.5f | %s | %.5f | %.2fx | %.5f | %s | %.1f%% |" % (
+            sh, ours, module, ratio, functional, ours / functional, gemm, share, in_step(sh)))
 else:
     print("| shape (layers x hidden x batch) | layout | pir-run in process s | pir-run mpirun s "
           "| PyTorch gloo s (nn.Linear, optim.SGD) | PyTorch functional s | in process / PyTorch | mpirun / PyTorch "
@@ -300,6 +310,7 @@ bench_mlp() {
       # shellcheck disable=SC2046
       "$build/runtime/runtime_gemm_bench" "$steps" $(mlp_gemms "$l" "$h" "$b") >> "$tmp/mlp/gemm-$sh"
     done
+    "$build/app/pir-run" "$tmp/mlp/$sh.pir" --steps $((steps + 1)) --trace "$tmp/mlp/trace-$sh.json" > /dev/null
   done
   echo "gen-program --model mlp: one SGD step (forward, backward with the input's gradient, update; lr 0.1), one thread"
   echo
