@@ -49,7 +49,8 @@
 #   3 to 50); BENCH_REPS runs of each, alternating; the figure is the best step. Targets: pir-run / PyTorch <= 0.7x
 #   on 8x128x64; the GEMMs alone >= 98% of pir-run's step on 4x1024x512 and 2x2048x1024. The GEMMs alone and
 #   pir-run run in different processes, which a busy machine slows differently: the last column is the matmul
-#   kernels' share of pir-run's best step in one traced run (pir-run --trace), robust to that.
+#   kernels' share of pir-run's best step in one traced run (pir-run --trace), robust to that; the target is
+#   judged on the lower of the two.
 #
 # bench_mlp_dist: the same step on 2 ranks at the shapes BENCH_MLP_DIST (default 8x128x64 4x512x256), data parallel
 #   (`--mesh 2x1`: half the batch a rank, each weight's gradient and the loss all-reduced) and tensor parallel
@@ -270,11 +271,13 @@ if kinds == ["dense"]:
         ratio = "%.2fx" % (ours / module)
         if sh == "8x128x64":
             ratio = verdict(ratio, "0.70x", "low")
-        share = "%.1f%%" % (100 * gemm / ours)
-        if sh in ("4x1024x512", "2x2048x1024"):
-            share = verdict(share, "98%", "high")
-        print("| %s | %.5f | %.5f | %s | %.5f | %.2fx | %.5f | %s | %.1f%% |" % (
-            sh, ours, module, ratio, functional, ours / functional, gemm, share, in_step(sh)))
+        share, traced = "%.1f%%" % (100 * gemm / ours), "%.1f%%" % in_step(sh)
+        if sh in ("4x1024x512", "2x2048x1024"):  # judged by the lower of the two measures
+            low = min(100 * gemm / ours, in_step(sh))
+            share, traced = (verdict(v, "98%", "high") if float(v.rstrip("%")) == round(low, 1) else v
+                             for v in (share, traced))
+        print("| %s | %.5f | %.5f | %s | %.5f | %.2fx | %.5f | %s | %s |" % (
+            sh, ours, module, ratio, functional, ours / functional, gemm, share, traced))
 else:
     print("| shape (layers x hidden x batch) | layout | pir-run in process s | pir-run mpirun s "
           "| PyTorch gloo s (nn.Linear, optim.SGD) | PyTorch functional s | in process / PyTorch | mpirun / PyTorch "
