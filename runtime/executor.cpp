@@ -227,7 +227,7 @@ class Interpreter {
       results[ip.result].tensor = operands_[s.operandBegin + ip.operand]->tensor;
     }
     KernelContext ctx{*s.op, std::span<const RuntimeValue* const>(operands_.data() + s.operandBegin, s.numOperands),
-                      std::span<RuntimeValue>(results, s.numResults), comm_};
+                      std::span<RuntimeValue>(results, s.numResults), comm_, s.dying};
     int64_t start = nowNs();
     Status st;
     try {

@@ -383,6 +383,10 @@ class PlanBuilder {
     std::vector<uint32_t> drops;
     for (uint32_t i = 0; i < plan_.steps.size(); ++i) {
       Step& s = plan_.steps[i];
+      for (uint32_t k = 0; s.kind == StepKind::Kernel && k < s.numOperands && k < 64; ++k) {
+        uint32_t slot = plan_.operandSlots[s.operandBegin + k];
+        if (slot != kNoSlot && !pinned_[slot] && lastUse_[slot] == i) s.dying |= uint64_t{1} << k;
+      }
       uint32_t nullBegin = s.dropBegin, nulls = s.numNullResults;
       s.dropBegin = uint32_t(drops.size());
       drops.insert(drops.end(), plan_.drops.begin() + nullBegin, plan_.drops.begin() + nullBegin + nulls);

@@ -34,6 +34,7 @@ struct Step {
   uint32_t dropBegin = 0, numDrop = 0;         // into Plan::drops: null-typed results, then freed slots
   uint32_t numNullResults = 0;                 // the first numNullResults drops
   uint32_t name = 0;                           // feed or fetch: into Plan::names
+  uint64_t dying = 0;                          // Kernel: bit i, operand i's value is read by no later step
 };
 
 /// What a result's type declares; the kernel's value is checked against it.

@@ -14,7 +14,10 @@
 //     arrives preset to the operand's tensor, so writing results[i] writes
 //     the operand's buffer; every other result arrives empty and the kernel
 //     allocates it (it knows the output shape from the operands);
-//   - attributes are read with core/attr_access.h from `op`.
+//   - attributes are read with core/attr_access.h from `op`;
+//   - an operand no later op reads and nothing else holds (reusable(i)) may
+//     become a result: an elementwise kernel writes there instead of into a
+//     new buffer (kernels/math_util.h's reuseOrAllocate).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -46,8 +49,15 @@ struct KernelContext {
   std::span<const RuntimeValue* const> operands;  // null: absent optional operand
   std::span<RuntimeValue> results;
   Communicator* comm = nullptr;  // the rank's communicator (collectives, send/recv)
+  uint64_t dying = 0;            // bit i: operand i's value is read by no later op (the executor's plan)
 
   bool has(size_t i) const { return i < operands.size() && operands[i] != nullptr; }
+  /// Whether operand i's buffer may hold a result: its value dies at this op
+  /// and no other tensor (a view, a feed, a fetch, another rank's message)
+  /// shares its storage, so writing it is seen by no one.
+  bool reusable(size_t i) const {
+    return i < 64 && (dying >> i & 1) && has(i) && !operands[i]->isList && operands[i]->tensor.ownsStorageAlone();
+  }
   const Tensor& in(size_t i) const { return operands[i]->tensor; }
   const std::vector<Tensor>& inList(size_t i) const { return operands[i]->elements; }
   Tensor& out(size_t i) { return results[i].tensor; }

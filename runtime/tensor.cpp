@@ -8,6 +8,8 @@
 #include <new>
 #include <string>
 
+#include "runtime/buffer_cache.h"
+
 namespace pir::runtime {
 
 MemoryStats& threadMemory() {
@@ -28,15 +30,15 @@ struct Tensor::Storage {
     MemoryStats& m = threadMemory();
     m.live += int64_t(n);
     m.peak = std::max(m.peak, m.live);
-    // aligned_alloc wants a multiple of the alignment; never 0 bytes.
-    size_t rounded = (n + 63) / 64 * 64;
-    data = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+    data = BufferCache::instance().allocate(rounded(n));
     if (!data) throw std::bad_alloc();
   }
   ~Storage() {
     threadMemory().live -= int64_t(bytes);
-    std::free(data);
+    BufferCache::instance().release(data, rounded(bytes));
   }
+  /// aligned_alloc wants a multiple of the alignment; never 0 bytes.
+  static size_t rounded(size_t n) { return n == 0 ? 64 : (n + 63) / 64 * 64; }
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
 };

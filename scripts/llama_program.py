@@ -216,7 +216,11 @@ class Config:
         raise AssertionError(layer)
 
 
-class Llama:
+class Builder:
+    """A training step's ops through a Printer: leaves, dims by role (batch, tensor-parallel), linear layers with
+    their grads. Llama here and the MLP of scripts/mlp_program.py build on it; `cfg` gives mesh (None: dense),
+    staged, meshes() and place(group)."""
+
     def __init__(self, cfg):
         self.c = cfg
         meshes = cfg.meshes() if cfg.mesh is not None else None
@@ -286,6 +290,29 @@ class Llama:
         """Ops from here on are layer group g's: its stage and chunk."""
         self.stage, self.chunk = self.c.place(g)
 
+    # -- linear layers (Megatron layouts) ---------------------------------------------------------------------
+    def matmul(self, x, w, out_dims, partial=()):
+        shape = x.shape[:-1] + (w.shape[1],)
+        return self.one("pd_op.matmul", [x, w], shape, out_dims,
+                        {"stop_gradient": SG(1), "transpose_x": "false", "transpose_y": "false"}, 0, partial=partial)
+
+    def wgrad_dims(self, w):
+        return w.dims, self.pd("b")  # a weight grad: the weight's layout, partial over the batch
+
+    def matmul_grad(self, x, w, g, x_partial=()):
+        """(x_grad, w_grad); x_grad partial over mp when w is column-parallel."""
+        wd, wp = self.wgrad_dims(w)
+        xd = tuple(-1 if (dd == self.mp and x_partial) else dd for dd in x.dims) if x_partial else x.dims
+        # out_grad read as the forward's output was laid out, but never partial
+        gwant = self.want(x.dims[:-1] + (w.dims[1],))
+        gx, gw = self.op("pd_op.matmul_grad", [x, w, g],
+                         [(x.shape, F32, xd, x_partial), (w.shape, F32, wd, wp)],
+                         {"stop_gradient": SG(2), "transpose_x": "false", "transpose_y": "false"}, 1,
+                         [self.want(x.dims), self.want(w.dims), gwant])
+        return gx, gw
+
+
+class Llama(Builder):
     # -- forward pieces -----------------------------------------------------------------------------------------
     def rms_norm(self, x, w):
         c = self.c
@@ -297,11 +324,6 @@ class Llama:
                                ((B, S), F32, self.d("b", None), ())], attrs, 0,
                               [self.want(self.d("b", None, None)), None, None, self.want((-1,)), None])
         return out, inv
-
-    def matmul(self, x, w, out_dims, partial=()):
-        shape = x.shape[:-1] + (w.shape[1],)
-        return self.one("pd_op.matmul", [x, w], shape, out_dims,
-                        {"stop_gradient": SG(1), "transpose_x": "false", "transpose_y": "false"}, 0, partial=partial)
 
     def reshape(self, x, target, dims, role=0):
         shape_op = self.full_int_array(target, role)
@@ -389,21 +411,6 @@ class Llama:
                         stage=self.stage, chunk=self.chunk)
 
     # -- backward pieces ----------------------------------------------------------------------------------------
-    def wgrad_dims(self, w):
-        return w.dims, self.pd("b")  # a weight grad: the weight's layout, partial over the batch
-
-    def matmul_grad(self, x, w, g, x_partial=()):
-        """(x_grad, w_grad); x_grad partial over mp when w is column-parallel."""
-        wd, wp = self.wgrad_dims(w)
-        xd = tuple(-1 if (dd == self.mp and x_partial) else dd for dd in x.dims) if x_partial else x.dims
-        # out_grad read as the forward's output was laid out, but never partial
-        gwant = self.want(x.dims[:-1] + (w.dims[1],))
-        gx, gw = self.op("pd_op.matmul_grad", [x, w, g],
-                         [(x.shape, F32, xd, x_partial), (w.shape, F32, wd, wp)],
-                         {"stop_gradient": SG(2), "transpose_x": "false", "transpose_y": "false"}, 1,
-                         [self.want(x.dims), self.want(w.dims), gwant])
-        return gx, gw
-
     def rms_norm_grad(self, x, w, inv, g):
         c = self.c
         wd, wp = self.wgrad_dims(w)

@@ -132,16 +132,16 @@ def load_inputs(cfg, folder):
     return params, np.load(os.path.join(folder, "input_ids.npy")), np.load(os.path.join(folder, "labels.npy"))
 
 
-def gradient_values(program):
-    """parameter name -> %N of the gradient its adamw_ reads."""
+def gradient_values(program, optimizer="pd_op.adamw_"):
+    """parameter name -> %N of the gradient its optimizer op (param, grad, ...; sgd_: param, lr, grad) reads."""
     names, out = {}, {}
     for line in open(program):
         m = re.match(r'\s*\(%(\d+)\) = "builtin.parameter" .*parameter_name:"([^"]+)"', line)
         if m:
             names[m.group(1)] = m.group(2)
-        m = re.match(r'\s*\(.*\) = "pd_op.adamw_" \(%(\d+), %(\d+),', line)
+        m = re.match(r'\s*\(.*\) = "%s" \(%%(\d+), %%(\d+), %%(\d+),' % re.escape(optimizer), line)
         if m:
-            out[names[m.group(1)]] = m.group(2)
+            out[names[m.group(1)]] = m.group(3 if optimizer == "pd_op.sgd_" else 2)
     return out
 
 

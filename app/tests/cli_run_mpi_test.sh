@@ -8,7 +8,7 @@ GEN=$HERE/../../scripts/gen-program
 
 # summary.yaml without what a run's timing makes differ (seconds).
 untimed() {
-  grep -Ev '^    (seconds|kernel_seconds|comm_seconds):' "$1"
+  grep -Ev '^    (seconds|step_seconds|kernel_seconds|comm_seconds):' "$1"
 }
 
 # same_run A B: folders A and B hold the same files, byte for byte (the
@@ -77,6 +77,17 @@ test_run_mpi_gen_program_two_ranks() {
   in_process_and_mpi 2 p.pir --steps 3
   [ "$(wc -l < out)" = 3 ] || fail "not one loss line per step: $(cat out)"
   ls mp/*moment1*.npy > /dev/null 2>&1 || fail "no adamw moment written: $(ls mp | tr '\n' ' ')"
+}
+
+# The MLP of bench_mlp_dist (issue 33), data and tensor parallel: under mpirun as in process, and --check passes.
+test_run_mpi_mlp_data_and_tensor_parallel() {
+  need_mpirun
+  local m
+  for m in 2x1 2; do
+    "$GEN" --model mlp --layers 4 --hidden 16 --batch 8 --mesh $m -o p.pir || { fail "gen-program --mesh $m"; return; }
+    in_process_and_mpi 2 p.pir --steps 2 --check
+    grep -Eq '^check: [0-9]+ tensors match, and [0-9]+ gradients' out || fail "--mesh $m: no check line: $(cat out)"
+  done
 }
 
 test_run_mpi_gen_program_four_ranks() {

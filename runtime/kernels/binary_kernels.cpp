@@ -73,7 +73,9 @@ struct Div {
 };
 
 /// The result tensor of a binary op: the preset in-place operand (add_) when
-/// it has the broadcast shape, else a new one.
+/// it has the broadcast shape, else a dying operand of that shape
+/// (reuseOrAllocate: every loop reads index i of a full-shape operand before
+/// writing it), else a new one.
 Status prepareOut(KernelContext& ctx, const Shape& shape, DataType dtype) {
   Tensor& out = ctx.out(0);
   if (out.defined()) {
@@ -82,7 +84,13 @@ Status prepareOut(KernelContext& ctx, const Shape& shape, DataType dtype) {
           ctx, "in-place result " + shapeText(out.shape()) + " cannot hold the broadcast shape " + shapeText(shape));
     return Status::ok();
   }
-  ctx.setOut(0, Tensor::allocate(dtype, shape));
+  auto full = [&](size_t i) {
+    const Tensor& t = ctx.in(i);
+    return ctx.reusable(i) && std::equal(t.shape().begin(), t.shape().end(), shape.begin(), shape.end());
+  };
+  ctx.setOut(0, full(0)   ? reuseOrAllocate(ctx, 0, dtype, shape)
+                : full(1) ? reuseOrAllocate(ctx, 1, dtype, shape)
+                          : Tensor::allocate(dtype, shape));
   return Status::ok();
 }
 
@@ -148,11 +156,15 @@ Status addGradKernel(KernelContext& ctx) {
   const Tensor& dout = ctx.in(2);
   // Numbers only: sumToShape does not sum bools.
   return visitNumber(ctx, dout.dtype(), [&](auto*) -> Status {
-    if (wantsResult(ctx, 0)) ctx.setOut(0, sumToShape(dout, ctx.in(0).shape()));
-    if (wantsResult(ctx, 1)) {
+    if (wantsResult(ctx, 1)) {  // first: x's grad may take dout's buffer
       Tensor dy = sumToShape(dout, ctx.in(1).shape());
       if (kNegateY) negateInPlace(dy);
       ctx.setOut(1, std::move(dy));
+    }
+    if (wantsResult(ctx, 0)) {
+      const Tensor& x = ctx.in(0);
+      bool same = std::equal(dout.shape().begin(), dout.shape().end(), x.shape().begin(), x.shape().end());
+      ctx.setOut(0, same && ctx.reusable(2) ? dout : sumToShape(dout, x.shape()));  // a dying dout is x's grad
     }
     return Status::ok();
   });

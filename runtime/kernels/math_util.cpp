@@ -137,6 +137,12 @@ Tensor castTensor(const Tensor& src, DataType dtype) {
   return out;
 }
 
+Tensor reuseOrAllocate(const KernelContext& ctx, size_t i, DataType dtype, std::span<const int64_t> shape) {
+  if (ctx.reusable(i) && ctx.in(i).dtype() == dtype && ctx.in(i).numel() == numElements(shape))
+    return ctx.in(i).view(shape);
+  return Tensor::allocate(dtype, shape);
+}
+
 double valueAt(const Tensor& t, int64_t i) {
   return visitDtype(t.dtype(), [&](auto* tag) -> double {
     using T = std::remove_pointer_t<decltype(tag)>;

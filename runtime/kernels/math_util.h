@@ -23,6 +23,17 @@
 #include "runtime/kernel.h"
 #include "runtime/tensor.h"
 
+/// On a hot elementwise loop: also built for AVX-512 and AVX2, the loader
+/// picking the CPU's (GCC's target_clones; x86-64 builds without a
+/// sanitizer). Every clone gives the same bits: IEEE operations in the same
+/// order, no FMA (pir_runtime builds with -ffp-contract=off).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(__SANITIZE_THREAD__)
+#define PIR_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define PIR_SIMD_CLONES
+#endif
+
 namespace pir::runtime::kernels {
 
 using Shape = std::vector<int64_t>;
@@ -171,5 +182,10 @@ Tensor castTensor(const Tensor& src, DataType dtype);
 
 /// Element `i` (flat) of a tensor of any runnable dtype, as f64.
 double valueAt(const Tensor& t, int64_t i);
+
+/// A result of `dtype` and `shape`: operand `i`'s buffer when it is
+/// reusable (KernelContext::reusable) and of that dtype and size, else a new
+/// one. For loops that read each index of the operand before writing it.
+Tensor reuseOrAllocate(const KernelContext& ctx, size_t i, DataType dtype, std::span<const int64_t> shape);
 
 }  // namespace pir::runtime::kernels

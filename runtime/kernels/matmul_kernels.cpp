@@ -136,7 +136,7 @@ Status planMatmul(const KernelContext& ctx, const Tensor& x, const Tensor& y, Ma
   p.ty = core::getBool(ctx.op, "transpose_y").value_or(false) && y.rank() > 1;
   Shape xs(x.shape().begin(), x.shape().end()), ys(y.shape().begin(), y.shape().end());
   if (xs.size() == 1) xs.insert(xs.begin(), 1);
-  if (ys.size() == 1) ys.push_back(1);
+  if (ys.size() == 1) ys = {ys[0], 1};  // not push_back: GCC 12 -O3-style vectorizing warns falsely (-Warray-bounds)
   int64_t xk = p.tx ? xs[xs.size() - 2] : xs.back(), yk = p.ty ? ys.back() : ys[ys.size() - 2];
   if (xk != yk)
     return kernelError(ctx, "x " + shapeText(x.shape()) + " and y " + shapeText(y.shape()) +

@@ -194,7 +194,7 @@ Status reduceGradKernel(KernelContext& ctx) {
   double k = kMean && dout.numel() > 0 ? double(dout.numel()) / double(x.numel()) : 1.0;
   return visitNumber(ctx, dout.dtype(), [&](auto* tag) -> Status {
     using T = std::remove_pointer_t<decltype(tag)>;
-    Tensor out = Tensor::allocate(dout.dtype(), x.shape());
+    Tensor out = reuseOrAllocate(ctx, 0, dout.dtype(), x.shape());  // x is read for its shape only
     Shape sd = broadcastStrides(kept, x.shape());
     Shape so = broadcastStrides(x.shape(), x.shape());
     int64_t ld = sd.empty() ? 0 : sd.back();

@@ -71,8 +71,14 @@ Status absK(KernelContext& ctx) {
 
 /// relu_grad (out, out_grad): numpy's out_grad·(out > 0), so a NaN or inf
 /// out_grad is not masked to 0; a NaN out (relu of NaN) has no derivative: NaN.
+/// d·0 is computed for every element (selects, no branch: GCC does not
+/// speculate a multiply that may raise, so a branch would keep it scalar).
 Status reluGrad(KernelContext& ctx) {
-  return unaryGradKernel(ctx, [](auto out, auto d) { return out > 0 ? d : out != out ? out : d * decltype(d)(0); });
+  return unaryGradKernel(ctx, [](auto out, auto d) {
+    auto masked = d * decltype(d)(0);
+    auto r = out > 0 ? d : masked;
+    return out != out ? out : r;
+  });
 }
 Status expGrad(KernelContext& ctx) {  // (out, out_grad): out_grad·out
   return unaryGradKernel(ctx, [](auto out, auto d) { return d * out; });
@@ -118,7 +124,7 @@ Status scale(KernelContext& ctx) {
     using T = std::remove_pointer_t<decltype(tag)>;
     using C = ComputeT<T>;
     using F = std::conditional_t<std::is_integral_v<C>, double, C>;
-    if (!ctx.out(0).defined()) ctx.setOut(0, Tensor::allocate(x.dtype(), x.shape()));
+    if (!ctx.out(0).defined()) ctx.setOut(0, reuseOrAllocate(ctx, 0, x.dtype(), x.shape()));
     const T* a = x.data<T>();
     T* o = ctx.out(0).template data<T>();
     F fk = F(k), fb = F(bias);

@@ -385,6 +385,7 @@ Status runRank(const Session& session, RankSession& rank, const SessionOptions& 
       if (Status s = runJob(session, rank, job, opts, comm); !s) return s;
       progress.done(jobUnit, opsOf(job));
     }
+    rank.stepSeconds.push_back(double(nowNs() - stepStart) * 1e-9);
     if (opts.record) {
       TensorMap& grads = rank.stepGradients.emplace_back();
       for (const TensorMap& scope : rank.scopes)
@@ -428,7 +429,7 @@ std::string packRank(const RankSession& r) {
   w.put(uint64_t(r.track.spans.size()));
   for (const TraceSpan& sp : r.track.spans) w.put(sp.name), w.put(sp.startNs), w.put(sp.durationNs);
   w.put(r.seconds), w.put(r.commSeconds), w.put(r.peakBytes), w.put(r.bytesSent), w.put(r.bytesReceived);
-  w.put(r.lastStep);
+  w.put(r.lastStep), w.put(r.stepSeconds);
   return w.take();
 }
 
@@ -459,7 +460,7 @@ Status unpackRank(std::string_view bytes, RankSession& r) {
   r.track.spans.assign(size_t(std::min<uint64_t>(n, bytes.size())), {});
   for (TraceSpan& sp : r.track.spans) in.get(sp.name), in.get(sp.startNs), in.get(sp.durationNs);
   in.get(r.seconds), in.get(r.commSeconds), in.get(r.peakBytes), in.get(r.bytesSent), in.get(r.bytesReceived);
-  in.get(r.lastStep);
+  in.get(r.lastStep), in.get(r.stepSeconds);
   return in.ok() ? Status::ok() : Status::internal("rank " + std::to_string(r.rank) + "'s results are cut short");
 }
 

@@ -75,6 +75,7 @@ struct RankSession {
   double kernelSeconds = 0;                          // in kernels
   TraceTrack track;
   double seconds = 0, commSeconds = 0;
+  std::vector<double> stepSeconds;  // a plain run's: each step's
   int64_t peakBytes = 0;
   std::map<int64_t, uint64_t> bytesSent, bytesReceived;  // by ring, as the communicator counted them
   // With SessionOptions::record, per step: the shared scope as the step

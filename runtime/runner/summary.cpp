@@ -54,8 +54,9 @@ std::string plainSummary(const Session& session, int64_t steps, const std::vecto
   for (size_t i = 0; i < losses.size(); ++i) y += (i ? ", " : "") + number(losses[i]);
   y += "]\nper_rank:\n";
   for (const RankSession& r : session.ranks) {
-    y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) +
-         "\n    kernel_seconds: " + number(r.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
+    y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) + "\n    step_seconds: [";
+    for (size_t i = 0; i < r.stepSeconds.size(); ++i) y += (i ? ", " : "") + number(r.stepSeconds[i]);
+    y += "]\n    kernel_seconds: " + number(r.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
          "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
          "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
          "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";

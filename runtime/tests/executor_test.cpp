@@ -101,6 +101,47 @@ TEST_CASE("null types are not kept, null values arrive absent", "[executor]") {
   CHECK(!fetches["y"].sharesStorageWith(feeds["x"]));
 }
 
+namespace {
+// Records KernelContext::reusable(0) of each pd_op.sin it runs, then copies x.
+std::vector<bool> gReusable;
+Status recordReusable(KernelContext& ctx) {
+  gReusable.push_back(ctx.reusable(0));
+  ctx.setOut(0, ctx.in(0).clone());
+  return Status::ok();
+}
+}  // namespace
+
+TEST_CASE("an operand is reusable where its value dies and nothing else holds its storage", "[executor]") {
+  KernelRegistry reg = testRegistry();
+  reg.add("pd_op.sin", recordReusable);
+  auto p = parse(block(
+      {kData,
+       // %2 dies at the first sin: reusable
+       R"((%2) = "pd_op.relu" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       R"((%3) = "pd_op.sin" (%2) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       // %3 is read again later: not at this sin
+       R"((%4) = "pd_op.sin" (%3) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       R"((%5) = "pd_op.assign" (%3) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       // a feed (the caller's tensor shares it)
+       R"((%6) = "pd_op.sin" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       // %5 dies here but is also fetched (its tensor is in the fetches)
+       R"(() = "builtin.shadow_output" (%5) {output_name:"y"} : (builtin.tensor<2xf32>) -> )",
+       R"((%7) = "pd_op.sin" (%5) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       // %8 dies at the sin, but its reshape %10 shares its storage and lives on
+       R"((%8) = "pd_op.relu" (%4) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       R"((%9) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)2]} : () -> builtin.tensor<1xi64>)",
+       R"((%10) = "pd_op.reshape" (%8, %9) {} : (builtin.tensor<2xf32>, builtin.tensor<1xi64>) -> builtin.tensor<2xf32>)",
+       R"((%11) = "pd_op.sin" (%8) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)",
+       R"(() = "builtin.shadow_output" (%10) {output_name:"z"} : (builtin.tensor<2xf32>) -> )"}));
+  REQUIRE(p->program);
+  auto ex = Executor::compile(*p->program, reg);
+  REQUIRE(ex);
+  TensorMap feeds{{"x", f32({2}, {1, 2})}}, fetches;
+  gReusable.clear();
+  REQUIRE((*ex)->run(feeds, fetches));
+  CHECK(gReusable == std::vector<bool>{true, false, false, false, false});
+}
+
 TEST_CASE("a missing kernel is a located error of compile", "[executor]") {
   auto p =
       parse(block({kData, R"((%2) = "pd_op.frobnicate" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>)"}));

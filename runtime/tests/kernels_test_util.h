@@ -65,9 +65,11 @@ struct KernelRun {
   core::Status status;
 
   /// `inputs`: undefined tensors are absent optional operands. `resultTypes`:
-  /// one type per result (`<<NULL TYPE>>` allowed).
-  KernelRun(const std::string& opName, const std::string& attrs, const std::vector<Tensor>& inputs,
-            const std::vector<std::string>& resultTypes) {
+  /// one type per result (`<<NULL TYPE>>` allowed). `dying`: bit i, operand i
+  /// dies at the op (KernelContext::dying; the run holds the only reference to
+  /// each input the caller passed as a temporary).
+  KernelRun(const std::string& opName, const std::string& attrs, std::vector<Tensor> inputs,
+            const std::vector<std::string>& resultTypes, uint64_t dying = 0) {
     text = "{\n";
     std::string operands, types;
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -97,18 +99,18 @@ struct KernelRun {
     operandValues.resize(inputs.size());
     std::vector<const RuntimeValue*> ptrs;
     for (size_t i = 0; i < inputs.size(); ++i) {
-      operandValues[i].tensor = inputs[i];
       ptrs.push_back(inputs[i].defined() ? &operandValues[i] : nullptr);
+      operandValues[i].tensor = std::move(inputs[i]);
     }
     results.resize(resultTypes.size());
     const core::OpInfo* info = core::lookupOp(*op);
     REQUIRE(info);
     for (core::InplacePair pair : info->inplacePairs(uint32_t(inputs.size())))
       if (pair.operand < inputs.size() && pair.result < results.size())
-        results[pair.result].tensor = inputs[pair.operand];
+        results[pair.result].tensor = operandValues[pair.operand].tensor;
     KernelFn fn = kernelRegistry().find(info);
     REQUIRE(fn);
-    KernelContext kc{*op, ptrs, results};
+    KernelContext kc{*op, ptrs, results, nullptr, dying};
     status = fn(kc);
   }
   Tensor& out(size_t i) { return results[i].tensor; }
