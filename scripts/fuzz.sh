@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of app/fuzz with clang-14 into build-fuzz/ (or
-# $FUZZ_BUILD_DIR) and runs them.
+# Builds the libFuzzer targets of app/fuzz in the sanitizer tree that
+# sanitize-test.sh also uses (scripts/sanitizer-build.sh: clang-14, build-asan/
+# or $ASAN_BUILD_DIR; after sanitize-test.sh only the targets are left to
+# link) and runs them.
 #
 #   fuzz.sh                          CI mode: for each target, replay the
 #                                    committed corpus (testdata/fuzz/TARGET),
@@ -15,7 +17,7 @@
 # is printed as a hex dump with its path.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+build=${ASAN_BUILD_DIR:-$root/build-asan}
 scratch=${FUZZ_SCRATCH:-/tmp/pir-fuzz}
 targets=(fuzz_roundtrip fuzz_passes fuzz_pipeline fuzz_executor)
 # Deterministic budget per target, sized so the four take about 2 minutes
@@ -35,11 +37,7 @@ if [ "${1:-}" = --long ]; then
   if [ -n "${3:-}" ]; then targets=("$3"); fi
 fi
 
-"$root/scripts/install-deps.sh" clang-14 libclang-rt-14-dev
-CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DPIR_FUZZ=ON -DPIR_BUILD_TESTS=OFF -DCMAKE_CXX_COMPILER=clang++-14 > "$build.configure.log" 2>&1 \
-  || { cat "$build.configure.log"; exit 1; }
-cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"
+"$root/scripts/sanitizer-build.sh" "${targets[@]}"
 
 # Prints every crash/leak/timeout/oom artifact under $1 (hex dump + path);
 # returns 1 if there was one.

@@ -1,23 +1,17 @@
 #!/usr/bin/env bash
 # The whole test suite under AddressSanitizer and UndefinedBehaviorSanitizer:
-# builds with -DPIR_SANITIZE=ON (the system compiler, GCC) into build-asan/
-# (or $ASAN_BUILD_DIR) and runs ctest there. Any sanitizer report fails the
-# test that triggered it.
+# builds the sanitizer tree (scripts/sanitizer-build.sh: clang-14, shared
+# with fuzz.sh) into build-asan/ (or $ASAN_BUILD_DIR) and runs ctest there.
+# Any sanitizer report fails the test that triggered it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ASAN_BUILD_DIR:-$root/build-asan}
-"$root/scripts/install-deps.sh"
-# The benchmark targets and the bench.sh check measure speed, not correctness:
-# they are left out here (the normal build runs them). -O1 with line tables
-# only: what the sanitizers' authors advise, and half the compile time of
-# -O2 -g under ASan+UBSan (CI has two cores).
-BUILD_DIR=$build "$root/scripts/build.sh" -DPIR_SANITIZE=ON -DPIR_BUILD_BENCH=OFF \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
+"$root/scripts/sanitizer-build.sh"
 # The first report ends the process with exit code 86, which no test expects
 # (an error case expects 1, so a plain exit 1 could pass unnoticed); leaks
 # are reported too.
-# intercept_tls_get_addr=0: GCC 12's sanitizer runtime (as LLVM's before 17,
-# https://reviews.llvm.org/D147459) takes a dynamic TLS block that happens to
+# intercept_tls_get_addr=0: the sanitizer runtimes of GCC 12 and of LLVM
+# before 17 (https://reviews.llvm.org/D147459) take a dynamic TLS block that happens to
 # start at offset 16 of a page for a pre-2.25 glibc header and reads garbage
 # as its bounds; LeakSanitizer's tracer then dies with "Tracer caught signal
 # 11" at exit and no report (pir-run under mpirun: OpenMPI's dlopen'ed plugins
