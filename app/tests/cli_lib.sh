@@ -23,6 +23,14 @@ SEED=$TESTDATA/seeds/reshard_before.pir         # fails the dist check (--verify
 SEED_AFTER=$TESTDATA/seeds/reshard_after.pir    # passes it
 SIMPLE=$TESTDATA/roundtrip/01_classic_mlp_builtin_tensor.pir
 PIR_RUN=$(dirname "$PIR_OPT")/pir-run  # the runner, built beside pir-opt
+GEN=$HERE/../../scripts/gen-program
+
+# gen_model MODEL OUT ARGS... : gen-program --model MODEL at the test file's $SIZES (ARGS may override them) into OUT.
+gen_model() {
+  local model=$1 out=$2
+  shift 2
+  "$GEN" --model "$model" $SIZES "$@" -o "$out" || fail "gen-program --model $model $*"
+}
 
 export LC_ALL=C
 FAILED=0

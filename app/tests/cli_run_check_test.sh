@@ -5,7 +5,6 @@
 # that the updates move the parameters by many ulps, so the optimizer is tested too (issue 28); the
 # check compares every step's gradients and updates. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-GEN=$HERE/../../scripts/gen-program
 
 # The match line: N tensors, G gradients and U updates at each of S steps, and the worst element, or
 # "every element equal" (a data-parallel run can be bitwise the serial one, depending on the machine's

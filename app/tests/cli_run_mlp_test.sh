@@ -4,16 +4,11 @@
 # layouts against their serial meaning (pir-run --check) in process (under mpirun: cli_run_mpi_test.sh), with the
 # collectives the benchmark's PyTorch side makes. Tiny sizes. See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-GEN=$HERE/../../scripts/gen-program
 TORCH_REF=$HERE/../../scripts/mlp_torch.py
 SIZES="--layers 3 --hidden 16 --batch 8"
 
 # mlp OUT ARGS... : writes the program (SIZES unless ARGS override them) to OUT.
-mlp() {
-  local out=$1
-  shift
-  "$GEN" --model mlp $SIZES "$@" -o "$out" || fail "gen-program --model mlp $*"
-}
+mlp() { gen_model mlp "$@"; }
 
 test_mlp_matches_pytorch() {
   /usr/bin/python3 -c 'import torch, numpy' 2> /dev/null || skip "no python3-torch"

@@ -4,7 +4,6 @@
 # failing rank and a deadlock end the job with exit 1. ctest label `mpi`.
 # See cli_lib.sh for the driver.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
-GEN=$HERE/../../scripts/gen-program
 
 # summary.yaml without what a run's timing makes differ (seconds).
 untimed() {

@@ -8,7 +8,6 @@
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 TWO=$PIR_TESTDATA/gradient_merge/05_dist_two_stages.pir  # stage 0 on [0], stage 1 on [1], sgd_
 SEED=$PIR_TESTDATA/pipeline/07_seed_mlp_fthenb.pir
-GEN=$HERE/../../scripts/gen-program
 
 # check_mode PROGRAM N ARGS...: pir-run --micro-batches N --check passes.
 check_mode() {

@@ -7,7 +7,6 @@
 # cli_lib.sh for how to run one.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh" "$@"
 
-GEN=$HERE/../../scripts/gen-program
 
 # big.pir: 20000 ops, cut into several 4 MB chunks.
 write_big() {

@@ -15,7 +15,6 @@ ONE=$SHAPES/10_transposed_matmuls_one_chunk.pir
 VPP=$SHAPES/11_transposed_matmuls_vpp.pir
 V=$SHAPES/12_transposed_matmuls_v.pir
 V4=$SHAPES/13_transposed_matmuls_v_four_stages.pir
-GEN=$HERE/../../scripts/gen-program
 
 # passes ARGS...: pir-run ARGS --check exits 0 with a 'check: N tensors match' line.
 passes() { check_passes zero-bubble "$@"; }

@@ -2,15 +2,10 @@
 # What the Llama CLI tests share (cli_run_llama_test.sh, cli_run_llama_mpi_test.sh; issue 30), sourced after
 # cli_lib.sh: gen-program --model llama at tiny sizes (2 layers, hidden 16, 2 heads, sequence 8, vocabulary 32),
 # its inputs, and the line a passing pir-run --check prints.
-GEN=$HERE/../../scripts/gen-program
 SIZES="--layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32"
 
 # llama OUT ARGS... : writes the program (tiny sizes unless ARGS override them) to OUT.
-llama() {
-  local out=$1
-  shift
-  "$GEN" --model llama $SIZES "$@" -o "$out" || fail "gen-program --model llama $*"
-}
+llama() { gen_model llama "$@"; }
 
 # inputs DIR BATCH [ARGS...] : every feed and parameter as DIR/NAME.npy, the feeds BATCH rows (a pipeline's feed
 # holds every micro-batch), weights x 0.3 so that attention is far from uniform.
