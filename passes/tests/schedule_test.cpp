@@ -159,7 +159,16 @@ TEST_CASE("ZB1P and ZBH1 beat 1F1B and Paddle's ZBH1 list at P=4 N=8", "[schedul
 }
 
 TEST_CASE("ZB1P is never slower than ZBH1's list, whose P in flight it allows", "[schedule]") {
-  for (Costs c : {Costs{2, 3, 1}, Costs{3, 2, 4}, Costs{1, 1, 2}, Costs{50, 55, 45, 5}, Costs{}}) {
+  // (forward, backward_b, backward_w, communication), the rest defaults.
+  auto costs = [](int64_t f, int64_t b, int64_t w, int64_t comm = 0) {
+    Costs c;
+    c.forward = f;
+    c.backwardB = b;
+    c.backwardW = w;
+    c.communication = comm;
+    return c;
+  };
+  for (Costs c : {costs(2, 3, 1), costs(3, 2, 4), costs(1, 1, 2), costs(50, 55, 45, 5), Costs{}}) {
     for (int p : {2, 3, 4, 6}) {
       for (int n : {p, 2 * p + 1}) {
         ScheduleOptions o;
