@@ -35,6 +35,15 @@ class Builder {
     return op;
   }
 
+  /// As create, for a name from ctx.intern() and attributes from
+  /// ctx.attrList() (Operation::createInterned): nothing is interned again.
+  Operation* createInterned(std::string_view name, std::span<Value* const> operands,
+                            std::span<const Type* const> resultTypes, std::span<const NamedAttr> attrs) {
+    Operation* op = Operation::createInterned(ctx_, name, operands, resultTypes, attrs);
+    if (block_) block_->insertBefore(before_, op);
+    return op;
+  }
+
   Context& context() { return ctx_; }
 
  private:

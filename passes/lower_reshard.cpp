@@ -60,15 +60,17 @@ class LowerReshardPass : public ProgramPass {
     });
     DistOpFactory factory(program);
     bool failed = false;
-    lowering::PlanMemo memo;  // this program's plans: it repeats a few reshards (no longer than its Context)
-    for (Operation* op : reshards) failed = !lowerOne(program, factory, *rings, memo, rank, *op, diag) || failed;
+    lowering::PlanMemo memo;           // this program's plans: it repeats a few reshards (no longer than its Context)
+    lowering::ConstantMemo constants;  // and its helper constants, likewise
+    for (Operation* op : reshards)
+      failed = !lowerOne(program, factory, *rings, memo, constants, rank, *op, diag) || failed;
     if (failed) return Status::error("lower-reshard could not complete");
     return Status::ok();
   }
 
  private:
   bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, lowering::PlanMemo& memo,
-                int64_t rank, Operation& op, DiagnosticEngine& diag) {
+                lowering::ConstantMemo& constants, int64_t rank, Operation& op, DiagnosticEngine& diag) {
     Value* in = op.numOperands() == 1 && op.numResults() == 1 ? op.operandValue(0) : nullptr;
     const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
     const TensorDistAttr* dst = in ? distAttrOf(op.result(0)->type()) : nullptr;
@@ -82,7 +84,7 @@ class LowerReshardPass : public ProgramPass {
       diag.error(reportLocation(&op), "cannot lower dist_op.reshard: " + plan.status().message());
       return false;
     }
-    lowering::Emitter emitter(program, factory, rings, rank, op);
+    lowering::Emitter emitter(program, factory, rings, constants, rank, op);
     Value* v = in;
     for (const lowering::Step& step : plan->steps) v = emitter.emit(step, v);
     op.result(0)->replaceAllUsesWith(v);

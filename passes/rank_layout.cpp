@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <initializer_list>
 #include <map>
@@ -30,40 +31,94 @@ constexpr std::string_view kKindNames[] = {"data", "parameter", "shadow_output"}
 
 // ---- writing -------------------------------------------------------------
 
+// ranks.yaml holds every value with one piece per rank (110 MB at 1M ops on
+// 8 ranks), so the writer appends in place instead of joining temporaries.
+void appendInt(std::string& out, int64_t v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+void appendIntList(std::string& out, std::span<const int64_t> v) {
+  out += '[';
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ", ";
+    appendInt(out, v[i]);
+  }
+  out += ']';
+}
+
+void appendRangeList(std::string& out, std::span<const core::ShardPiece> ranges) {
+  out += '[';
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    out += i ? ", [" : "[";
+    appendInt(out, ranges[i].begin);
+    out += ", ";
+    appendInt(out, ranges[i].end);
+    out += ']';
+  }
+  out += ']';
+}
+
+void appendPartialList(std::string& out, std::span<const core::PartialEntry> partial) {
+  out += '[';
+  for (size_t i = 0; i < partial.size(); ++i) {
+    out += i ? ", {dim: " : "{dim: ";
+    appendInt(out, partial[i].meshDim);
+    out += ", reduce: ";
+    out += core::reduceTypeName(partial[i].reduce);
+    out += '}';
+  }
+  out += ']';
+}
+
 std::string intList(std::span<const int64_t> v) {
-  std::string out = "[";
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
-  return out + "]";
+  std::string out;
+  appendIntList(out, v);
+  return out;
 }
 
 std::string rangeList(std::span<const core::ShardPiece> ranges) {
-  std::string out = "[";
-  for (size_t i = 0; i < ranges.size(); ++i)
-    out += (i ? ", [" : "[") + std::to_string(ranges[i].begin) + ", " + std::to_string(ranges[i].end) + "]";
-  return out + "]";
-}
-
-std::string partialList(std::span<const core::PartialEntry> partial) {
-  std::string out = "[";
-  for (size_t i = 0; i < partial.size(); ++i)
-    out += std::string(i ? ", " : "") + "{dim: " + std::to_string(partial[i].meshDim) +
-           ", reduce: " + std::string(core::reduceTypeName(partial[i].reduce)) + "}";
-  return out + "]";
+  std::string out;
+  appendRangeList(out, ranges);
+  return out;
 }
 
 void writeValue(const LayoutValue& v, std::string& out) {
-  out += "  - name: " + yamlString(v.name) + "\n    kind: " + std::string(layoutValueKindName(v.kind)) +
-         "\n    dtype: " + std::string(core::paddleDataTypeName(v.dtype)) + "\n    shape: " + intList(v.shape);
-  if (v.meshShape.empty() && v.processIds.empty())
+  out += "  - name: ";
+  out += yamlString(v.name);
+  out += "\n    kind: ";
+  out += layoutValueKindName(v.kind);
+  out += "\n    dtype: ";
+  out += core::paddleDataTypeName(v.dtype);
+  out += "\n    shape: ";
+  appendIntList(out, v.shape);
+  if (v.meshShape.empty() && v.processIds.empty()) {
     out += "\n    mesh: null";
-  else
-    out += "\n    mesh: {shape: " + intList(v.meshShape) + ", process_ids: " + intList(v.processIds) + "}";
-  out += "\n    dims_mapping: " + intList(v.dimsMapping) + "\n    partial: " + partialList(v.partial) +
-         "\n    persistable: " + (v.persistable ? "true" : "false") + "\n    pieces:" + (v.pieces.empty() ? " []" : "");
-  for (const LayoutPiece& p : v.pieces)
-    out += "\n      - {rank: " + std::to_string(p.rank) + ", shape: " + intList(p.shape) +
-           ", ranges: " + rangeList(p.ranges) + "}";
-  out += "\n";
+  } else {
+    out += "\n    mesh: {shape: ";
+    appendIntList(out, v.meshShape);
+    out += ", process_ids: ";
+    appendIntList(out, v.processIds);
+    out += '}';
+  }
+  out += "\n    dims_mapping: ";
+  appendIntList(out, v.dimsMapping);
+  out += "\n    partial: ";
+  appendPartialList(out, v.partial);
+  out += "\n    persistable: ";
+  out += v.persistable ? "true" : "false";
+  out += "\n    pieces:";
+  if (v.pieces.empty()) out += " []";
+  for (const LayoutPiece& p : v.pieces) {
+    out += "\n      - {rank: ";
+    appendInt(out, p.rank);
+    out += ", shape: ";
+    appendIntList(out, p.shape);
+    out += ", ranges: ";
+    appendRangeList(out, p.ranges);
+    out += '}';
+  }
+  out += '\n';
 }
 
 // ---- the layout rule -------------------------------------------------------

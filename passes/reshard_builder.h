@@ -1,6 +1,8 @@
 //===- reshard_builder.h - creating dist_op.reshard ops ---------*- C++ -*-===//
 #pragma once
 
+#include <utility>
+
 #include "core/attr_list_builder.h"
 #include "core/builder.h"
 #include "core/program.h"
@@ -32,6 +34,11 @@ class DistOpFactory {
   /// op_dist_attr: `op_role` (as Int32) and a separate `chunk_id` if `like`
   /// has them (nothing when `like` is null).
   void setRoleAndChunk(core::AttrListBuilder& attrs, const core::Operation* like);
+  /// What setRoleAndChunk reads from `like`: its op_role and chunk_id
+  /// attributes as they are (null where absent), for memos of made ops.
+  std::pair<const core::Attribute*, const core::Attribute*> roleAndChunkOf(const core::Operation& like) const {
+    return {like.attr(opRoleKey_.str()), like.attr(chunkIdKey_.str())};
+  }
   /// An op_dist_attr in the program's style, with `like`'s chunk id.
   const core::OpDistAttr* opDistAttr(const core::ProcessMesh* mesh, std::span<const core::Attribute* const> operands,
                                      std::span<const core::Attribute* const> results, const core::Operation* like);

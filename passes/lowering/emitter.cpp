@@ -39,12 +39,13 @@ int64_t usersChunk(const Value* v, int depth = 0) {
 
 }  // namespace
 
-Emitter::Emitter(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, int64_t rank,
-                 Operation& reshard)
+Emitter::Emitter(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, ConstantMemo& constants,
+                 int64_t rank, Operation& reshard)
     : program_(program),
       ctx_(program.context()),
       factory_(factory),
       rings_(rings),
+      constants_(constants),
       rank_(rank),
       reshard_(reshard),
       builder_(program.context()) {
@@ -154,25 +155,44 @@ Operation* Emitter::create(std::string_view name, std::span<Value* const> operan
   return builder_.create(name, operands, results, attrs.attrs());
 }
 
+template <class Build>
+Value* Emitter::constant(ConstantMemo::Key key, Build&& build) {
+  auto [role, chunkAttr] = factory_.roleAndChunkOf(reshard_);
+  key.role = role;
+  key.chunkAttr = chunkAttr;
+  key.chunk = chunk_;
+  if (const ConstantMemo::Made* made = constants_.find(key)) {
+    const Type* t[] = {made->type};
+    return builder_.createInterned(made->name, {}, t, made->attrs)->result(0);
+  }
+  Operation* op = build();
+  constants_.add(std::move(key), {op->name(), op->attributes(), op->result(0)->type()});
+  return op->result(0);
+}
+
 Value* Emitter::fullAxis(int64_t axis, const ProcessMesh* mesh) {
-  int64_t one[] = {1};
-  const TensorDistAttr* attr = oneDim(mesh, 1, -1, false);
-  const Attribute* results[] = {attr};
-  AttrListBuilder a = attrs(opDist(mesh, {}, results, chunk_), 1, true);
-  a.setDataType("dtype", DataType::I32).setPlace("place", Place{"cpu"}).setIntArray("shape", one);
-  a.setFloat("value", static_cast<float>(axis));
-  const Type* t[] = {distType(one, attr, DataType::I32)};
-  return create("pd_op.full", {}, t, a)->result(0);
+  return constant({mesh, nullptr, nullptr, -1, false, {axis}}, [&] {
+    int64_t one[] = {1};
+    const TensorDistAttr* attr = oneDim(mesh, 1, -1, false);
+    const Attribute* results[] = {attr};
+    AttrListBuilder a = attrs(opDist(mesh, {}, results, chunk_), 1, true);
+    a.setDataType("dtype", DataType::I32).setPlace("place", Place{"cpu"}).setIntArray("shape", one);
+    a.setFloat("value", static_cast<float>(axis));
+    const Type* t[] = {distType(one, attr, DataType::I32)};
+    return create("pd_op.full", {}, t, a);
+  });
 }
 
 Value* Emitter::fullIntArray(std::span<const int64_t> values, const ProcessMesh* mesh) {
-  int64_t n[] = {static_cast<int64_t>(values.size())};
-  const TensorDistAttr* attr = oneDim(mesh, 1, -1, false);
-  const Attribute* results[] = {attr};
-  AttrListBuilder a = attrs(opDist(mesh, {}, results, chunk_), 1, true);
-  a.setDataType("dtype", DataType::I64).setPlace("place", Place{"cpu"}).setInt64Array("value", values);
-  const Type* t[] = {distType(n, attr, DataType::I64)};
-  return create("pd_op.full_int_array", {}, t, a)->result(0);
+  return constant({mesh, nullptr, nullptr, -1, true, {values.begin(), values.end()}}, [&] {
+    int64_t n[] = {static_cast<int64_t>(values.size())};
+    const TensorDistAttr* attr = oneDim(mesh, 1, -1, false);
+    const Attribute* results[] = {attr};
+    AttrListBuilder a = attrs(opDist(mesh, {}, results, chunk_), 1, true);
+    a.setDataType("dtype", DataType::I64).setPlace("place", Place{"cpu"}).setInt64Array("value", values);
+    const Type* t[] = {distType(n, attr, DataType::I64)};
+    return create("pd_op.full_int_array", {}, t, a);
+  });
 }
 
 Value* Emitter::fill(std::span<const int64_t> localDims, std::span<const int64_t> typeDims, const TensorDistAttr* attr,

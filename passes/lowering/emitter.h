@@ -28,6 +28,7 @@
 #include "core/builder.h"
 #include "core/process_group.h"
 #include "core/program.h"
+#include "passes/lowering/constant_memo.h"
 #include "passes/lowering/plan.h"
 #include "passes/reshard_builder.h"
 
@@ -36,9 +37,10 @@ namespace pir::passes::lowering {
 class Emitter {
  public:
   /// Emits before `reshard` for global rank `rank`, on the rings of `rings`
-  /// (planRings of the program: every ring a step asks for is there).
-  Emitter(core::Program& program, DistOpFactory& factory, const core::ProcessGroupTable& rings, int64_t rank,
-          core::Operation& reshard);
+  /// (planRings of the program: every ring a step asks for is there);
+  /// `constants` is the program's run's memo of helper constants.
+  Emitter(core::Program& program, DistOpFactory& factory, const core::ProcessGroupTable& rings, ConstantMemo& constants,
+          int64_t rank, core::Operation& reshard);
 
   /// The value `cur` becomes after `step`, built on rank R.
   core::Value* emit(const Step& step, core::Value* cur);
@@ -150,10 +152,16 @@ class Emitter {
   static core::DataType dtypeOf(const core::Value* v);
 
  private:
+  /// The helper constant of `key` on `mesh`, as the memo has it or as
+  /// `build` makes it (then kept).
+  template <class Build>
+  core::Value* constant(ConstantMemo::Key key, Build&& build);
+
   core::Program& program_;
   core::Context& ctx_;
   DistOpFactory& factory_;
   const core::ProcessGroupTable& rings_;
+  ConstantMemo& constants_;
   int64_t rank_;
   core::Operation& reshard_;
   core::Builder builder_;

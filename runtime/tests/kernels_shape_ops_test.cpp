@@ -247,7 +247,8 @@ TEST_CASE("slice, concat, split and transpose grads match finite differences", "
     Tensor out = forward("pd_op.slice", attrs, {x, starts, ends});
     Tensor w = randomF64(shapeOf(out), 62);
     Tensor g = forward("pd_op.slice_grad", attrs, {x, w, starts, ends});
-    auto fwd = [&](const std::vector<Tensor>& in) { return forward("pd_op.slice", attrs, in); };
+    // clang 14 cannot capture a structured binding: through a named reference.
+    auto fwd = [&, &attrText = attrs](const std::vector<Tensor>& in) { return forward("pd_op.slice", attrText, in); };
     checkClose(g, numericGrad(fwd, {x, starts, ends}, 0, w), 1e-7);
   }
   // transpose
