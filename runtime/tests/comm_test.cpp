@@ -33,10 +33,10 @@ TEST_CASE("all_reduce combines every reduce type in ring order", "[comm]") {
                                                                                 {ReduceType::Avg, {2, -2}}}) {
     InProcessWorld world(3, rings, kTimeout);
     std::vector<std::vector<float>> got(3);
-    auto outcome = world.run([&](int64_t r, Communicator& c) {
+    auto outcome = world.run([&, reduce = op](int64_t r, Communicator& c) {  // clang 14: no binding captured
       Tensor x = floats({2}, {float(r + 1), -float(r + 1)});
       Tensor out;
-      Status s = c.allReduce(12, x, out, op);
+      Status s = c.allReduce(12, x, out, reduce);
       if (s) got[r] = values(out);
       return s;
     });
