@@ -7,7 +7,6 @@
 # cli_lib.sh for how to run one.
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh" "$@"
 
-
 # big.pir: 20000 ops, cut into several 4 MB chunks.
 write_big() {
   "$GEN" --ops 20000 --seed 3 "$@" -o big.pir || fail "gen-program failed"

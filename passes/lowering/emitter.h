@@ -152,8 +152,9 @@ class Emitter {
   static core::DataType dtypeOf(const core::Value* v);
 
  private:
-  /// The helper constant of `key` on `mesh`, as the memo has it or as
-  /// `build` makes it (then kept).
+  /// The helper constant `key` describes (this reshard's role and chunks
+  /// are filled in here), as the memo has it or as `build` makes it, which
+  /// the memo then keeps.
   template <class Build>
   core::Value* constant(ConstantMemo::Key key, Build&& build);
 
