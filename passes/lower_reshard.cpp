@@ -17,6 +17,7 @@
 #include "core/operation.h"
 #include "core/verifier.h"
 #include "passes/lowering/cost_model.h"
+#include "passes/lowering/emission_memo.h"
 #include "passes/lowering/emitter.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_option.h"
@@ -62,15 +63,17 @@ class LowerReshardPass : public ProgramPass {
     bool failed = false;
     lowering::PlanMemo memo;           // this program's plans: it repeats a few reshards (no longer than its Context)
     lowering::ConstantMemo constants;  // and its helper constants, likewise
+    lowering::EmissionMemo emissions;  // and the ops its reshards became, likewise
     for (Operation* op : reshards)
-      failed = !lowerOne(program, factory, *rings, memo, constants, rank, *op, diag) || failed;
+      failed = !lowerOne(program, factory, *rings, memo, constants, emissions, rank, *op, diag) || failed;
     if (failed) return Status::error("lower-reshard could not complete");
     return Status::ok();
   }
 
  private:
   bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, lowering::PlanMemo& memo,
-                lowering::ConstantMemo& constants, int64_t rank, Operation& op, DiagnosticEngine& diag) {
+                lowering::ConstantMemo& constants, lowering::EmissionMemo& emissions, int64_t rank, Operation& op,
+                DiagnosticEngine& diag) {
     Value* in = op.numOperands() == 1 && op.numResults() == 1 ? op.operandValue(0) : nullptr;
     const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
     const TensorDistAttr* dst = in ? distAttrOf(op.result(0)->type()) : nullptr;
@@ -85,8 +88,16 @@ class LowerReshardPass : public ProgramPass {
       return false;
     }
     lowering::Emitter emitter(program, factory, rings, constants, rank, op);
-    Value* v = in;
-    for (const lowering::Step& step : plan->steps) v = emitter.emit(step, v);
+    lowering::EmissionMemo::Key key{&*plan,          in->type(),          op.result(0)->type(),  op.attributes().data(),
+                                    emitter.chunk(), emitter.recvChunk(), emitter.stopGradient()};
+    bool recordable = lowering::EmissionMemo::recordable(*plan);
+    Value* v = recordable ? emissions.replay(key, program.context(), op) : nullptr;
+    if (!v) {
+      Operation* before = op.prevOp();
+      v = in;
+      for (const lowering::Step& step : plan->steps) v = emitter.emit(step, v);
+      if (recordable) emissions.record(key, before, op, v);
+    }
     op.result(0)->replaceAllUsesWith(v);
     op.erase();
     stats_.add("reshards lowered: " + plan->function);

@@ -142,6 +142,10 @@ class SplitRanksPass : public SplittingPass {
     std::atomic<size_t> next{0};
     std::atomic<bool> stop{false};
     std::mutex mutex;
+    // One thread would stop at the first rank that fails and report its
+    // diagnostics alone: so the lowest failing rank's are kept, whichever
+    // thread gets there first.
+    size_t failedAt = ranks.size();
     Status first;
     std::vector<Diagnostic> found;
     std::vector<Counters> counters(ranks.size());  // added in rank order, whichever thread finishes first
@@ -162,9 +166,11 @@ class SplitRanksPass : public SplittingPass {
         }
         if (s) continue;
         std::lock_guard<std::mutex> lock(mutex);
-        for (const Diagnostic& d : local.diagnostics()) found.push_back(d);
-        if (first) first = s;
         stop = true;
+        if (i > failedAt) continue;
+        failedAt = i;
+        found.assign(local.diagnostics().begin(), local.diagnostics().end());
+        first = s;
       }
     };
     std::vector<std::thread> threads;

@@ -111,4 +111,17 @@ test_threads_option() {
   diff -r d1 d2 > /dev/null || fail "split-ranks output differs between --threads 1 and 2"
 }
 
+test_threads_split_ranks_errors() {
+  # split-ranks without apply-partition on a program whose ranks 2 and 3 both
+  # fail: one thread stops at rank 2 and reports its errors alone, so every
+  # thread count must, in every run, whichever thread fails first (before,
+  # some runs on two threads reported rank 3's errors too).
+  local f=$TESTDATA/reshard/20_error_cross_mesh_dims_maping.pir i
+  for i in $(seq 10); do
+    threads_agree "$f" --pass-pipeline=split-ranks --output-dir d
+    expect_rc 1 "split-ranks of a cross-mesh reshard left in"
+  done
+  [ "$(grep -o 'rank [0-9]*' err1 | sort -u)" = "rank 2" ] || fail "not rank 2's errors alone: $(head -3 err1)"
+}
+
 cli_main

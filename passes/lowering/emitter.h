@@ -126,6 +126,8 @@ class Emitter {
   int64_t rank() const { return rank_; }
   int64_t chunk() const { return chunk_; }
   int64_t recvChunk() const { return recvChunk_; }
+  /// The source value's stop_gradient, or null.
+  const core::Attribute* stopGradient() const { return sg_; }
   /// `pd_op.send_v2` of x to global rank `dst` on ring `g` (op on `from`'s mesh).
   void sendTo(core::Value* x, const core::TensorDistAttr* from, const core::ProcessGroup& g, int64_t dst);
   /// `pd_op.recv_v2` from global rank `src` on ring `g`: a value of global
