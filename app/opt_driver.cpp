@@ -24,6 +24,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <thread>
 
 #include "app/cli_checks.h"
@@ -391,10 +392,39 @@ core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::uniq
 
 /// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's
 /// mode) and the input's bytes (the source hash pir-run --check compares).
+/// programs.yaml's source_hash (passes::sourceHashOf over the input's
+/// bytes). With a second core it is taken there while the parser reads the
+/// same pages: at the end it was a serial pass over the whole input (a
+/// second at 1M ops), faulted back in after the parser had dropped it.
+class SourceHash {
+ public:
+  void start(std::string_view text) {
+    text_ = text;
+    if (core::workerThreads() < 2) return;
+    try {
+      thread_ = std::thread([this] { hash_ = passes::sourceHashOf(text_); });
+    } catch (const std::system_error&) {  // no thread to be had: taken when asked
+    }
+  }
+  const std::string& get() {
+    if (thread_.joinable()) thread_.join();
+    if (hash_.empty()) hash_ = passes::sourceHashOf(text_);
+    return hash_;
+  }
+  ~SourceHash() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::string_view text_;
+  std::string hash_;
+  std::thread thread_;
+};
+
 void annotateManifest(passes::Manifest& manifest, const std::vector<std::unique_ptr<passes::PassManager>>& managers,
-                      std::string_view input) {
+                      SourceHash& input) {
   for (const auto& pm : managers) passes::annotateManifest(manifest, pm->results());
-  manifest.sourceHash = passes::sourceHashOf(input);
+  manifest.sourceHash = input.get();
 }
 
 /// `--output-dir` when the last pass streams its pieces (a splitting pass):
@@ -430,7 +460,7 @@ struct StreamedOutputDir {
     return core::Status::ok();
   }
 
-  core::Status finish(const std::vector<std::unique_ptr<passes::PassManager>>& managers, std::string_view input) {
+  core::Status finish(const std::vector<std::unique_ptr<passes::PassManager>>& managers, SourceHash& input) {
     passes::Manifest manifest;
     for (size_t i = 0; i < entries.size(); ++i)
       if (present[i]) manifest.programs.push_back(std::move(entries[i]));
@@ -445,7 +475,7 @@ struct StreamedOutputDir {
 /// `--output-dir`: each program to its file (passes/manifest.h: rankN/JOB.pir
 /// or NAME.pir), the passes' files, and DIR/programs.yaml listing the programs in order.
 core::Status writeOutputDir(const std::string& dir, const std::vector<Unit>& units,
-                            const std::vector<std::unique_ptr<passes::PassManager>>& managers, std::string_view input) {
+                            const std::vector<std::unique_ptr<passes::PassManager>>& managers, SourceHash& input) {
   StagedDirectory staged;
   if (core::Status s = staged.open(dir); !s) return s;
   passes::Manifest manifest;
@@ -586,6 +616,9 @@ int process(const OptOptions& opts) {
   session.file = &file;
   session.input = &input;
 
+  SourceHash sourceHash;  // before the parse: it reads the input beside the parser
+  if (!opts.outputDir.empty()) sourceHash.start(input.text());
+
   auto parseStart = Clock::now();
   std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them
   std::vector<Unit> units;
@@ -634,11 +667,11 @@ int process(const OptOptions& opts) {
       for (Unit& u : units)
         for (core::NamedProgram& p : u.set.programs)
           if (core::Status s = streamed->take(streamed->entries.size(), std::move(p)); !s) return fail(s.message());
-      if (core::Status s = streamed->finish(managers, input.text()); !s) return fail(s.message());
+      if (core::Status s = streamed->finish(managers, sourceHash); !s) return fail(s.message());
     }
   } else if (!opts.outputDir.empty()) {
     if (allOk)
-      if (core::Status s = writeOutputDir(opts.outputDir, units, managers, input.text()); !s) return fail(s.message());
+      if (core::Status s = writeOutputDir(opts.outputDir, units, managers, sourceHash); !s) return fail(s.message());
   } else if (allOk || opts.output == "-") {
     if (core::Status s = writeOutput(opts.output, session, units); !s) return fail(s.message());
   }

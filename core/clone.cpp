@@ -73,10 +73,17 @@ const Attribute* ContextImporter::attribute(const Attribute* a) {
 
 std::string_view ContextImporter::string(std::string_view s) { return dst_.intern(s); }
 
+std::string_view ContextImporter::internedString(std::string_view s) {
+  auto [it, fresh] = strings_.try_emplace(s.data());
+  if (!fresh && it->second.first.size() == s.size()) return it->second.second;
+  it->second = {s, dst_.intern(s)};
+  return it->second.second;
+}
+
 std::vector<NamedAttr> ContextImporter::namedAttrs(std::span<const NamedAttr> attrs) {
   std::vector<NamedAttr> out;
   out.reserve(attrs.size());
-  for (const NamedAttr& a : attrs) out.push_back({dst_.intern(a.key), attribute(a.value)});
+  for (const NamedAttr& a : attrs) out.push_back({internedString(a.key), attribute(a.value)});
   return out;
 }
 
@@ -225,7 +232,8 @@ class ProgramCloner {
     types_.clear();
     for (uint32_t i = 0; i < op.numResults(); ++i) types_.push_back(import_.type(op.result(i)->type()));
     nulls_.assign(op.numOperands(), nullptr);
-    Operation* copy = Operation::create(dst_, op.name(), nulls_, types_, import_.attrList(op.attributes()));
+    Operation* copy = Operation::createInterned(dst_, import_.internedString(op.name()), nulls_, types_,
+                                                import_.attrList(op.attributes()));
     copy->setDebugId(op.debugId());
     copy->setLocation(op.location());
     if (!op.operandKeywords().empty()) {

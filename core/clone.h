@@ -39,6 +39,9 @@ class ContextImporter {
   const Type* type(const Type* t);
   const Attribute* attribute(const Attribute* a);
   std::string_view string(std::string_view s);
+  /// As string, for a string interned in its source Context (an op's name,
+  /// an attribute's key): looked up by address, each interned once.
+  std::string_view internedString(std::string_view s);
   /// An op's attribute list: keys interned, values imported, the list
   /// interned in `dst` (one lookup per distinct source list).
   std::span<const NamedAttr> attrList(std::span<const NamedAttr> attrs);
@@ -54,6 +57,7 @@ class ContextImporter {
   std::unordered_map<const Type*, const Type*> types_;
   std::unordered_map<const Attribute*, const Attribute*> attrs_;
   std::unordered_map<const NamedAttr*, std::span<const NamedAttr>> lists_;
+  std::unordered_map<const char*, std::pair<std::string_view, std::string_view>> strings_;  // source, copy
 };
 
 /// A program numbered for copying, once, however many copies are made: its

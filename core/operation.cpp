@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 #include "core/context.h"
 
@@ -88,15 +89,21 @@ Region& Operation::addRegion(Context& ctx) {
 }
 
 const Attribute* Operation::attr(std::string_view key) const {
+  // Passes ask for a few keys on every op: the first byte rules out most
+  // keys before a call to memcmp.
+  const size_t n = key.size();
+  if (n == 0) {
+    for (const NamedAttr& a : attributes())
+      if (a.key.empty()) return a.value;
+    return nullptr;
+  }
   for (const NamedAttr& a : attributes())
-    if (a.key == key) return a.value;
+    if (a.key.size() == n && a.key[0] == key[0] && std::memcmp(a.key.data(), key.data(), n) == 0) return a.value;
   return nullptr;
 }
 
 void Operation::setAttributes(Context& ctx, std::span<const NamedAttr> attrs) {
-  std::span<const NamedAttr> list = ctx.attrList(attrs);
-  attrs_ = list.data();
-  numAttrs_ = static_cast<uint32_t>(list.size());
+  setInternedAttributes(ctx.attrList(attrs));
 }
 
 void Operation::setOwnAttributes(Context& ctx, std::span<const NamedAttr> attrs) {

@@ -73,6 +73,12 @@ class Operation {
   void setAttr(Context& ctx, std::string_view key, const Attribute* value);
   bool removeAttr(Context& ctx, std::string_view key);
   void setAttributes(Context& ctx, std::span<const NamedAttr> attrs);
+  /// As setAttributes, for a list ctx.attrList() returned already (a pass
+  /// that rewrites each distinct list once): not looked up again.
+  void setInternedAttributes(std::span<const NamedAttr> list) {
+    attrs_ = list.data();
+    numAttrs_ = static_cast<uint32_t>(list.size());
+  }
   /// As setAttributes, for a list no other op can have (it holds an
   /// attribute made for this op): copied, not interned. Half a million such
   /// ops (pipeline-split's shadow_outputs) would each cost a lookup in a big

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <condition_variable>
 #include <cstring>
 #include <memory>
@@ -28,16 +29,44 @@ constexpr size_t kTailStoreBytes = size_t{16} << 20;
 // fetched OperandPrefetcher::kDistance ahead).
 constexpr int kNamesAhead = 4;
 
-/// Decimal digits of `v`, two at a time: every op prints a few numbers.
-void appendInt(std::string& out, int64_t v) {
+/// How many decimal digits `u` has (0 has one), from its bit length: every
+/// op prints a few numbers, and a loop of divisions was a fifth of printing
+/// a value's `%N`.
+int decimalDigits(uint64_t u) {
+  static constexpr uint64_t kPow10[] = {1ULL,
+                                        10ULL,
+                                        100ULL,
+                                        1000ULL,
+                                        10000ULL,
+                                        100000ULL,
+                                        1000000ULL,
+                                        10000000ULL,
+                                        100000000ULL,
+                                        1000000000ULL,
+                                        10000000000ULL,
+                                        100000000000ULL,
+                                        1000000000000ULL,
+                                        10000000000000ULL,
+                                        100000000000000ULL,
+                                        1000000000000000ULL,
+                                        10000000000000000ULL,
+                                        100000000000000000ULL,
+                                        1000000000000000000ULL,
+                                        10000000000000000000ULL};
+  if (u < 10) return 1;
+  int bits = 64 - std::countl_zero(u);
+  int below = (bits * 1233) >> 12;  // 1233 / 4096 ~ log10(2): 10^below <= 2^(bits-1) <= u, or one more
+  return below + (u >= kPow10[below]);
+}
+
+/// Writes `u` in decimal ending just before `end`, two digits at a time;
+/// returns where it starts.
+char* putDigits(char* end, uint64_t u) {
   static constexpr char kPairs[] =
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
       "8081828384858687888990919293949596979899";
-  char buf[24];
-  char* end = buf + sizeof buf;
   char* p = end;
-  uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   while (u >= 100) {
     unsigned pair = static_cast<unsigned>(u % 100) * 2;
     u /= 100;
@@ -50,6 +79,15 @@ void appendInt(std::string& out, int64_t v) {
   } else {
     *--p = static_cast<char>('0' + u);
   }
+  return p;
+}
+
+uint64_t magnitude(int64_t v) { return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); }
+
+void appendInt(std::string& out, int64_t v) {
+  char buf[24];
+  char* end = buf + sizeof buf;
+  char* p = putDigits(end, magnitude(v));
   if (v < 0) *--p = '-';
   out.append(p, static_cast<size_t>(end - p));
 }
@@ -243,31 +281,13 @@ class OutBuffer {
     }
     cur_ += n;
   }
-  /// `v` in decimal, two digits at a time.
+  /// `v` in decimal.
   void appendInt(int64_t v) {
-    static constexpr char kPairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
     if (end_ - cur_ < 24) grow(24);
     if (v < 0) *cur_++ = '-';
-    uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-    int digits = 1;
-    for (uint64_t t = u; t >= 10; t /= 10) ++digits;
-    char* p = cur_ + digits;
-    cur_ = p;
-    while (u >= 100) {
-      unsigned pair = static_cast<unsigned>(u % 100) * 2;
-      u /= 100;
-      *--p = kPairs[pair + 1];
-      *--p = kPairs[pair];
-    }
-    if (u >= 10) {
-      *--p = kPairs[u * 2 + 1];
-      *--p = kPairs[u * 2];
-    } else {
-      *--p = static_cast<char>('0' + u);
-    }
+    uint64_t u = magnitude(v);
+    cur_ += decimalDigits(u);
+    putDigits(cur_, u);
   }
 
  private:

@@ -95,12 +95,12 @@ class SplitRanksPass : public SplittingPass {
     }
     layout->planner = planner_;  // so that a check re-plans the rings as they were
     layout->costModel = costModel_.value();
-    publish(*layout);  // what ranks.yaml says, written only with --output-dir
     stages_.assign(ranks.size(), -1);
     for (size_t i = 0; i < ranks.size() && !layout->stages.empty(); ++i) {
       auto at = std::lower_bound(layout->ranks.begin(), layout->ranks.end(), ranks[i]) - layout->ranks.begin();
       stages_[i] = static_cast<int>(layout->stages[static_cast<size_t>(at)]);
     }
+    publish(std::move(*layout));  // what ranks.yaml says, written only with --output-dir
     return makeRanks(named, ranks, *rings, sink, diag);
   }
 

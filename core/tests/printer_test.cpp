@@ -1,6 +1,8 @@
 //===- printer_test.cpp - printing IR built by hand -----------------------===//
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "core/builder.h"
 #include "core/printer.h"
 #include "core/program.h"
@@ -181,4 +183,23 @@ TEST_CASE("printer: an op on another mesh cannot be spelled in the dims_maping e
   REQUIRE(s.message().find("dist_op.reshard") != std::string::npos);
   prog.style().distEra = DistEra::Full;
   REQUIRE(checkPrintable(prog).isOk());
+}
+
+TEST_CASE("printer: numbers at every count of digits", "[core][printer]") {
+  Fixture f;
+  // Dims print through the type's text, value numbers through the output
+  // buffer: both count digits from the bit length.
+  const Type* wide = f.tensor({0, 9, 10, 99, 100, 999999999999999999, 1000000000000000000,
+                               std::numeric_limits<int64_t>::max(), -1, std::numeric_limits<int64_t>::min()});
+  Operation* first = f.b.create("pd_op.data", {}, std::vector<const Type*>{wide});
+  for (int i = 0; i < 1000; ++i)
+    f.b.create("pd_op.relu", std::vector<Value*>{first->result(0)}, std::vector<const Type*>{wide});
+  std::string text = printProgram(f.prog);
+  CHECK(text.find("builtin.tensor<0x9x10x99x100x999999999999999999x1000000000000000000x9223372036854775807x-1x"
+                  "-9223372036854775808xf32>") != std::string::npos);
+  for (int n : {0, 9, 10, 99, 100, 999, 1000}) {
+    std::string line = "    (%" + std::to_string(n) + ") = ";
+    CHECK(text.find(line) != std::string::npos);
+  }
+  CHECK(text.find("(%1001)") == std::string::npos);
 }

@@ -43,10 +43,10 @@ Value* EmissionMemo::replay(const Key& key, Context& ctx, Operation& reshard) {
   Value* in = reshard.operandValue(0);
   Builder builder(ctx);
   builder.setInsertionPoint(&reshard);
-  std::vector<Operation*> made;
-  made.reserve(record.ops.size());
+  std::vector<Operation*>& made = made_;
+  std::vector<Value*>& operands = operands_;
+  made.clear();
   auto value = [&](Ref r) -> Value* { return r.op < 0 ? in : made[static_cast<size_t>(r.op)]->result(r.index); };
-  std::vector<Value*> operands;
   for (const Op& op : record.ops) {
     operands.clear();
     for (Ref r : op.operands) operands.push_back(value(r));

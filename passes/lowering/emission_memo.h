@@ -75,6 +75,9 @@ class EmissionMemo {
     size_t operator()(const Key& k) const;
   };
   std::unordered_map<Key, Record, KeyHash> records_;
+  // replay's scratch, kept between calls: a reshard replayed allocates nothing of its own
+  std::vector<core::Operation*> made_;
+  std::vector<core::Value*> operands_;
 };
 
 }  // namespace pir::passes::lowering
