@@ -52,25 +52,15 @@ bool isDistAttrKind(const Attribute* a) {
   return a->isa<OpDistAttr>() || a->isa<TensorDistAttr>() || a->isa<ProcessMesh>() || a->isa<PlacementsAttr>();
 }
 
-/// Where a dist type is left under `block`, or nothing: the first value or op found.
-std::string findDistLeft(const Block& block) {
-  for (const BlockArgument* a : block.arguments())
-    if (isDistType(a->type())) return "a block argument";
-  for (const BlockArgument* k : block.kwargs())
-    if (isDistType(k->type())) return "kwarg '" + std::string(k->name()) + "'";
-  std::string found;
-  walk(block, [&](const Operation& op) {
-    if (!found.empty()) return;
-    for (uint32_t i = 0; i < op.numResults(); ++i)
-      if (isDistType(op.result(i)->type())) found = "a result of '" + std::string(op.name()) + "'";
+/// What of `op` is still distributed, or nothing: a result, else an
+/// attribute (`attrs`: whether to look at its attributes too).
+std::string distLeftIn(const Operation& op, bool attrs) {
+  for (uint32_t i = 0; i < op.numResults(); ++i)
+    if (isDistType(op.result(i)->type())) return "a result of '" + std::string(op.name()) + "'";
+  if (attrs)
     for (const NamedAttr& a : op.attributes())
-      if (isDistAttrKind(a.value)) found = "attribute '" + std::string(a.key) + "' of '" + std::string(op.name()) + "'";
-    for (uint32_t r = 0; r < op.numRegions() && found.empty(); ++r)
-      for (const Block* b : op.region(r).blocks())
-        for (const BlockArgument* a : b->arguments())
-          if (isDistType(a->type())) found = "a block argument";
-  });
-  return found;
+      if (isDistAttrKind(a.value)) return "attribute '" + std::string(a.key) + "' of '" + std::string(op.name()) + "'";
+  return {};
 }
 
 class DistToDensePass : public RankProgramPass {
@@ -95,19 +85,28 @@ class DistToDensePass : public RankProgramPass {
         *program_, rank(), [&](const Operation& op, std::string message) { report(op, std::move(message)); });
     for (int i = 0; i < embeddings; ++i) stats_.add("vocab-parallel embeddings made c_embedding");
     distAttrsRemoved_ = 0;
+    left_.clear();
     convertBlock(program_->body());
     if (distAttrsRemoved_ > 1) stats_.add("op_dist_attr removed", distAttrsRemoved_ - 1);
     if (failed()) return Status::ok();  // reported: the pass fails
-    if (std::string left = findDistLeft(program_->body()); !left.empty())
-      return Status::internal("dist-to-dense left a dist type or attribute: " + left);
+    if (!left_.empty()) return Status::internal("dist-to-dense left a dist type or attribute: " + left_);
     return Status::ok();
   }
 
   Context& ctx() { return program_->context(); }
 
+  // What is left distributed is looked for as each op is converted, while
+  // it is in cache (a walk of its own after the pass missed on every op):
+  // the first found, in program order, is an internal error.
   void convertBlock(Block& block) {
-    for (BlockArgument* a : block.arguments()) a->setType(local(a->type()));
-    for (BlockArgument* k : block.kwargs()) k->setType(local(k->type()));
+    for (BlockArgument* a : block.arguments()) {
+      a->setType(local(a->type()));
+      if (left_.empty() && isDistType(a->type())) left_ = "a block argument";
+    }
+    for (BlockArgument* k : block.kwargs()) {
+      k->setType(local(k->type()));
+      if (left_.empty() && isDistType(k->type())) left_ = "kwarg '" + std::string(k->name()) + "'";
+    }
     for (Operation* op = block.front(); op && !failed();) {
       Operation* next = op->nextOp();  // a copied full_int_array goes before `op`, never after
       convertOp(*op);
@@ -136,7 +135,9 @@ class DistToDensePass : public RankProgramPass {
     } else if (wasDist && op.name() == "pd_op.reshape" && op.numOperands() >= 2) {
       localizeReshape(op);
     }
-    if (op.distAttr()) dropDistAttr(op);
+    // A list made by dropDistAttr was looked at when it was made.
+    bool attrsChecked = op.distAttr() && dropDistAttr(op);
+    if (left_.empty()) left_ = distLeftIn(op, !attrsChecked);
   }
 
   /// The dense type of rank R's piece of `t` (`t` itself when it holds no dist type).
@@ -194,6 +195,7 @@ class DistToDensePass : public RankProgramPass {
           Operation::create(ctx(), full->name(), {}, std::span<const Type* const>(&type, 1), full->attributes());
       reshape.parentBlock()->insertBefore(&reshape, copy);
       reshape.operand(1).set(copy->result(0));
+      if (left_.empty()) left_ = distLeftIn(*copy, true);  // made behind the walk
       full = copy;
       stats_.add("full_int_array ops copied");
     }
@@ -201,7 +203,9 @@ class DistToDensePass : public RankProgramPass {
     stats_.add("reshape shapes localized");
   }
 
-  void dropDistAttr(Operation& op) {
+  /// Drops `op`'s op_dist_attr; true when the list it gets holds no dist
+  /// attribute.
+  bool dropDistAttr(Operation& op) {
     const NamedAttr* key = op.attributes().data();
     auto [it, fresh] = lists_.try_emplace(key);
     if (fresh) {
@@ -214,10 +218,12 @@ class DistToDensePass : public RankProgramPass {
         auto pos = std::find_if(attrs.begin(), attrs.end(), [&](const NamedAttr& a) { return !(a.key < chunkId_); });
         attrs.insert(pos, NamedAttr{chunkId_, AttrSpeller(*program_).int64(od->chunkId())});
       }
-      it->second = ctx().attrList(attrs);
+      it->second.list = ctx().attrList(attrs);
+      it->second.clean = std::none_of(attrs.begin(), attrs.end(), [](const NamedAttr& a) { return isDistAttrKind(a.value); });
     }
-    op.setInternedAttributes(it->second);
+    op.setInternedAttributes(it->second.list);
     if (distAttrsRemoved_++ == 0) stats_.add("op_dist_attr removed");  // its place among the counters
+    return it->second.clean;
   }
 
   Program* program_ = nullptr;
@@ -225,7 +231,12 @@ class DistToDensePass : public RankProgramPass {
   std::unordered_map<const Type*, const Type*> types_;
   // An op's attribute list is shared with every op of the same list: each
   // list is rewritten once.
-  std::unordered_map<const NamedAttr*, std::span<const NamedAttr>> lists_;
+  struct Rewritten {
+    std::span<const NamedAttr> list;
+    bool clean = false;  // no dist attribute in it
+  };
+  std::unordered_map<const NamedAttr*, Rewritten> lists_;
+  std::string left_;  // the first thing found still distributed
   int64_t distAttrsRemoved_ = 0;  // added to stats_ first and last: a lookup per op costs 5% of the pass
 };
 
