@@ -442,15 +442,21 @@ struct StreamedOutputDir {
     if (core::Status ps = core::checkPrintable(*piece.program); !ps) return ps;
     std::string name = !piece.name.empty() ? piece.name : "program";
     std::string file = passes::manifestFilePath(piece.rank, piece.job, name);
-    passes::ManifestProgram entry = passes::describeProgram(piece, name, file);
+    passes::ManifestProgram entry = passes::describeProgramHeader(piece, name, file);
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (!names.insert(name).second) return core::Status::error("two programs are named '" + name + "'");
       if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
     }
-    // Printed straight into the file, a chunk at a time, while other threads write theirs.
-    core::Status written = staged.writeFile(
-        file, [&](const core::OutputSink& sink) { return core::printProgram(*piece.program, sink).isOk(); });
+    // Printed straight into the file, a chunk at a time, while other threads
+    // write theirs; the entry's exports are gathered as the ops print.
+    const core::Block* top = &piece.program->body();
+    core::OpAnnotator exports = [&](std::string&, const core::Operation& op) {
+      if (op.parentBlock() == top) passes::addExport(entry, op);
+    };
+    core::Status written = staged.writeFile(file, [&](const core::OutputSink& sink) {
+      return core::printProgram(*piece.program, sink, &exports).isOk();
+    });
     if (!written) return written;
     piece = core::NamedProgram();
     std::lock_guard<std::mutex> lock(mutex);

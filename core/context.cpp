@@ -61,6 +61,11 @@ Context::Context(std::shared_ptr<SlabPool> pool) : arena_(std::move(pool)) {
 
 std::string_view Context::intern(std::string_view s) { return intern(s, hashString(s)); }
 
+bool Context::hasInterned(std::string_view s) {
+  MaybeLock lock(stringsMutex_, concurrent_);
+  return strings_.find(hashString(s), [&](const InternedString* e) { return e->s == s; }) != nullptr;
+}
+
 std::string_view Context::intern(std::string_view s, uint64_t h) {
   MaybeLock lock(stringsMutex_, concurrent_);
   if (const InternedString* found = strings_.find(h, [&](const InternedString* e) { return e->s == s; }))

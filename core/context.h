@@ -79,6 +79,9 @@ class Context {
 
   /// Returns a copy of `s` owned by the context; equal strings share storage.
   std::string_view intern(std::string_view s);
+  /// Whether `s` was interned here. Every op's name is: an op name never
+  /// interned names no op of the context, and a pass can skip looking.
+  bool hasInterned(std::string_view s);
 
   /// An op's attribute list owned by the context; equal lists (same keys,
   /// same attributes, same order) share storage. Most ops of a program

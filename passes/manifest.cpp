@@ -193,7 +193,7 @@ std::string manifestFilePath(int rank, std::string_view job, std::string_view na
   return std::string(name) + ".pir";
 }
 
-ManifestProgram describeProgram(const core::NamedProgram& program, std::string name, std::string file) {
+ManifestProgram describeProgramHeader(const core::NamedProgram& program, std::string name, std::string file) {
   ManifestProgram m;
   m.name = std::move(name);
   m.file = std::move(file);
@@ -201,12 +201,19 @@ ManifestProgram describeProgram(const core::NamedProgram& program, std::string n
   m.stage = program.stage;
   m.job = program.job;
   for (const core::BlockArgument* kw : program.program->body().kwargs()) m.imports.emplace_back(kw->name());
-  for (const core::Operation& op : program.program->body()) {
-    const core::OpInfo* info = op.numResults() == 0 ? core::lookupOp(op) : nullptr;  // outputs make no value
-    if (auto* n = info && info->scope == core::ScopeAccess::WritesOutput ? op.attrOf<core::StringAttr>(info->scopeKey)
-                                                                         : nullptr)
-      m.exports.emplace_back(n->value());
-  }
+  return m;
+}
+
+void addExport(ManifestProgram& entry, const core::Operation& op) {
+  const core::OpInfo* info = op.numResults() == 0 ? core::lookupOp(op) : nullptr;  // outputs make no value
+  if (auto* n = info && info->scope == core::ScopeAccess::WritesOutput ? op.attrOf<core::StringAttr>(info->scopeKey)
+                                                                       : nullptr)
+    entry.exports.emplace_back(n->value());
+}
+
+ManifestProgram describeProgram(const core::NamedProgram& program, std::string name, std::string file) {
+  ManifestProgram m = describeProgramHeader(program, std::move(name), std::move(file));
+  for (const core::Operation& op : program.program->body()) addExport(m, op);
   return m;
 }
 

@@ -104,6 +104,11 @@ std::string manifestFilePath(int rank, std::string_view job, std::string_view na
 /// stage and job, its kwargs as imports and the names of its top-level
 /// shadow_outputs as exports.
 ManifestProgram describeProgram(const core::NamedProgram& program, std::string name, std::string file);
+/// As describeProgram, leaving the exports to `addExport`, given every
+/// top-level op in order by a walk the caller makes anyway (the printer's:
+/// a walk of its own over a big program costs more than the rest).
+ManifestProgram describeProgramHeader(const core::NamedProgram& program, std::string name, std::string file);
+void addExport(ManifestProgram& entry, const core::Operation& op);
 
 /// programs.yaml's text for `manifest`.
 std::string writeManifest(const Manifest& manifest);

@@ -39,11 +39,14 @@ std::optional<Shard> vocabShard(const Operation& op, int64_t rank) {
 
 int localizeVocabParallelEmbeddings(Program& program, int64_t rank,
                                     const std::function<void(const Operation&, std::string)>& report) {
+  Context& ctx = program.context();
+  // A walk of every rank's program costs 3% of split-ranks at 1M ops:
+  // skipped when no op can have either name.
+  if (!ctx.hasInterned("pd_op.embedding") && !ctx.hasInterned("pd_op.embedding_grad")) return 0;
   std::vector<Operation*> found;
   walk(program.body(), [&](Operation& op) {
     if (op.name() == "pd_op.embedding" || op.name() == "pd_op.embedding_grad") found.push_back(&op);
   });
-  Context& ctx = program.context();
   AttrSpeller spell(program);
   int count = 0;
   for (Operation* op : found) {

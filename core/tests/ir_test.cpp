@@ -164,3 +164,15 @@ TEST_CASE("many interned strings survive table growth", "[core][interning]") {
   for (int i = 0; i < 5000; ++i) views.push_back(ctx.intern("name_" + std::to_string(i)));
   for (int i = 0; i < 5000; ++i) REQUIRE(ctx.intern("name_" + std::to_string(i)).data() == views[i].data());
 }
+
+TEST_CASE("context: hasInterned knows every op name, and only what was interned", "[core][ir]") {
+  Context ctx;
+  CHECK_FALSE(ctx.hasInterned("pd_op.embedding"));
+  Operation* op = Operation::create(ctx, "pd_op.embedding", {}, {}, {});
+  CHECK(ctx.hasInterned("pd_op.embedding"));
+  CHECK(ctx.hasInterned(op->name()));
+  CHECK_FALSE(ctx.hasInterned("pd_op.embedding_grad"));
+  CHECK_FALSE(ctx.hasInterned("pd_op.embeddin"));  // a prefix is another string
+  ctx.intern("");
+  CHECK(ctx.hasInterned(""));
+}
