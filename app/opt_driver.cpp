@@ -439,7 +439,6 @@ struct StreamedOutputDir {
   std::set<std::string> names, files;
 
   core::Status take(size_t index, core::NamedProgram piece) {
-    if (core::Status ps = core::checkPrintable(*piece.program); !ps) return ps;
     std::string name = !piece.name.empty() ? piece.name : "program";
     std::string file = passes::manifestFilePath(piece.rank, piece.job, name);
     passes::ManifestProgram entry = passes::describeProgramHeader(piece, name, file);
@@ -449,14 +448,20 @@ struct StreamedOutputDir {
       if (!files.insert(file).second) return core::Status::error("two programs would be written to '" + file + "'");
     }
     // Printed straight into the file, a chunk at a time, while other threads
-    // write theirs; the entry's exports are gathered as the ops print.
+    // write theirs. As the ops print, the entry's exports are gathered and
+    // each op is checked printable in the program's era (each a walk of its
+    // own before); one that is not fails the whole directory, which is then
+    // never committed.
     const core::Block* top = &piece.program->body();
-    core::OpAnnotator exports = [&](std::string&, const core::Operation& op) {
+    core::PrintableCheck printable(*piece.program);
+    core::OpAnnotator visit = [&](std::string&, const core::Operation& op) {
+      printable.check(op);
       if (op.parentBlock() == top) passes::addExport(entry, op);
     };
     core::Status written = staged.writeFile(file, [&](const core::OutputSink& sink) {
-      return core::printProgram(*piece.program, sink, &exports).isOk();
+      return core::printProgram(*piece.program, sink, &visit).isOk();
     });
+    if (!printable.status()) return printable.status();
     if (!written) return written;
     piece = core::NamedProgram();
     std::lock_guard<std::mutex> lock(mutex);

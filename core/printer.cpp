@@ -945,45 +945,45 @@ int64_t printLocation(const Operation& op) {
   return reportLocation(&op);
 }
 
-Status checkBlockPrintable(const Block& block) {
-  Status status;
-  // Ops share attribute lists (Context::attrList) and dist attrs: the last
-  // few thousand found spellable are not looked at again (a slot per hash,
-  // overwritten on a clash, which only costs the check again).
-  constexpr size_t kSlots = 4096;
-  std::vector<const void*> spellable(2 * kSlots);
-  auto slot = [](const void* p) {
-    return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> 52);
-  };
-  walk(block, [&](const Operation& op) {
-    if (!status.isOk()) return;
-    const NamedAttr* list = op.attributes().data();
-    if (!list) return;
-    const void*& listSlot = spellable[slot(list)];
-    if (listSlot == list) return;
-    const OpDistAttr* od = op.distAttr();
-    if (od && spellable[kSlots + slot(od)] != od) {
-      bool ok = true;
-      for (const Attribute* a : od->operands()) ok = ok && entrySpellable(a, od->mesh());
-      for (const Attribute* a : od->results()) ok = ok && entrySpellable(a, od->mesh());
-      if (!ok) {
-        status = Status::error("op '" + std::string(op.name()) +
-                                   "' has a dist attr on another mesh than its op, which the program's "
-                                   "dims_maping era cannot print",
-                               printLocation(op));
-        return;
-      }
-      spellable[kSlots + slot(od)] = od;
-    }
-    listSlot = list;
-  });
-  return status;
+constexpr size_t kSpellableSlots = 4096;
+
+size_t spellableSlot(const void* p) {
+  return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> 52);
 }
 }  // namespace
 
+PrintableCheck::PrintableCheck(const Program& program)
+    : needed_(program.style().distEra == DistEra::DimsMaping),
+      spellable_(needed_ ? 2 * kSpellableSlots : 0) {}
+
+void PrintableCheck::check(const Operation& op) {
+  if (!needed_ || !status_.isOk()) return;
+  const NamedAttr* list = op.attributes().data();
+  if (!list) return;
+  const void*& listSlot = spellable_[spellableSlot(list)];
+  if (listSlot == list) return;
+  const OpDistAttr* od = op.distAttr();
+  if (od && spellable_[kSpellableSlots + spellableSlot(od)] != od) {
+    bool ok = true;
+    for (const Attribute* a : od->operands()) ok = ok && entrySpellable(a, od->mesh());
+    for (const Attribute* a : od->results()) ok = ok && entrySpellable(a, od->mesh());
+    if (!ok) {
+      status_ = Status::error("op '" + std::string(op.name()) +
+                                  "' has a dist attr on another mesh than its op, which the program's "
+                                  "dims_maping era cannot print",
+                              printLocation(op));
+      return;
+    }
+    spellable_[kSpellableSlots + spellableSlot(od)] = od;
+  }
+  listSlot = list;
+}
+
 Status checkPrintable(const Program& program) {
   if (program.style().distEra != DistEra::DimsMaping) return Status::ok();
-  return checkBlockPrintable(program.body());
+  PrintableCheck check(program);
+  walk(program.body(), [&](const Operation& op) { check.check(op); });
+  return check.status();
 }
 
 Status printProgram(const Program& program, const OutputSink& sink, const OpAnnotator* annotate) {

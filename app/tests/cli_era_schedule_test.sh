@@ -42,6 +42,20 @@ test_print_era_lets_a_pass_spell_what_the_input_era_cannot() {
   stderr_has "op 'dist_op.reshard': result 0 has a dist type on another mesh than its op's"
 }
 
+# Into --output-dir, each program is checked printable as it prints: the
+# first op that is not is the same located error, and no directory is left.
+test_print_era_error_into_output_dir_leaves_nothing() {
+  sed 1,2d "$TESTDATA/reshard/20_error_cross_mesh_dims_maping.pir" > cross.pir
+  run cross.pir --pass-pipeline=apply-partition --output-dir outdir
+  expect_rc 1 "the dims_maping era refuses"
+  expect_located cross.pir 5
+  stderr_has "dims_maping era cannot print"
+  [ ! -e outdir ] || fail "a directory was left"
+  run cross.pir --pass-pipeline=apply-partition --print-era=newest --output-dir outdir
+  expect_rc 0 "printed newest"
+  [ -f outdir/programs.yaml ] || fail "no programs.yaml"
+}
+
 test_print_era_errors_are_located() {
   run "$TESTDATA/roundtrip/10_dist_partial_placements_attrnull_list.pir" --print-era=2024
   expect_rc 1 "chunk_id 0"
