@@ -20,6 +20,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/bytes_equal.h"
 #include "core/op_result_types.h"
 #include "core/operation.h"
 
@@ -829,7 +830,7 @@ const OpInfo* lookupOp(std::string_view name) {
   for (size_t at = hashName(name) & (kSlots - 1);; at = (at + 1) & (kSlots - 1)) {
     uint16_t s = kSlotOf[at];
     if (s == kEmptySlot) return nullptr;
-    if (kOps[s].name == name) return &kOps[s];
+    if (bytesEqual(kOps[s].name, name)) return &kOps[s];
   }
 }
 

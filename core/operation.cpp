@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstring>
 
+#include "core/bytes_equal.h"
 #include "core/context.h"
 
 namespace pir::core {
@@ -89,16 +89,8 @@ Region& Operation::addRegion(Context& ctx) {
 }
 
 const Attribute* Operation::attr(std::string_view key) const {
-  // Passes ask for a few keys on every op: the first byte rules out most
-  // keys before a call to memcmp.
-  const size_t n = key.size();
-  if (n == 0) {
-    for (const NamedAttr& a : attributes())
-      if (a.key.empty()) return a.value;
-    return nullptr;
-  }
   for (const NamedAttr& a : attributes())
-    if (a.key.size() == n && a.key[0] == key[0] && std::memcmp(a.key.data(), key.data(), n) == 0) return a.value;
+    if (bytesEqual(a.key, key)) return a.value;
   return nullptr;
 }
 

@@ -1,7 +1,10 @@
 //===- ir_test.cpp - use lists, erasure, interning ------------------------===//
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "core/builder.h"
+#include "core/bytes_equal.h"
 #include "core/printer.h"
 #include "core/program.h"
 
@@ -175,4 +178,18 @@ TEST_CASE("context: hasInterned knows every op name, and only what was interned"
   CHECK_FALSE(ctx.hasInterned("pd_op.embeddin"));  // a prefix is another string
   ctx.intern("");
   CHECK(ctx.hasInterned(""));
+}
+
+TEST_CASE("bytesEqual agrees with == at every length to 40", "[core][ir]") {
+  std::string a(40, 'x');
+  for (size_t n = 0; n <= 40; ++n)
+    for (size_t at = 0; at < n; ++at) {
+      std::string b = a.substr(0, n), c = b;
+      c[at] = 'y';
+      CHECK(bytesEqual(b, b));
+      CHECK_FALSE(bytesEqual(b, c));
+      CHECK(bytesEqual(b, c) == (b == c));
+      CHECK_FALSE(bytesEqual(b, b + "x"));
+    }
+  CHECK(bytesEqual("", ""));
 }
