@@ -12,25 +12,32 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 pir_opt=${PIR_OPT:-$root/build/app/pir-opt}
 rounds=${ROUNDS:-3}
 dir=${1:-$(mktemp -d "${TMPDIR:-/tmp}/pir-interleaved.XXXXXX")}
+bash "$root/scripts/install-deps.sh" mlir-14-tools
 mkdir -p "$dir"
 cd "$dir"
 [ -f p1m.pir ] || "$root/scripts/gen-program" --ops 1000000 --seed 1 -o p1m.pir
 [ -f p1m.mlir ] || "$root/scripts/gen-program" --ops 1000000 --seed 1 --format mlir -o p1m.mlir
 [ -f p100k.pir ] || "$root/scripts/gen-program" --ops 100000 --seed 1 -o p100k.pir
-t() {
+t() {  # a run that fails is no timing: stop (a missing mlir-opt-14 once timed 0.001 s)
   local s=$EPOCHREALTIME
-  "$@" > /dev/null 2>&1
+  "$@" > /dev/null 2>&1 || { echo "bench-interleaved: '$*' failed" >&2; exit 1; }
   awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'
+}
+row() {  # row LABEL CMD...: the assignment stops the script (set -e) when t fails
+  local label=$1 secs
+  shift
+  secs=$(t "$@")
+  echo "$label $secs"
 }
 cat p100k.pir p1m.pir p1m.mlir > /dev/null  # into the page cache
 for r in $(seq 1 "$rounds"); do
   echo "round $r $(uptime | sed 's/.*load average/load/')"
-  echo "1m-t1 $(t "$pir_opt" p1m.pir --threads 1 -o /dev/null)"
-  echo "1m-t2 $(t "$pir_opt" p1m.pir --threads 2 -o /dev/null)"
-  echo "1m-file $(t "$pir_opt" p1m.pir --threads 1 -o out1m.pir)"
-  echo "1m-file-t2 $(t "$pir_opt" p1m.pir --threads 2 -o out1m.pir)"
-  echo "100k-t1 $(t "$pir_opt" p100k.pir --threads 1 -o /dev/null)"
-  echo "100k-t1 $(t "$pir_opt" p100k.pir --threads 1 -o /dev/null)"
-  echo "mlir $(t mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic p1m.mlir -o /dev/null)"
+  row 1m-t1 "$pir_opt" p1m.pir --threads 1 -o /dev/null
+  row 1m-t2 "$pir_opt" p1m.pir --threads 2 -o /dev/null
+  row 1m-file "$pir_opt" p1m.pir --threads 1 -o out1m.pir
+  row 1m-file-t2 "$pir_opt" p1m.pir --threads 2 -o out1m.pir
+  row 100k-t1 "$pir_opt" p100k.pir --threads 1 -o /dev/null
+  row 100k-t1 "$pir_opt" p100k.pir --threads 1 -o /dev/null
+  row mlir mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic p1m.mlir -o /dev/null
 done
 cmp -s out1m.pir p1m.pir || { echo "bench-interleaved: -o FILE output differs from the input" >&2; exit 1; }
