@@ -390,8 +390,6 @@ core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::uniq
   return core::Status::ok();
 }
 
-/// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's
-/// mode) and the input's bytes (the source hash pir-run --check compares).
 /// programs.yaml's source_hash (passes::sourceHashOf over the input's
 /// bytes). With a second core it is taken there while the parser reads the
 /// same pages: at the end it was a serial pass over the whole input (a
@@ -421,6 +419,8 @@ class SourceHash {
   std::thread thread_;
 };
 
+/// programs.yaml's set-wide keys, from the passes that ran (pipeline-split's
+/// mode) and the input's bytes (the source hash pir-run --check compares).
 void annotateManifest(passes::Manifest& manifest, const std::vector<std::unique_ptr<passes::PassManager>>& managers,
                       SourceHash& input) {
   for (const auto& pm : managers) passes::annotateManifest(manifest, pm->results());

@@ -11,6 +11,7 @@
 #include <set>
 #include <span>
 #include <sstream>
+#include <unordered_map>
 
 #include "core/attr_access.h"
 #include "core/diagnostics.h"
@@ -130,6 +131,8 @@ void writeValue(const LayoutValue& v, std::string& out) {
 std::vector<LayoutPiece> layoutPieces(const LayoutValue& v) {
   auto piece = [&](int64_t rank, const std::vector<int64_t>& coord) {
     LayoutPiece p{rank, {}, {}};
+    p.ranges.reserve(v.shape.size());
+    p.shape.reserve(v.shape.size());
     for (size_t d = 0; d < v.shape.size(); ++d) {
       int64_t m = d < v.dimsMapping.size() ? v.dimsMapping[d] : -1;
       core::ShardPiece r = m < 0 || size_t(m) >= coord.size() ? core::shardPiece(v.shape[d], 1, 0)
@@ -141,8 +144,9 @@ std::vector<LayoutPiece> layoutPieces(const LayoutValue& v) {
   };
   if (v.processIds.empty()) return {piece(0, {})};
   std::vector<LayoutPiece> pieces;
+  pieces.reserve(v.processIds.size());
+  std::vector<int64_t> coord(v.meshShape.size());
   for (size_t i = 0; i < v.processIds.size(); ++i) {
-    std::vector<int64_t> coord(v.meshShape.size());
     size_t rest = i;
     for (size_t m = coord.size(); m-- > 0;) {
       coord[m] = static_cast<int64_t>(rest % static_cast<size_t>(v.meshShape[m]));
@@ -506,6 +510,21 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
     for (int64_t r : g.ranks) top = std::max(top, r);
   layout.worldSize = top + 1;
   std::set<std::pair<LayoutValueKind, std::string>> seen;
+  // Values share a few types (interned): each type is described once, and
+  // a value of a type met before copies that value's description.
+  std::unordered_map<const core::Type*, size_t> described;  // type -> its first entry of layout.values
+  auto add = [&](std::string name, LayoutValueKind kind, const core::Type* type, bool persistable) {
+    auto [it, fresh] = described.try_emplace(type, layout.values.size());
+    if (fresh) {
+      layout.values.push_back(describeValue(std::move(name), kind, type, persistable));
+      return;
+    }
+    LayoutValue v = layout.values[it->second];
+    v.name = std::move(name);
+    v.kind = kind;
+    v.persistable = persistable;
+    layout.values.push_back(std::move(v));
+  };
   Status failed;
   core::walk(program.body(), [&](const core::Operation& op) {
     if (!failed) return;
@@ -530,7 +549,7 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
                              core::reportLocation(&op));
       return;
     }
-    layout.values.push_back(describeValue(std::move(n), kind, type, core::isPersistable(op)));
+    add(std::move(n), kind, type, core::isPersistable(op));
   });
   if (!failed) return failed;
   // A persistable kwarg (gradient-merge's `<param>@GRAD@MERGE`) is state the
@@ -539,7 +558,7 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
     if (!core::isPersistable(*kw) || !core::tensorShape(kw->type())) continue;
     if (!seen.insert({LayoutValueKind::Data, std::string(kw->name())}).second)
       return Status::error("data name '" + std::string(kw->name()) + "' is given to a kwarg and another value");
-    layout.values.push_back(describeValue(std::string(kw->name()), LayoutValueKind::Data, kw->type(), true));
+    add(std::string(kw->name()), LayoutValueKind::Data, kw->type(), true);
   }
   return layout;
 }
