@@ -458,9 +458,8 @@ struct StreamedOutputDir {
       printable.check(op);
       if (op.parentBlock() == top) passes::addExport(entry, op);
     };
-    core::Status written = staged.writeFile(file, [&](const core::OutputSink& sink) {
-      return core::printProgram(*piece.program, sink, &visit).isOk();
-    });
+    core::Status written = staged.writeFile(
+        file, [&](const core::OutputSink& sink) { return core::printProgram(*piece.program, sink, &visit).isOk(); });
     if (!printable.status()) return printable.status();
     if (!written) return written;
     piece = core::NamedProgram();

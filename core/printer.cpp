@@ -953,8 +953,7 @@ size_t spellableSlot(const void* p) {
 }  // namespace
 
 PrintableCheck::PrintableCheck(const Program& program)
-    : needed_(program.style().distEra == DistEra::DimsMaping),
-      spellable_(needed_ ? 2 * kSpellableSlots : 0) {}
+    : needed_(program.style().distEra == DistEra::DimsMaping), spellable_(needed_ ? 2 * kSpellableSlots : 0) {}
 
 void PrintableCheck::check(const Operation& op) {
   if (!needed_ || !status_.isOk()) return;

@@ -13,8 +13,8 @@
 
 #include <functional>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "core/program.h"
 #include "core/status.h"

@@ -219,7 +219,8 @@ class DistToDensePass : public RankProgramPass {
         attrs.insert(pos, NamedAttr{chunkId_, AttrSpeller(*program_).int64(od->chunkId())});
       }
       it->second.list = ctx().attrList(attrs);
-      it->second.clean = std::none_of(attrs.begin(), attrs.end(), [](const NamedAttr& a) { return isDistAttrKind(a.value); });
+      it->second.clean =
+          std::none_of(attrs.begin(), attrs.end(), [](const NamedAttr& a) { return isDistAttrKind(a.value); });
     }
     op.setInternedAttributes(it->second.list);
     if (distAttrsRemoved_++ == 0) stats_.add("op_dist_attr removed");  // its place among the counters
@@ -236,7 +237,7 @@ class DistToDensePass : public RankProgramPass {
     bool clean = false;  // no dist attribute in it
   };
   std::unordered_map<const NamedAttr*, Rewritten> lists_;
-  std::string left_;  // the first thing found still distributed
+  std::string left_;              // the first thing found still distributed
   int64_t distAttrsRemoved_ = 0;  // added to stats_ first and last: a lookup per op costs 5% of the pass
 };
 
