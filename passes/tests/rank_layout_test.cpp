@@ -148,6 +148,58 @@ TEST_CASE("rank layout of the seed: parameters sharded on either dim, feeds and 
   CHECK(layout->values[0].persistable);
 }
 
+// One type for four values that differ in all else: ranks.yaml describes a
+// type once and copies it, so each copy must take its own name, kind and
+// persistable, not the first value's.
+TEST_CASE("rank layout: values of one type keep their own name, kind and persistable") {
+  const std::string type = "pd_dist.tensor<3x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,0]>";
+  const std::string dist =
+      "op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{mesh_shape:[2],"
+      "process_ids:[0,1],dims_mappings:[-1,0]}}";
+  const std::string text =
+      "{\n"
+      "    (%0) = \"pd_op.data\" () {dtype:float32,name:\"x\"," +
+      dist + ",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> " + type +
+      "\n"
+      "    (%1) = \"builtin.parameter\" () {" +
+      dist + ",parameter_name:\"w\",persistable:[true]} : () -> " + type +
+      "\n"
+      "    (%2) = \"pd_op.data\" () {dtype:float32,name:\"m\"," +
+      dist + ",persistable:[true],place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> " + type +
+      "\n"
+      "    () = \"builtin.shadow_output\" (%1) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{"
+      "mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,0]}},output_name:\"y\"} : (" +
+      type +
+      ") -> \n"
+      "}\n";
+  core::Result<RankLayout> layout = describe(text);
+  REQUIRE(layout.isOk());
+  REQUIRE(layout->values.size() == 4);
+  // 4 columns on 2 ranks: columns [0, 2) and [2, 4), every row.
+  const std::vector<LayoutPiece> pieces{{0, {3, 2}, {{0, 3}, {0, 2}}}, {1, {3, 2}, {{0, 3}, {2, 4}}}};
+  struct Want {
+    const char* name;
+    LayoutValueKind kind;
+    bool persistable;
+  };
+  const Want want[] = {{"x", LayoutValueKind::Data, false},
+                       {"w", LayoutValueKind::Parameter, true},
+                       {"m", LayoutValueKind::Data, true},
+                       {"y", LayoutValueKind::ShadowOutput, false}};
+  for (size_t i = 0; i < 4; ++i) {
+    const LayoutValue& v = layout->values[i];
+    INFO("value " << i);
+    CHECK(v.name == want[i].name);
+    CHECK(v.kind == want[i].kind);
+    CHECK(v.persistable == want[i].persistable);
+    CHECK(v.isState() == (want[i].kind == LayoutValueKind::Parameter || want[i].persistable));
+    CHECK(v.dtype == core::DataType::F32);
+    CHECK(v.shape == std::vector<int64_t>{3, 4});
+    CHECK(v.dimsMapping == std::vector<int64_t>{-1, 0});
+    CHECK(v.pieces == pieces);
+  }
+}
+
 TEST_CASE("rank layout reads back what it writes") {
   core::Result<RankLayout> read = parseRankLayout(withStages());
   REQUIRE(read.isOk());
