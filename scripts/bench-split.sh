@@ -27,7 +27,7 @@ timed() {
   wall=${out%% *}
   echo "  $label $out"
 }
-split() {  # split INPUT: into a fresh folder, so every round writes the same files
+split_ranks() {  # split_ranks BIN INPUT: into a fresh folder, so every round writes the same files
   rm -rf "$dir/ranks"
   "$1" "$2" --pass-pipeline=apply-partition,split-ranks --output-dir "$dir/ranks"
 }
@@ -37,9 +37,9 @@ for r in $(seq 1 "$rounds"); do
     echo " $bin (wall user sys)"
     timed "p+p-1m" "$bin" "$dir/m1m.pir" -o /dev/null
     pp=$wall
-    timed "split-1m" split "$bin" "$dir/m1m.pir"
+    timed "split-1m" split_ranks "$bin" "$dir/m1m.pir"
     s1m=$wall
-    timed "split-100k" split "$bin" "$dir/m100k.pir"
+    timed "split-100k" split_ranks "$bin" "$dir/m100k.pir"
     awk -v pp="$pp" -v s="$s1m" -v s100="$wall" \
       'BEGIN { printf "  per rank / p+p %.2f, split 1M / 100k %.2f\n", s / 8 / pp, s / s100 }'
   done
