@@ -41,7 +41,12 @@ int streamDescriptor(const std::string& path) {
   return -1;
 }
 
-bool underDevOrProc(const std::string& path) { return path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0; }
+/// Whether `path` is in /dev itself or under /proc or /sys, where files are
+/// not made: they are written where they stand or not at all. /dev's
+/// subdirectories (`/dev/shm`, a tmpfs) hold files as any directory does.
+bool inDevOrProc(const std::string& path) {
+  return dirName(path) == "/dev" || path.rfind("/proc/", 0) == 0 || path.rfind("/sys/", 0) == 0;
+}
 
 }  // namespace
 
@@ -64,7 +69,7 @@ core::Status OutputFile::open(const std::string& path) {
   }
   // Nor is a temporary file ever made in /dev or /proc. (O_TRUNC, as a
   // shell's `>`, matters only for a regular file behind /proc/PID/fd/N.)
-  if (underDevOrProc(path)) {
+  if (inDevOrProc(path)) {
     fd_ = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd_ < 0) return core::Status::error("cannot open '" + path + "': " + errnoText(errno));
     ownsFd_ = true;

@@ -239,6 +239,33 @@ test_output_dev_stdout() {
   [ ! -e /dev/no-such-device ] || fail "-o made /dev/no-such-device"
 }
 
+# /dev's subdirectories are file systems of their own: `-o /dev/shm/F` makes F
+# there, through a temporary file, as anywhere else (it once refused to
+# create a file anywhere under /dev).
+test_output_dev_shm() {
+  [ -d /dev/shm ] && [ -w /dev/shm ] || skip "no writable /dev/shm"
+  local dir
+  dir=$(mktemp -d /dev/shm/pir-opt-cli.XXXXXX) || skip "cannot make a directory in /dev/shm"
+  run "$SEED" -o "$dir/result.pir"
+  local got=$rc
+  cp "$dir/result.pir" result.pir 2> /dev/null
+  local left
+  left=$(ls -A "$dir" | grep -F 'pir-opt-tmp' || true)
+  local top
+  top=$(mktemp -u /dev/shm/pir-opt-cli-top.XXXXXX)
+  timeout 60 "$PIR_OPT" "$SEED_AFTER" -o "$top" 2> err
+  local topRc=$?
+  cp "$top" top.pir 2> /dev/null
+  rm -rf "$dir" "$top"
+  rc=$got
+  expect_rc 0 "-o into a directory under /dev/shm"
+  same "$SEED" result.pir "-o /dev/shm/.../result.pir"
+  [ -z "$left" ] || fail "temporary files left under /dev/shm: $left"
+  rc=$topRc
+  expect_rc 0 "-o /dev/shm/FILE"
+  same "$SEED_AFTER" top.pir "-o /dev/shm/FILE"
+}
+
 test_output_dev_null() {
   run "$SEED" -o /dev/null
   expect_rc 0
