@@ -93,15 +93,22 @@ bool Parser::parseTaggedOrParenthesized(const Attribute*& out) {
     return true;
   }
   if (!enterNesting(open)) return false;
+  // A dialect value's own numbers are bare in every era (2024's
+  // `(pd_op.IntArray)[4,16]`): the value says the era, not its numbers.
+  bool dialect = tag.find('.') != std::string_view::npos;
+  if (dialect) noteNumberStyle(true);
   const Attribute* inner = nullptr;
-  if (!parseAttribute(inner)) return false;
+  dialectDepth_ += dialect;
+  bool read = parseAttribute(inner);
+  dialectDepth_ -= dialect;
+  if (!read) return false;
   leaveNesting();
   out = ctx_.taggedAttr(tag, inner);
   return true;
 }
 
 void Parser::noteNumberStyle(bool tagged) {
-  if (sawNumberStyle_ || !style_) return;
+  if (sawNumberStyle_ || !style_ || dialectDepth_ > 0) return;
   sawNumberStyle_ = true;
   style_->taggedNumbers = tagged;
 }

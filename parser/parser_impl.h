@@ -248,6 +248,7 @@ class Parser {
   std::vector<uint32_t> opDeferred_;
   std::vector<const char*> operandTypesAt_;  // where each operand type of the op being read starts
   bool sawDistEra_ = false, sawNumberStyle_ = false, sawTensorSpelling_ = false, sawChunkStyle_ = false;
+  int dialectDepth_ = 0;              // inside a dialect value's `(pd_op.X)` tag: its numbers say nothing of the era
   std::vector<ValueEntry> numbered_;  // `%N`, indexed by N
   std::unordered_map<std::string_view, ValueEntry> named_;
   bool numbersInNamed_ = false;  // some `%N` went to named_: look there first

@@ -141,7 +141,7 @@ test_comm_verify_split_ranks() {
   expect_rc 0
   [ "$(cat out)" = "sd: communication valid (0 messages, 2 collectives)" ] || fail "stdout: $(cat out)"
   # Rank 1's second all_reduce becomes a MAX: the ring's members disagree.
-  awk '/"pd_op.all_reduce"/ && ++n == 2 { sub(/reduce_type:0/, "reduce_type:1") } 1' sd/rank1.pir > r1 && mv r1 sd/rank1.pir
+  awk '/"pd_op.all_reduce"/ && ++n == 2 { sub(/reduce_type:\(Int32\)0/, "reduce_type:(Int32)1") } 1' sd/rank1.pir > r1 && mv r1 sd/rank1.pir
   run verify-comm sd
   expect_rc 1
   expect_located sd/rank1.pir

@@ -98,3 +98,25 @@ TEST_CASE("print style is recorded per program", "[parser][era]") {
   REQUIRE_FALSE(bare.prog->style().taggedNumbers);
   REQUIRE(bare.prog->style().tensorSpelling == "tensor");
 }
+
+// The numbers inside a dialect value are bare in the tagged era too
+// (`(pd_op.IntArray)[4,16]`); a pass's new ops then printed `ring_id:12`
+// next to the input's `(Int32)-1`. They say nothing; the dialect tag does.
+TEST_CASE("print style: a dialect value's own numbers do not make a program bare", "[parser][era]") {
+  Parsed first(R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>
+    (%1) = "pd_op.softmax" (%0) {axis:(Int32)-1,stop_gradient:[false]} : (builtin.tensor<4x16xf32>) -> builtin.tensor<4x16xf32>
+}
+)");
+  REQUIRE(first.prog->style().taggedNumbers);
+  Parsed onlyDialect(R"({
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,16],stop_gradient:[true]} : () -> builtin.tensor<4x16xf32>
+}
+)");
+  REQUIRE(onlyDialect.prog->style().taggedNumbers);
+  Parsed newest(R"({
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[4,16],stop_gradient:[true]} : () -> tensor<4x16xf32>
+}
+)");
+  REQUIRE_FALSE(newest.prog->style().taggedNumbers);
+}

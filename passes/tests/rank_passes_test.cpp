@@ -124,7 +124,8 @@ TEST_CASE("dist-to-dense gives the last rank its short piece of an uneven shard"
     REQUIRE(r.status.isOk());
     std::string out = r.printed();
     CHECK(lineWith(out, "pd_op.data") ==
-          "    (%0) = \"pd_op.data\" () {chunk_id:0,dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place("
+          "    (%0) = \"pd_op.data\" () "
+          "{chunk_id:(Int64)0,dtype:(pd_op.DataType)float32,name:\"x\",place:(pd_op.Place)Place("
           "undefined:0),shape:(pd_op.IntArray)[" +
               rows + ",8],stop_gradient:[true]} : () -> builtin.tensor<" + rows + "x8xf32>");
     CHECK(lineWith(out, "pd_op.full_int_array")
@@ -167,9 +168,9 @@ TEST_CASE("dist-to-dense copies a full_int_array another op reads before making 
   std::string out = r.printed();
   CHECK(r.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.relu", "pd_op.full_int_array",
                                                 "pd_op.full_int_array", "pd_op.reshape", "builtin.shadow_output"});
-  CHECK(out.find("(%2) = \"pd_op.full_int_array\" () {chunk_id:0,dtype:(pd_op.DataType)int64,place:(pd_op.Place)"
+  CHECK(out.find("(%2) = \"pd_op.full_int_array\" () {chunk_id:(Int64)0,dtype:(pd_op.DataType)int64,place:(pd_op.Place)"
                  "Place(cpu),stop_gradient:[true],value:[(Int64)5,(Int64)2,(Int64)4]}") != std::string::npos);
-  CHECK(out.find("(%3) = \"pd_op.full_int_array\" () {chunk_id:0,dtype:(pd_op.DataType)int64,place:(pd_op.Place)"
+  CHECK(out.find("(%3) = \"pd_op.full_int_array\" () {chunk_id:(Int64)0,dtype:(pd_op.DataType)int64,place:(pd_op.Place)"
                  "Place(cpu),stop_gradient:[true],value:[(Int64)2,(Int64)2,(Int64)4]}") != std::string::npos);
   CHECK(out.find("\"pd_op.reshape\" (%1, %3)") != std::string::npos);
   CHECK(out.find("\"builtin.shadow_output\" (%2)") != std::string::npos);

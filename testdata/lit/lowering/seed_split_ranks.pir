@@ -7,16 +7,16 @@
 // CHECK-LABEL: // ----- job: rank0
 // CHECK-NOT:   pd_dist.tensor
 // CHECK:       ([[MM:%[0-9]+]]) = "pd_op.matmul" ({{%[0-9]+}}, %1)
-// CHECK-NEXT:  ([[AR:%[0-9]+]]) = "pd_op.all_reduce" ([[MM]]) {reduce_type:0,ring_id:12,
+// CHECK-NEXT:  ([[AR:%[0-9]+]]) = "pd_op.all_reduce" ([[MM]]) {reduce_type:(Int32)0,ring_id:(Int32)12,
 // CHECK-NEXT:  ({{%[0-9]+}}) = "pd_op.relu" ([[AR]])
 // CHECK-NOT:   dist_op.reshard
 // CHECK:       "pd_op.sgd_"
 // CHECK-LABEL: // ----- job: rank1
 // CHECK-NOT:   pd_dist.tensor
 // CHECK:       "pd_op.all_reduce"
-// CHECK-SAME:  ring_id:12
+// CHECK-SAME:  ring_id:(Int32)12
 
 // RANK1-NOT:   pd_dist
 // RANK1-NOT:   op_dist_attr
-// RANK1:       "pd_op.all_reduce" ({{%[0-9]+}}) {reduce_type:0,ring_id:12,
+// RANK1:       "pd_op.all_reduce" ({{%[0-9]+}}) {reduce_type:(Int32)0,ring_id:(Int32)12,
 // RANK1-NOT:   dist_op.reshard
