@@ -1,31 +1,78 @@
 //===- op_runs.h - a block's ops cut into runs for threads ------*- C++ -*-===//
 //
 // The threaded printer and verifier give each thread runs of consecutive
-// ops of a program's own block. Finding where runs start is one walk of the
-// block's list: ops sit in the arena in the order they were made, so the
-// walk streams through memory.
+// ops of a program's body. Finding where runs start means walking the
+// block's list, and at 1M ops that walk is a cache miss per op (~0.1 s
+// here, on the one thread, before the others can start). So landmarks,
+// every ~1024th op with its position, are kept with the program while its
+// body's list is unchanged (Block::version): the threaded reader leaves them
+// (each chunk's chain notes its own, OpChain::landmarks), and otherwise the
+// first walk makes them for the next user (the printer after the verifier).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "core/operation.h"
 
 namespace pir::core {
 
-/// The first op of each of at most `runs` runs of about equal length, then
-/// a null (the end of the last run).
-inline std::vector<const Operation*> opRuns(const Block& block, size_t runs) {
-  std::vector<const Operation*> starts;
-  size_t n = block.numOps();
-  if (n == 0 || runs == 0) return {nullptr};
-  size_t per = (n + runs - 1) / runs;
-  size_t i = 0;
-  for (const Operation* op = block.front(); op; op = op->nextOp(), ++i)
-    if (i % per == 0) starts.push_back(op);
-  starts.push_back(nullptr);
-  return starts;
-}
+class OpLandmarks {
+ public:
+  using Landmark = std::pair<const Operation*, size_t>;  // an op and its position in the block
+
+  /// Landmarks of `block` as it is now: in order, the first at position 0.
+  void set(const Block& block, std::vector<Landmark> landmarks) {
+    block_ = &block;
+    version_ = block.version();
+    landmarks_ = std::move(landmarks);
+  }
+
+  /// Whether the landmarks are of `block` as it is now.
+  bool current(const Block& block) const { return block_ == &block && version_ == block.version(); }
+  const std::vector<Landmark>& landmarks() const { return landmarks_; }
+
+  /// The first op of each of at most `runs` runs of about equal length
+  /// (each at least n / runs ops, at most OpChain::kLandmarkStride more),
+  /// then a null (the end of the last run).
+  std::vector<const Operation*> runs(const Block& block, size_t runs) {
+    size_t n = block.numOps();
+    if (n == 0 || runs == 0) return {nullptr};
+    if (!current(block) || landmarks_.empty() || landmarks_[0].second != 0 || landmarks_[0].first != block.front())
+      walk(block);
+    size_t per = (n + runs - 1) / runs;
+    std::vector<const Operation*> starts;
+    starts.reserve(runs + 1);
+    size_t next = 0;
+    for (const Landmark& l : landmarks_)
+      if (l.second >= next) {
+        starts.push_back(l.first);
+        next = l.second + per;
+      }
+    starts.push_back(nullptr);
+    return starts;
+  }
+
+ private:
+  void walk(const Block& block) {
+    std::vector<Landmark> found;
+    found.reserve(block.numOps() / OpChain::kLandmarkStride + 1);
+    size_t at = 0, left = 0;  // a countdown, not `at % stride`: a division per op costs more than the load
+    for (const Operation* op = block.front(); op; op = op->nextOp(), ++at) {
+      if (left == 0) {
+        found.emplace_back(op, at);
+        left = OpChain::kLandmarkStride;
+      }
+      --left;
+    }
+    set(block, std::move(found));
+  }
+
+  const Block* block_ = nullptr;
+  uint64_t version_ = 0;
+  std::vector<Landmark> landmarks_;
+};
 
 }  // namespace pir::core

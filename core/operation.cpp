@@ -177,6 +177,7 @@ void Block::insertBefore(Operation* pos, Operation* op) {
   else
     last_ = op;
   ++numOps_;
+  ++version_;
 }
 
 void Block::pushBack(OpChain& chain, Operation* op) const {
@@ -189,6 +190,7 @@ void Block::pushBack(OpChain& chain, Operation* op) const {
   else
     chain.first = op;
   chain.last = op;
+  if (chain.size % OpChain::kLandmarkStride == 0) chain.landmarks.emplace_back(op, chain.size);
   ++chain.size;
 }
 
@@ -202,6 +204,7 @@ void Block::append(OpChain& chain) {
     first_ = chain.first;
   last_ = chain.last;
   numOps_ += chain.size;
+  ++version_;
   chain = OpChain();
 }
 
@@ -218,6 +221,7 @@ void Block::remove(Operation* op) {
   op->prev_ = op->next_ = nullptr;
   op->parent_ = nullptr;
   --numOps_;
+  ++version_;
 }
 
 BlockArgument* Block::addArgument(Context& ctx, const Type* type) {

@@ -12,6 +12,8 @@
 #include <iterator>
 #include <span>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/arena_vector.h"
 #include "core/attributes.h"
@@ -173,9 +175,14 @@ class OpIterator {
 /// of one block each build a chain of their own (Block::pushBack(chain,
 /// op)), and the block then takes the chains in order (Block::append).
 struct OpChain {
+  /// Every kLandmarkStride-th op of the chain, with its position in it: the
+  /// places a threaded walker can start from without walking there
+  /// (core/op_runs.h).
+  static constexpr size_t kLandmarkStride = 1024;
   Operation* first = nullptr;
   Operation* last = nullptr;
   size_t size = 0;
+  std::vector<std::pair<const Operation*, size_t>> landmarks;
 };
 
 class Block {
@@ -189,6 +196,9 @@ class Block {
   OpIterator begin() const { return OpIterator(first_); }
   OpIterator end() const { return OpIterator(nullptr); }
   size_t numOps() const { return numOps_; }
+  /// Changes whenever an op is linked in or out: what was learnt of the
+  /// list's order (core/op_runs.h) holds while it stays.
+  uint64_t version() const { return version_; }
 
   void pushBack(Operation* op) { insertBefore(nullptr, op); }
   /// Links `op` at the end of `chain` as an op of this block to be; the
@@ -219,6 +229,7 @@ class Block {
   Operation* first_ = nullptr;
   Operation* last_ = nullptr;
   size_t numOps_ = 0;
+  uint64_t version_ = 0;
   ArenaVector<BlockArgument*> args_;
   ArenaVector<BlockArgument*> kwargs_;
 };

@@ -999,7 +999,8 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
   const Block& body = program.body();
   opsPerRun = std::max<size_t>(opsPerRun, 1);
   if (threads <= 1 || body.numOps() < 4 * opsPerRun) return printProgram(program, sink);
-  std::vector<const Operation*> starts = opRuns(body, (body.numOps() + opsPerRun - 1) / opsPerRun);
+  std::vector<const Operation*> starts =
+      program.bodyLandmarks().runs(body, (body.numOps() + opsPerRun - 1) / opsPerRun);
   auto runs = static_cast<uint32_t>(starts.size() - 1);
   threads = std::min(threads, runs);
   Context& ctx = program.context();

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/op_runs.h"
 #include "core/operation.h"
 
 namespace pir::core {
@@ -40,6 +41,9 @@ class Program {
   /// a fragment), for errors about the program as a whole; -1: unknown.
   int64_t location() const { return loc_; }
   void setLocation(int64_t offset) { loc_ = offset; }
+  /// Where threads start in the body (core/op_runs.h); kept by whoever
+  /// walks it first, so const programs keep it too.
+  OpLandmarks& bodyLandmarks() const { return landmarks_; }
 
  private:
   Context* ctx_;
@@ -47,6 +51,7 @@ class Program {
   Block* body_;
   PrintStyle style_;
   int64_t loc_ = -1;
+  mutable OpLandmarks landmarks_;
 };
 
 /// A program of a set, with what it is for: made by a splitting pass from

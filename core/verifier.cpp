@@ -463,7 +463,7 @@ size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const Verif
   const Block& body = program.body();  // (below minOpsPerThread, threads cost more than they save)
   threads = static_cast<unsigned>(std::min<size_t>(threads, body.numOps() / std::max<size_t>(minOpsPerThread, 1)));
   if (threads <= 1) return verifyProgram(program, diag, options);
-  std::vector<const Operation*> starts = opRuns(body, threads * 4);
+  std::vector<const Operation*> starts = program.bodyLandmarks().runs(body, threads * 4);
   auto runs = static_cast<uint32_t>(starts.size() - 1);
   // Marks: one per run for its ops' results, one per thread for what
   // regions define, one for the block's arguments.

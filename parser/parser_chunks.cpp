@@ -275,7 +275,16 @@ bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& ch
   take(&Parser::ChunkOut::sawNumberStyle, [&](const PrintStyle& s) { style.taggedNumbers = s.taggedNumbers; });
   take(&Parser::ChunkOut::sawTensorSpelling, [&](const PrintStyle& s) { style.tensorSpelling = s.tensorSpelling; });
   take(&Parser::ChunkOut::sawChunkStyle, [&](const PrintStyle& s) { style.opDistChunkId = s.opDistChunkId; });
-  for (Parser::ChunkOut& c : chunks) program.body().append(c.chain);
+  // Each chain's landmarks, at their place in the whole block: the threaded
+  // verifier and printer start from them without walking the list.
+  Block& body = program.body();
+  std::vector<OpLandmarks::Landmark> landmarks;
+  for (Parser::ChunkOut& c : chunks) {
+    size_t offset = body.numOps();
+    for (const auto& [op, at] : c.chain.landmarks) landmarks.emplace_back(op, offset + at);
+    body.append(c.chain);
+  }
+  program.bodyLandmarks().set(body, std::move(landmarks));
   return true;
 }
 

@@ -18,9 +18,29 @@ namespace {
 
 struct Read {
   bool ok = false;
-  std::string printed;  // every program, or empty
-  std::string diags;    // rendered
+  std::string printed;    // every program, or empty
+  std::string diags;      // rendered
+  size_t landmarked = 0;  // programs read on threads that kept the chains' landmarks
 };
+
+/// A joined read leaves landmarks (core/op_runs.h) for the threaded verifier
+/// and printer: each names the op at its position, the first the front.
+size_t checkLandmarks(const core::Program& p) {
+  const core::OpLandmarks& l = p.bodyLandmarks();
+  if (!l.current(p.body())) return 0;
+  REQUIRE(!l.landmarks().empty());
+  REQUIRE(l.landmarks()[0].first == p.body().front());
+  size_t at = 0, k = 0;
+  for (const core::Operation& op : p.body()) {
+    if (k < l.landmarks().size() && l.landmarks()[k].first == &op) {
+      REQUIRE(l.landmarks()[k].second == at);
+      ++k;
+    }
+    ++at;
+  }
+  REQUIRE(k == l.landmarks().size());
+  return 1;
+}
 
 Read readWith(const std::string& text, const ParseOptions& options) {
   core::Context ctx;
@@ -30,7 +50,10 @@ Read readWith(const std::string& text, const ParseOptions& options) {
   Read out;
   out.ok = static_cast<bool>(r);
   if (r)
-    for (const ParsedProgram& p : *r) out.printed += p.marker + "\n" + core::printProgram(*p.program);
+    for (const ParsedProgram& p : *r) {
+      out.landmarked += checkLandmarks(*p.program);
+      out.printed += p.marker + "\n" + core::printProgram(*p.program);
+    }
   out.diags = diag.render();
   return out;
 }
@@ -120,20 +143,24 @@ std::vector<std::string> broken(const std::string& text) {
 TEST_CASE("threaded reading gives one thread's program and diagnostics on every testdata program", "[tsan]") {
   std::vector<std::string> files = programs();
   REQUIRE(files.size() > 100);
-  size_t before = threadedReads(), tries = 0;
+  size_t before = threadedReads(), tries = 0, landmarked = 0;
   for (const std::string& f : files) {
     CAPTURE(f);
     std::string text = testing::readFile(f);
     Read one = readWith(text, ParseOptions{});
+    REQUIRE(one.landmarked == 0);  // one reader leaves none: the first walk makes them
     for (unsigned threads : {2u, 3u, 5u})
       for (size_t chunk : {size_t{1}, size_t{200}}) {
-        requireSame(one, readWith(text, threaded(threads, chunk)));
+        Read many = readWith(text, threaded(threads, chunk));
+        requireSame(one, many);
         tries += one.ok;
+        landmarked += many.landmarked;
       }
   }
   // Most programs that read at all were read on threads, not given up on.
   INFO(threadedReads() - before << " of " << tries);
   REQUIRE((threadedReads() - before) * 2 > tries);
+  REQUIRE(landmarked == threadedReads() - before);
 }
 
 TEST_CASE("threaded reading reports what one thread reports on broken programs") {
