@@ -211,19 +211,20 @@ bool checkType(const Parser::Deferred& d, Parser& types) {
 /// in an earlier chunk, and checks its type where the value has one (no
 /// type changes until the join).
 void resolveDeferred(std::vector<Parser::ChunkOut>& chunks, size_t k, Parser& types) {
-  for (Parser::Deferred& d : chunks[k].deferred) {
-    // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
-    Value* v = findEarlier(chunks, k, d.name, d.number);
-    if (!v || Parser::definedIn(chunks[k], d.name, d.number)) {
-      d.check = Parser::Deferred::Check::Fails;
-      continue;
+  for (std::vector<Parser::Deferred>& segment : chunks[k].deferred.segments())
+    for (Parser::Deferred& d : segment) {
+      // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
+      Value* v = findEarlier(chunks, k, d.name, d.number);
+      if (!v || Parser::definedIn(chunks[k], d.name, d.number)) {
+        d.check = Parser::Deferred::Check::Fails;
+        continue;
+      }
+      d.value = v;
+      if (!d.typeAt)
+        d.check = Parser::Deferred::Check::Done;
+      else if (v->type())
+        d.check = checkType(d, types) ? Parser::Deferred::Check::Done : Parser::Deferred::Check::Fails;
     }
-    d.value = v;
-    if (!d.typeAt)
-      d.check = Parser::Deferred::Check::Done;
-    else if (v->type())
-      d.check = checkType(d, types) ? Parser::Deferred::Check::Done : Parser::Deferred::Check::Fails;
-  }
 }
 
 /// Joins the chunks into `program`; false where one reader would have
@@ -254,12 +255,13 @@ bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& ch
   DiagnosticEngine quiet;
   Parser types(ctx, text, quiet);
   for (size_t k = 1; k < chunks.size(); ++k)
-    for (const Parser::Deferred& d : chunks[k].deferred) {
-      if (!d.value || d.check == Parser::Deferred::Check::Fails) return false;
-      d.op->operand(d.index).set(d.value);
-      if (d.check == Parser::Deferred::Check::Done) continue;
-      if (!checkType(d, types)) return false;
-    }
+    for (const std::vector<Parser::Deferred>& segment : chunks[k].deferred.segments())
+      for (const Parser::Deferred& d : segment) {
+        if (!d.value || d.check == Parser::Deferred::Check::Fails) return false;
+        d.op->operand(d.index).set(d.value);
+        if (d.check == Parser::Deferred::Check::Done) continue;
+        if (!checkType(d, types)) return false;
+      }
   // Chunk 0 defers nothing: everything before its ops is in it.
   if (!chunks[0].deferred.empty()) return false;
 

@@ -20,6 +20,7 @@
 #include "core/program.h"
 #include "parser/lexer.h"
 #include "parser/parser.h"
+#include "parser/segmented_list.h"
 #include "parser/tail_memo.h"
 #include "parser/text_memo.h"
 
@@ -63,7 +64,7 @@ class Parser {
     std::vector<ValueEntry> numbered;
     std::unordered_map<std::string_view, ValueEntry> named;
     bool numbersInNamed = false;
-    std::vector<Deferred> deferred;
+    SegmentedList<Deferred> deferred;
     std::vector<std::string_view> argsMade;  // `%arg_N` made where first used
     PrintStyle style;
     bool sawDistEra = false, sawNumberStyle = false, sawTensorSpelling = false, sawChunkStyle = false;
