@@ -42,7 +42,9 @@ class Program {
   int64_t location() const { return loc_; }
   void setLocation(int64_t offset) { loc_ = offset; }
   /// Where threads start in the body (core/op_runs.h); kept by whoever
-  /// walks it first, so const programs keep it too.
+  /// walks it first, so const programs keep it too. Like the rest of a
+  /// program, used by one thread at a time (the threaded verifier and
+  /// printer ask for it before they start theirs).
   OpLandmarks& bodyLandmarks() const { return landmarks_; }
 
  private:
