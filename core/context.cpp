@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "core/threads.h"
+
 namespace pir::core {
 
 namespace {
@@ -26,9 +28,7 @@ class MaybeLock {
     // wait and wake cost more than the probe (4k of them in a 1M-op read).
     for (int spins = 0; spins < 64; ++spins) {
       if (m_->try_lock()) return;
-#if defined(__x86_64__)
-      __builtin_ia32_pause();
-#endif
+      cpuRelax();
     }
     m_->lock();
   }

@@ -27,4 +27,12 @@ inline unsigned workerThreads() {
 /// Sets it for the process (0: the cores present again).
 inline void setWorkerThreads(unsigned n) { detail::workerThreads.store(n, std::memory_order_relaxed); }
 
+/// One step of a spin-wait: tells the core it waits (x86 `pause`), so the
+/// loop yields the pipeline and leaves the cache line alone a moment.
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 }  // namespace pir::core

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/threads.h"
 #include "runtime/comm/comm_common.h"
 
 namespace pir::runtime {
@@ -16,12 +17,6 @@ namespace {
 
 constexpr auto kPoll = std::chrono::milliseconds(20);
 constexpr auto kSpin = std::chrono::microseconds(50);
-
-inline void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
 
 }  // namespace
 
@@ -319,7 +314,7 @@ Result<InProcessWorld::Message> InProcessWorld::take(int64_t ring, int64_t src, 
       uint64_t seen = in.posts.load(std::memory_order_acquire);
       lock.unlock();
       for (int i = 1; in.posts.load(std::memory_order_acquire) == seen; ++i) {
-        cpuRelax();
+        core::cpuRelax();
         if (i % 64 == 0 && std::chrono::steady_clock::now() >= until) {
           late = true;
           break;
