@@ -36,12 +36,7 @@ size_t roundToLargeSlab(size_t n) { return (n + kLargeSlab - 1) & ~(kLargeSlab -
 // Large slabs come straight from mmap and ask for transparent huge pages:
 // a big program touches hundreds of MB of IR once, and faulting it in 4 KiB
 // pages costs more than building it.
-char* tryMapSlab(size_t size) {
-  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return nullptr;
-  adviseHugePages(p, size);
-  return static_cast<char*>(p);
-}
+char* tryMapSlab(size_t size) { return static_cast<char*>(mapHugePages(size)); }
 
 char* mapSlab(size_t size) {
   if (char* p = tryMapSlab(size)) return p;

@@ -19,6 +19,12 @@ constexpr size_t kHugePage = size_t{2} << 20;
 /// wholly inside [p, p + n).
 void adviseHugePages(void* p, size_t n);
 
+/// `n` bytes of fresh memory (n a multiple of kHugePage) that start on a
+/// huge page boundary, advised as adviseHugePages does: all of it can sit
+/// on huge pages, where an unaligned mapping has 4 KiB pages at both ends.
+/// Null when the kernel gives no room. Freed with munmap(p, n).
+void* mapHugePages(size_t n);
+
 /// Reserves room for `n` elements in `v`, on huge pages where it is big
 /// enough to hold some.
 template <class T>

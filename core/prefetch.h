@@ -32,7 +32,9 @@ class OperandPrefetcher {
  public:
   static constexpr int kDistance = 8;
 
-  explicit OperandPrefetcher(const Block& block) : ahead_(block.front()) {
+  explicit OperandPrefetcher(const Block& block) : OperandPrefetcher(block.front()) {}
+  /// A walk starting at `first` (null: an empty one).
+  explicit OperandPrefetcher(const Operation* first) : ahead_(first) {
     for (int i = 0; i < kDistance && ahead_; ++i) ahead_ = ahead_->nextOp();
   }
 

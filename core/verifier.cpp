@@ -63,7 +63,11 @@ class Verifier {
   void runOps(const Operation* from, const Operation* to, uint32_t run) {
     marks_.run = run;
     marks_.opAt = 0;
-    for (const Operation* op = from; op != to; op = op->nextOp(), ++marks_.opAt) verifyOp(*op);
+    OperandPrefetcher prefetcher(from);  // (its last fetches are the next run's: harmless)
+    for (const Operation* op = from; op != to; op = op->nextOp(), ++marks_.opAt) {
+      prefetcher.next();
+      verifyOp(*op);
+    }
   }
 
  private:

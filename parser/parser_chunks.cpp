@@ -27,6 +27,7 @@
 #include <set>
 #include <thread>
 
+#include "core/prefetch.h"
 #include "parser/parser_impl.h"
 
 namespace pir::parser {
@@ -90,7 +91,7 @@ void Parser::parseChunk(std::string_view fullText, size_t begin, size_t end, boo
     while (q < text_.data() + end && isDigit(*q)) ++q;
     numberBase_ = std::max<int64_t>(0, Parser::numberOf(std::string_view(p + 5, static_cast<size_t>(q - p - 5))));
   }
-  numbered_.reserve((end - begin) / 64 + 64);
+  core::reserveOnHugePages(numbered_, (end - begin) / 64 + 64);
   consume();
 
   Block& block = program.body();
@@ -211,7 +212,7 @@ bool checkType(const Parser::Deferred& d, Parser& types) {
 /// in an earlier chunk, and checks its type where the value has one (no
 /// type changes until the join).
 void resolveDeferred(std::vector<Parser::ChunkOut>& chunks, size_t k, Parser& types) {
-  for (std::vector<Parser::Deferred>& segment : chunks[k].deferred.segments())
+  for (const auto& segment : chunks[k].deferred.segments())
     for (Parser::Deferred& d : segment) {
       // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
       Value* v = findEarlier(chunks, k, d.name, d.number);
@@ -255,10 +256,16 @@ bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& ch
   DiagnosticEngine quiet;
   Parser types(ctx, text, quiet);
   for (size_t k = 1; k < chunks.size(); ++k)
-    for (const std::vector<Parser::Deferred>& segment : chunks[k].deferred.segments())
+    for (const auto& segment : chunks[k].deferred.segments())
       for (const Parser::Deferred& d : segment) {
+        // Each set misses on the operand, the value and its first use: fetch them ahead.
+        if (&d + 8 < segment.end()) {
+          prefetch((&d + 8)->operand);
+          prefetch((&d + 8)->value);
+        }
+        if (&d + 4 < segment.end() && (&d + 4)->value) prefetch((&d + 4)->value->firstUse());
         if (!d.value || d.check == Parser::Deferred::Check::Fails) return false;
-        d.op->operand(d.index).set(d.value);
+        d.operand->set(d.value);
         if (d.check == Parser::Deferred::Check::Done) continue;
         if (!checkType(d, types)) return false;
       }

@@ -42,18 +42,18 @@ class Parser {
   /// An operand naming a value its chunk does not define before it: set,
   /// and its type checked, when the chunks are joined.
   struct Deferred {
-    Operation* op;
-    uint32_t index;
+    OpOperand* operand;
     std::string_view name;
-    int64_t number;      // N of `%N`, or -1
     const char* typeAt;  // its type's text, or null when the op lists no operand types
     const Type* type;    // as read with the op's mesh for a hint
     const ProcessMesh* opMesh;
     // What the join found: the value, and whether its type checked already
     // (one that learns its type on first use is checked in text order).
     Value* value = nullptr;
+    int32_t number;  // N of `%N` (at most 9 digits), or -1
     enum class Check : uint8_t { Later, Done, Fails } check = Check::Later;
   };
+  static_assert(sizeof(Deferred) <= 64, "a deferred operand in one cache line: 1.6M of them at 1M ops");
   /// What reading a chunk left for the join.
   struct ChunkOut {
     bool ok = false;

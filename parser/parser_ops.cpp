@@ -13,8 +13,7 @@ Parser::Parser(Context& ctx, std::string_view text, DiagnosticEngine& diag, cons
   // Dumps spend hundreds of bytes per value, so this holds every `%N`
   // without growing, which would copy (and fault in) the table again. Pages
   // past the values read are never touched.
-  numbered_.reserve(text.size() / 64 + 64);
-  core::adviseHugePages(numbered_.data(), numbered_.capacity() * sizeof(ValueEntry));
+  core::reserveOnHugePages(numbered_, text.size() / 64 + 64);
   consume();
 }
 
@@ -306,9 +305,12 @@ bool Parser::parseOp(Block& block) {
   ++numOpsRead_;
   for (uint32_t i : opDeferred_) {
     bool typed = hasOperandTypes && operandTypes.size() == operands.size();
-    chunk_->deferred.push_back(Deferred{op, i, operandNames[i].text, numberOf(operandNames[i].text),
-                                        typed ? operandTypesAt_[i] : nullptr, typed ? operandTypes[i] : nullptr,
-                                        opMesh});
+    chunk_->deferred.push_back(Deferred{.operand = &op->operand(i),
+                                        .name = operandNames[i].text,
+                                        .typeAt = typed ? operandTypesAt_[i] : nullptr,
+                                        .type = typed ? operandTypes[i] : nullptr,
+                                        .opMesh = opMesh,
+                                        .number = static_cast<int32_t>(numberOf(operandNames[i].text))});
   }
   for (size_t i = 0; i < resultNames.size(); ++i) defineValue(resultNames[i], op->result(static_cast<uint32_t>(i)));
   if (hasOperandTypes) checkOperandTypes(*op, operandTypes, typesAt, operandNames);

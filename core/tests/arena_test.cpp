@@ -1,16 +1,19 @@
 //===- arena_test.cpp -----------------------------------------------------===//
 #include <catch2/catch.hpp>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "core/arena.h"
+#include "core/huge_pages.h"
 
 using pir::core::Arena;
 
@@ -164,4 +167,35 @@ TEST_CASE("arenas with a slab pool reuse the large slabs of the arenas gone befo
     CHECK(reused > 0);
   }
   CHECK(pool->bytesHeld() >= held);
+}
+
+TEST_CASE("mapHugePages gives huge-page-aligned memory and leaves nothing mapped around it", "[core][arena]") {
+  auto mappedKb = [] {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+      if (line.rfind("VmSize:", 0) == 0) return std::stoll(line.substr(7));
+    return -1LL;
+  };
+  long long before = mappedKb();
+  REQUIRE(before > 0);
+  for (int round = 0; round < 64; ++round) {
+    size_t n = pir::core::kHugePage * (1 + round % 3) + (round % 2 ? 4096 : 0);
+    auto* p = static_cast<char*>(pir::core::mapHugePages(n));
+    REQUIRE(p != nullptr);
+    CHECK(reinterpret_cast<uintptr_t>(p) % pir::core::kHugePage == 0);
+    fill(p, n, static_cast<size_t>(round));
+    CHECK(holds(p, n, static_cast<size_t>(round)));
+    munmap(p, n);
+  }
+  // Had each call left its extra huge page (or its head and tail) mapped, 64 calls would leave 128 MiB.
+  CHECK(mappedKb() - before < 8 * 1024);
+}
+
+TEST_CASE("an arena's large slabs start on a huge page", "[core][arena]") {
+  Arena arena;
+  for (int i = 0; i < 4; ++i) {
+    void* p = arena.allocate(3 * pir::core::kHugePage, 16);  // more than any slab left: a slab of its own
+    CHECK(reinterpret_cast<uintptr_t>(p) % pir::core::kHugePage == 0);
+  }
 }
