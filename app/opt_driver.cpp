@@ -322,7 +322,7 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   }
   auto checkStart = Clock::now();
   for (const core::NamedProgram& p : set.programs)
-    if (core::Status ps = core::prepareToPrint(*p.program, *core::parsePrintEra(opts.printEra)); !ps) {
+    if (core::Status ps = core::prepareToPrint(*p.program, *core::parsePrintEra(opts.printEra), opts.threads); !ps) {
       diag.error(ps.offset(), ps.message());
       return false;
     }

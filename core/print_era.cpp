@@ -328,9 +328,9 @@ Status convertToEra(Program& program, PrintEra era) {
   return EraConverter(program, era).run();
 }
 
-Status prepareToPrint(Program& program, PrintEra era) {
+Status prepareToPrint(Program& program, PrintEra era, unsigned threads) {
   if (Status s = convertToEra(program, era); !s) return s;
-  return checkPrintable(program);
+  return checkPrintable(program, threads);
 }
 
 }  // namespace pir::core

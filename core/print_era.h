@@ -42,7 +42,8 @@ std::optional<PrintEra> parsePrintEra(std::string_view name);
 /// they do in the one printed.
 Status convertToEra(Program& program, PrintEra era);
 
-/// convertToEra, then checkPrintable: what a driver runs before printing.
-Status prepareToPrint(Program& program, PrintEra era);
+/// convertToEra, then checkPrintable (on up to `threads` threads): what a
+/// driver runs before printing.
+Status prepareToPrint(Program& program, PrintEra era, unsigned threads = 1);
 
 }  // namespace pir::core

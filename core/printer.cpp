@@ -2,13 +2,11 @@
 #include "core/printer.h"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <condition_variable>
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "core/context.h"
 #include "core/op_runs.h"
@@ -16,6 +14,7 @@
 #include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/text_cache.h"
+#include "core/threads.h"
 #include "core/verifier.h"
 
 namespace pir::core {
@@ -247,13 +246,26 @@ class OutBuffer {
     clear();
     return out;
   }
-  /// The text and its storage, handed over; the buffer starts a new one
-  /// as big.
-  std::pair<std::unique_ptr<char[]>, size_t> release() {
+  /// Text and the storage holding it.
+  struct Released {
+    std::unique_ptr<char[]> store;
+    size_t size = 0, capacity = 0;
+    std::string_view view() const { return {store.get(), size}; }
+  };
+  /// The text and its storage, handed over. The buffer goes on in `spare`
+  /// (storage released before, its pages faulted in already), or else in a
+  /// new one as big.
+  Released release(Released spare) {
     size_t used = size(), capacity = static_cast<size_t>(end_ - data());
-    auto out = std::make_pair(std::move(store_), used);
+    Released out{std::move(store_), used, capacity};
     cur_ = end_ = nullptr;
-    grow(capacity);
+    if (spare.store) {
+      store_ = std::move(spare.store);
+      cur_ = data();
+      end_ = data() + spare.capacity;
+    } else {
+      grow(capacity);
+    }
     return out;
   }
 
@@ -742,7 +754,11 @@ class RunNumberer {
   uint32_t results = 0, args = 0;
 
   void ops(const Operation* from, const Operation* to) {
-    for (const Operation* op = from; op != to; op = op->nextOp()) opOf(*op);
+    OperandPrefetcher prefetcher(from);  // an operand's kind is read, a cache miss
+    for (const Operation* op = from; op != to; op = op->nextOp()) {
+      prefetcher.next();
+      opOf(*op);
+    }
   }
 
  private:
@@ -985,6 +1001,30 @@ Status checkPrintable(const Program& program) {
   return check.status();
 }
 
+Status checkPrintable(const Program& program, unsigned threads, size_t minOpsPerThread) {
+  const Block& body = program.body();
+  threads = static_cast<unsigned>(std::min<size_t>(threads, body.numOps() / std::max<size_t>(minOpsPerThread, 1)));
+  if (threads <= 1 || program.style().distEra != DistEra::DimsMaping) return checkPrintable(program);
+  std::vector<const Operation*> starts = program.bodyLandmarks().runs(body, threads * 4);
+  auto runs = static_cast<uint32_t>(starts.size() - 1);
+  // Each run's first error; the first run's that has one is the first op's.
+  std::vector<Status> found(runs);
+  forEachRunOnThreads(threads, runs, [&](unsigned) {
+    return [&](uint32_t r) {
+      PrintableCheck check(program);
+      for (const Operation* op = starts[r]; op != starts[r + 1] && check.status().isOk(); op = op->nextOp()) {
+        check.check(*op);
+        for (uint32_t i = 0; i < op->numRegions(); ++i)
+          for (const Block* b : op->region(i).blocks()) walk(*b, [&](const Operation& inner) { check.check(inner); });
+      }
+      found[r] = check.status();
+    };
+  });
+  for (Status& s : found)
+    if (!s) return std::move(s);
+  return Status::ok();
+}
+
 Status printProgram(const Program& program, const OutputSink& sink, const OpAnnotator* annotate) {
   ProgramPrinter p(program.style(), &sink, program.context().newWalkEpoch(), annotate);
   p.printBlock(program.body(), "");
@@ -1013,24 +1053,17 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
   open.flush();
   if (open.failed()) return Status::error("write error");
 
-  auto onThreads = [&](auto work) {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0u);
-    for (std::thread& t : pool) t.join();
-  };
   // Each run numbers what it prints first; then each run's numbers start
   // where the runs before it stopped.
   std::vector<uint32_t> resultBase(runs + 1), argBase(runs + 1);
   {
     std::vector<RunNumberer::Counts> counts(runs);
-    std::atomic<uint32_t> next{0};
-    onThreads([&](unsigned) {
-      for (uint32_t r; (r = next.fetch_add(1)) < runs;) {
+    forEachRunOnThreads(threads, runs, [&](unsigned) {
+      return [&](uint32_t r) {
         RunNumberer n(firstRunGen + r, gen);
         n.ops(starts[r], starts[r + 1]);
         counts[r] = {n.results, n.args};
-      }
+      };
     });
     argBase[0] = open.nextArg_;
     for (uint32_t r = 0; r < runs; ++r) {
@@ -1041,46 +1074,53 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
 
   // Runs printed on all threads, written in order by whichever thread
   // finishes the next one; a thread waits rather than get more than a few
-  // runs ahead of the writing, which bounds the text held.
-  std::vector<std::pair<std::unique_ptr<char[]>, size_t>> texts(runs);
+  // runs ahead of the writing, which bounds the text held. Written runs'
+  // storage is printed into again: new storage would fault in its pages.
+  std::vector<OutBuffer::Released> texts(runs), spares;
   std::vector<char> ready(runs, 0);
   uint32_t written = 0;
   bool writing = false, failed = false, unnumbered = false;
   std::mutex mutex;
   std::condition_variable progress;
   const uint32_t ahead = 2 * threads + 2;
-  std::atomic<uint32_t> next{0};
-  onThreads([&](unsigned) {
-    ProgramPrinter p(program.style(), nullptr, gen, nullptr);
+  std::vector<std::unique_ptr<ProgramPrinter>> printers(threads);
+  forEachRunOnThreads(threads, runs, [&](unsigned t) {
+    printers[t] = std::make_unique<ProgramPrinter>(program.style(), nullptr, gen, nullptr);
+    ProgramPrinter& p = *printers[t];
     p.runs_ = runs;
     p.firstRunGen_ = firstRunGen;
     p.resultBase_ = resultBase.data();
     p.argBase_ = argBase.data();
-    for (uint32_t r; (r = next.fetch_add(1)) < runs;) {
+    return [&](uint32_t r) {
       {
         std::unique_lock<std::mutex> lock(mutex);
         progress.wait(lock, [&] { return r < written + ahead || failed; });
-        if (failed) break;
+        if (failed) return;
       }
       p.printRun(starts[r], starts[r + 1]);
-      auto text = p.out_.release();
       std::unique_lock<std::mutex> lock(mutex);
+      OutBuffer::Released spare;
+      if (!spares.empty()) {
+        spare = std::move(spares.back());
+        spares.pop_back();
+      }
+      texts[r] = p.out_.release(std::move(spare));
       unnumbered = unnumbered || p.unnumbered_;
-      texts[r] = std::move(text);
       ready[r] = 1;
-      if (writing) continue;
+      if (writing) return;
       writing = true;
       while (written < runs && ready[written] && !failed) {
-        auto chunk = std::move(texts[written]);
+        OutBuffer::Released chunk = std::move(texts[written]);
         lock.unlock();
-        bool ok = sink(std::string_view(chunk.first.get(), chunk.second));
+        bool ok = sink(chunk.view());
         lock.lock();
+        spares.push_back(std::move(chunk));
         failed = failed || !ok;
         ++written;
         progress.notify_all();
       }
       writing = false;
-    }
+    };
   });
   if (unnumbered)
     return Status::internal("the threaded printer met a value no run numbered (the program does not verify)");

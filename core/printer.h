@@ -28,6 +28,9 @@ using OutputSink = std::function<bool(std::string_view)>;
 /// dims_maping era cannot print a tensor dist attr whose mesh differs from
 /// its op's). Returns a located error naming the first op that cannot.
 Status checkPrintable(const Program& program);
+/// The same on up to `threads` threads, each checking at least
+/// `minOpsPerThread` of the program's own ops (tests make it small).
+Status checkPrintable(const Program& program, unsigned threads, size_t minOpsPerThread = 20000);
 
 /// checkPrintable op by op, for a caller that walks the program anyway (a
 /// printer's annotator: a walk of its own costs 4% of split-ranks at 1M

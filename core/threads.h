@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <thread>
+#include <vector>
 
 namespace pir::core {
 
@@ -33,6 +35,23 @@ inline void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #endif
+}
+
+/// Runs `runs` pieces of work (runs of a block's ops, say) on `threads`
+/// threads, the caller's among them. Each thread calls `perThread(t)` once
+/// (t from 0, the caller's) and then the function it returns on each run it
+/// takes; runs are taken in increasing order as threads free up.
+template <class PerThread>
+void forEachRunOnThreads(unsigned threads, uint32_t runs, PerThread&& perThread) {
+  std::atomic<uint32_t> next{0};
+  auto work = [&](unsigned t) {
+    auto each = perThread(t);
+    for (uint32_t r; (r = next.fetch_add(1)) < runs;) each(r);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (std::thread& t : pool) t.join();
 }
 
 }  // namespace pir::core

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <thread>
 #include <unordered_set>
 
 #include "core/context.h"
@@ -14,6 +13,7 @@
 #include "core/op_table.h"
 #include "core/prefetch.h"
 #include "core/printer.h"
+#include "core/threads.h"
 
 namespace pir::core {
 
@@ -475,17 +475,7 @@ size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const Verif
   RunMarks marks{first, first + runs + threads};
   for (const BlockArgument* a : body.arguments()) a->visitMark = marks.header;
   for (const BlockArgument* a : body.kwargs()) a->visitMark = marks.header;
-  auto onThreads = [&](auto perRun) {
-    std::atomic<uint32_t> next{0};
-    auto work = [&](unsigned t) {
-      auto each = perRun(t);
-      for (uint32_t r; (r = next.fetch_add(1)) < runs;) each(r);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (std::thread& t : pool) t.join();
-  };
+  auto onThreads = [&](auto perThread) { forEachRunOnThreads(threads, runs, perThread); };
   // Each run's results, marked before any thread reads them.
   onThreads([&](unsigned) {
     return [&](uint32_t r) {

@@ -131,8 +131,10 @@ Value* Parser::definedIn(const ChunkOut& chunk, std::string_view name, int64_t n
   if (n >= chunk.numberBase) {
     auto i = static_cast<size_t>(n - chunk.numberBase);
     if (i < chunk.numbered.size() && chunk.numbered[i].value) return chunk.numbered[i].value;
-    if (!chunk.numbersInNamed) return nullptr;
   }
+  // A `%N` is in `named` only where one fell outside the table's window
+  // (Parser::lookupEntry): else no string is hashed, 1.6M times at 1M ops.
+  if (n >= 0 && !chunk.numbersInNamed) return nullptr;
   auto it = chunk.named.find(name);
   return it == chunk.named.end() ? nullptr : it->second.value;
 }
@@ -212,20 +214,31 @@ bool checkType(const Parser::Deferred& d, Parser& types) {
 /// in an earlier chunk, and checks its type where the value has one (no
 /// type changes until the join).
 void resolveDeferred(std::vector<Parser::ChunkOut>& chunks, size_t k, Parser& types) {
-  for (const auto& segment : chunks[k].deferred.segments())
-    for (Parser::Deferred& d : segment) {
-      // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
-      Value* v = findEarlier(chunks, k, d.name, d.number);
-      if (!v || Parser::definedIn(chunks[k], d.name, d.number)) {
-        d.check = Parser::Deferred::Check::Fails;
-        continue;
-      }
-      d.value = v;
-      if (!d.typeAt)
-        d.check = Parser::Deferred::Check::Done;
-      else if (v->type())
-        d.check = checkType(d, types) ? Parser::Deferred::Check::Done : Parser::Deferred::Check::Fails;
+  // Checking a type reads the value, a cache miss each: values are found
+  // (and fetched) kAhead operands before their types are checked.
+  constexpr size_t kAhead = 8;
+  auto find = [&](Parser::Deferred& d) {
+    // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
+    Value* v = findEarlier(chunks, k, d.name, d.number);
+    if (!v || Parser::definedIn(chunks[k], d.name, d.number)) {
+      d.check = Parser::Deferred::Check::Fails;
+      return;
     }
+    d.value = v;
+    prefetch(v);
+  };
+  for (const auto& segment : chunks[k].deferred.segments()) {
+    Parser::Deferred* end = segment.end();
+    for (Parser::Deferred* d = segment.begin(); d != end && d != segment.begin() + kAhead; ++d) find(*d);
+    for (Parser::Deferred* d = segment.begin(); d != end; ++d) {
+      if (static_cast<size_t>(end - d) > kAhead) find(d[kAhead]);
+      if (d->check == Parser::Deferred::Check::Fails) continue;
+      if (!d->typeAt)
+        d->check = Parser::Deferred::Check::Done;
+      else if (d->value->type())
+        d->check = checkType(*d, types) ? Parser::Deferred::Check::Done : Parser::Deferred::Check::Fails;
+    }
+  }
 }
 
 /// Joins the chunks into `program`; false where one reader would have

@@ -1,7 +1,10 @@
 //===- printer_test.cpp - printing IR built by hand -----------------------===//
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <limits>
+#include <span>
+#include <vector>
 
 #include "core/builder.h"
 #include "core/printer.h"
@@ -183,6 +186,51 @@ TEST_CASE("printer: an op on another mesh cannot be spelled in the dims_maping e
   REQUIRE(s.message().find("dist_op.reshard") != std::string::npos);
   prog.style().distEra = DistEra::Full;
   REQUIRE(checkPrintable(prog).isOk());
+}
+
+TEST_CASE("printer: the threaded printability check reports the first op one thread does", "[core][printer]") {
+  Context ctx;
+  int64_t shape[] = {2};
+  int64_t a[] = {0, 1}, b[] = {2, 3};
+  int64_t rep[] = {-1};
+  const Attribute* here[] = {ctx.tensorDistAttr(ctx.processMesh(shape, a), rep)};
+  const Attribute* elsewhere[] = {ctx.tensorDistAttr(ctx.processMesh(shape, b), rep)};
+  NamedAttr good[] = {{ctx.intern("op_dist_attr"), ctx.opDistAttr(ctx.processMesh(shape, a), {}, here, -1, false)}};
+  NamedAttr bad[] = {{ctx.intern("op_dist_attr"), ctx.opDistAttr(ctx.processMesh(shape, a), {}, elsewhere, -1, false)}};
+  // 4000 ops at locations 0..3999; `bad` marks the ones that cannot print,
+  // and `nestAt` an op whose region holds one more (location 100000 + i).
+  auto build = [&](Program& prog, std::vector<int> badAt, int nestAt) {
+    prog.style().distEra = DistEra::DimsMaping;
+    for (int i = 0; i < 4000; ++i) {
+      bool isBad = std::find(badAt.begin(), badAt.end(), i) != badAt.end();
+      Operation* op = Operation::create(ctx, "pd_op.relu", {}, {}, isBad ? std::span<const NamedAttr>(bad) : good);
+      op->setLocation(i);
+      prog.body().pushBack(op);
+      if (i == nestAt) {
+        Operation* inner = Operation::create(ctx, "pd_op.relu", {}, {}, bad);
+        inner->setLocation(100000 + i);
+        op->addRegion(ctx).addBlock(ctx)->pushBack(inner);
+      }
+    }
+  };
+  struct Case {
+    std::vector<int> badAt;
+    int nestAt;
+    int64_t expected;  // -1: printable
+  };
+  for (const Case& c : {Case{{}, -1, -1}, Case{{2900, 3500}, -1, 2900}, Case{{3999}, -1, 3999},
+                        Case{{2000}, 1200, 101200}, Case{{5, 3000}, 2500, 5}}) {
+    Program prog(ctx);
+    build(prog, c.badAt, c.nestAt);
+    Status serial = checkPrintable(prog);
+    for (unsigned threads : {2u, 3u}) {
+      Status threaded = checkPrintable(prog, threads, 1);
+      CHECK(threaded.isOk() == serial.isOk());
+      CHECK(threaded.offset() == serial.offset());
+      CHECK(threaded.message() == serial.message());
+      CHECK((threaded.isOk() ? -1 : threaded.offset()) == c.expected);
+    }
+  }
 }
 
 TEST_CASE("printer: numbers at every count of digits", "[core][printer]") {
