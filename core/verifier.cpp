@@ -37,12 +37,20 @@ int64_t rankOf(const Type* t) {
 }
 
 /// How a thread of the threaded verifier sees the marks of the program's
-/// own block: each run's ops' results carry `firstRun + run` (their
+/// own block: an op's results, once verified, carry `firstRun + run` (their
 /// passIndex: the op's place in its run), the block's arguments `header`.
 struct RunMarks {
-  uint32_t firstRun = 0, header = 0;
+  uint32_t firstRun = 0, runs = 0, header = 0;
   uint32_t run = 0;   // this thread's run
   uint32_t opAt = 0;  // the place in it of the op being verified
+};
+
+/// An operand whose value no run had marked when it was read: an earlier
+/// run another thread had not reached, or no earlier one. Decided once
+/// every run is marked.
+struct Unsure {
+  const Value* value;
+  uint32_t run, opAt;
 };
 
 class Verifier {
@@ -59,7 +67,8 @@ class Verifier {
   void run() { verifyBlock(program_.body()); }
   size_t errors() const { return errors_; }
 
-  /// Threaded: the ops [from, to) of the program's own block, run `run`.
+  /// Threaded: the ops [from, to) of the program's own block, run `run`,
+  /// each op's results marked once it is verified.
   void runOps(const Operation* from, const Operation* to, uint32_t run) {
     marks_.run = run;
     marks_.opAt = 0;
@@ -67,8 +76,13 @@ class Verifier {
     for (const Operation* op = from; op != to; op = op->nextOp(), ++marks_.opAt) {
       prefetcher.next();
       verifyOp(*op);
+      for (uint32_t i = 0; i < op->numResults(); ++i) {
+        op->result(i)->passIndex = marks_.opAt;
+        mark(op->result(i), marks_.firstRun + run);
+      }
     }
   }
+  const std::vector<Unsure>& unsure() const { return unsure_; }
 
  private:
   void error(const Operation& op, std::string message) {
@@ -76,8 +90,9 @@ class Verifier {
     diag_.error(reportLocation(&op), std::move(message));
   }
 
-  // Threads read marks other threads may write (only ever in a wrong
-  // program, where a value is read outside its region): atomically.
+  // Threads read the marks other threads write as they verify (a run's
+  // results, and in a wrong program what a region defines): atomically. A
+  // passIndex is read only by its run's thread, and after the join.
   static uint32_t markOf(const Value* v) {
     return std::atomic_ref<uint32_t>(v->visitMark).load(std::memory_order_relaxed);
   }
@@ -88,12 +103,16 @@ class Verifier {
       v->visitMark = m;
   }
   void define(const Value* v) { mark(v, epoch_); }
-  bool visible(const Value* v) const {
+  bool visible(const Value* v) {
     if (!threaded_) return v->visitMark == epoch_;
     uint32_t m = markOf(v);
     if (m == epoch_ || m == marks_.header) return true;
-    if (m >= marks_.firstRun && m < marks_.firstRun + marks_.run) return true;  // an earlier run's op
-    return m == marks_.firstRun + marks_.run && v->passIndex < marks_.opAt;     // an earlier op of this run
+    // Marked by a run: an earlier one, or an earlier op of this one (only
+    // this thread marks this run, and an op's results after the op).
+    if (uint32_t run = m - marks_.firstRun; run < marks_.runs)  // (unsigned: below firstRun wraps around)
+      return run <= marks_.run;
+    unsure_.push_back({v, marks_.run, marks_.opAt});
+    return true;  // for now
   }
 
   void verifyBlock(const Block& block) {
@@ -426,6 +445,7 @@ class Verifier {
   uint32_t epoch_;
   bool threaded_ = false;
   RunMarks marks_;
+  std::vector<Unsure> unsure_;
   size_t errors_ = 0;
   std::unordered_set<const DistTensorType*> checkedTypes_;
   // Dist attrs (with the rank they were checked for) and meshes found sound:
@@ -472,27 +492,23 @@ size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const Verif
   // Marks: one per run for its ops' results, one per thread for what
   // regions define, one for the block's arguments.
   uint32_t first = program.context().newWalkEpochs(runs + threads + 1);
-  RunMarks marks{first, first + runs + threads};
+  RunMarks marks{first, runs, first + runs + threads};
   for (const BlockArgument* a : body.arguments()) a->visitMark = marks.header;
   for (const BlockArgument* a : body.kwargs()) a->visitMark = marks.header;
-  auto onThreads = [&](auto perThread) { forEachRunOnThreads(threads, runs, perThread); };
-  // Each run's results, marked before any thread reads them.
-  onThreads([&](unsigned) {
-    return [&](uint32_t r) {
-      uint32_t at = 0;
-      for (const Operation* op = starts[r]; op != starts[r + 1]; op = op->nextOp(), ++at)
-        for (uint32_t i = 0; i < op->numResults(); ++i) {
-          std::atomic_ref<uint32_t>(op->result(i)->visitMark).store(first + r, std::memory_order_relaxed);
-          op->result(i)->passIndex = at;
-        }
-    };
-  });
   std::vector<DiagnosticEngine> found(threads, DiagnosticEngine(diag.source()));
   std::vector<std::unique_ptr<Verifier>> verifiers(threads);
-  onThreads([&](unsigned t) {
+  forEachRunOnThreads(threads, runs, [&](unsigned t) {
     verifiers[t] = std::make_unique<Verifier>(program, found[t], options, first + runs + t, marks);
     return [&, t](uint32_t r) { verifiers[t]->runOps(starts[r], starts[r + 1], r); };
   });
+  // Every run is marked now: an unsure operand's value is visible if an
+  // earlier run's op, or an earlier op of its run, defines it.
+  for (const std::unique_ptr<Verifier>& v : verifiers)
+    for (const Unsure& u : v->unsure()) {
+      uint32_t run = u.value->visitMark - first;
+      if (run >= runs || run > u.run || (run == u.run && u.value->passIndex >= u.opAt))
+        return verifyProgram(program, diag, options);
+    }
   for (const DiagnosticEngine& d : found)
     if (d.size()) return verifyProgram(program, diag, options);  // what one thread says, in its order
   return 0;
