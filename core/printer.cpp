@@ -1012,7 +1012,13 @@ Status checkPrintable(const Program& program, unsigned threads, size_t minOpsPer
   forEachRunOnThreads(threads, runs, [&](unsigned) {
     return [&](uint32_t r) {
       PrintableCheck check(program);
+      const Operation* ahead = starts[r];  // a miss per op, unless fetched a few ahead
+      for (int i = 0; i < 8 && ahead; ++i) ahead = ahead->nextOp();
       for (const Operation* op = starts[r]; op != starts[r + 1] && check.status().isOk(); op = op->nextOp()) {
+        if (ahead) {
+          prefetchOp(ahead);
+          ahead = ahead->nextOp();
+        }
         check.check(*op);
         for (uint32_t i = 0; i < op->numRegions(); ++i)
           for (const Block* b : op->region(i).blocks()) walk(*b, [&](const Operation& inner) { check.check(inner); });

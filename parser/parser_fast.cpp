@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "core/prefetch.h"
 #include "parser/parser_impl.h"
 
 namespace pir::parser {
@@ -109,19 +110,22 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
           unresolved_.push_back(static_cast<uint32_t>(operands_.size()));
         }
         operands_.push_back(v);
+        if (v) prefetch(v);  // its type is read below, once all are found: their misses overlap
         operandNames_.push_back(Token{TokenKind::ValueId, false, id});
-        // The mesh the general path reads this operand's type with (null: the op's).
-        const Type* vt = v ? v->type() : nullptr;
-        if (auto* vec = vt ? vt->dynCast<VectorType>() : nullptr; vec && !vec->elements().empty())
-          vt = vec->elements()[0];
-        const TensorDistAttr* d = vt ? distAttrOf(vt) : nullptr;
-        tailHints_.push_back(d ? d->mesh() : nullptr);
+        tailHints_.push_back(nullptr);
         p = idEnd;
       }
       if (p < end && *p == ')') break;
       if (!startsWith(p, end, ", ")) return FastOp::Fallback;
       p += 2;
     }
+  }
+  // The mesh the general path reads each operand's type with (null: the op's).
+  for (size_t i = 0; i < operands_.size(); ++i) {
+    const Type* vt = operands_[i] ? operands_[i]->type() : nullptr;
+    if (auto* vec = vt ? vt->dynCast<VectorType>() : nullptr; vec && !vec->elements().empty()) vt = vec->elements()[0];
+    const TensorDistAttr* d = vt ? distAttrOf(vt) : nullptr;
+    tailHints_[i] = d ? d->mesh() : nullptr;
   }
   if (!startsWith(p, end, ") {")) return FastOp::Fallback;
   p += 2;
