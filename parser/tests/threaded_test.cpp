@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/printer.h"
@@ -19,6 +20,7 @@ namespace {
 struct Read {
   bool ok = false;
   std::string printed;    // every program, or empty
+  std::string uses;       // every value's uses, in order (usesOf)
   std::string diags;      // rendered
   size_t landmarked = 0;  // programs read on threads that kept the chains' landmarks
 };
@@ -42,6 +44,32 @@ size_t checkLandmarks(const core::Program& p) {
   return 1;
 }
 
+/// Every value's uses in the order of its use list, each as the user's
+/// place in a walk and the operand's index: the join sets a chunk's
+/// deferred operands on several threads, and must leave each list as one
+/// reader does (passes see that order).
+std::string usesOf(const core::Program& p) {
+  std::unordered_map<const core::Operation*, size_t> at;
+  core::walk(p.body(), [&](const core::Operation& op) { at.emplace(&op, at.size()); });
+  std::string out;
+  auto list = [&](const core::Value* v) {
+    for (const core::OpOperand* u = v->firstUse(); u; u = u->nextUse())
+      out += std::to_string(at.at(u->owner())) + "." + std::to_string(u->index()) + " ";
+    out += "\n";
+  };
+  auto block = [&](const core::Block& b) {
+    for (const core::BlockArgument* a : b.arguments()) list(a);
+    for (const core::BlockArgument* a : b.kwargs()) list(a);
+  };
+  block(p.body());
+  core::walk(p.body(), [&](const core::Operation& op) {
+    for (uint32_t i = 0; i < op.numResults(); ++i) list(op.result(i));
+    for (uint32_t r = 0; r < op.numRegions(); ++r)
+      for (const core::Block* b : op.region(r).blocks()) block(*b);
+  });
+  return out;
+}
+
 Read readWith(const std::string& text, const ParseOptions& options) {
   core::Context ctx;
   core::SourceFile src("t.pir", text);
@@ -53,6 +81,7 @@ Read readWith(const std::string& text, const ParseOptions& options) {
     for (const ParsedProgram& p : *r) {
       out.landmarked += checkLandmarks(*p.program);
       out.printed += p.marker + "\n" + core::printProgram(*p.program);
+      out.uses += usesOf(*p.program);
     }
   out.diags = diag.render();
   return out;
@@ -68,6 +97,7 @@ ParseOptions threaded(unsigned threads, size_t chunkBytes) {
 void requireSame(const Read& a, const Read& b) {
   REQUIRE(a.ok == b.ok);
   REQUIRE(a.printed == b.printed);
+  REQUIRE(a.uses == b.uses);
   REQUIRE(a.diags == b.diags);
 }
 
