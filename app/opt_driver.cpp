@@ -271,8 +271,14 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   core::DiagnosticEngine& diag = unit.chunk->diag;
   core::ProgramSet& set = unit.set;
   core::Program& program = *set.programs[0].program;
+  core::PrintEra era = *core::parsePrintEra(opts.printEra);
+  // With no pass and no era to convert to, the program prints as verified:
+  // the verifier's walk checks it can be spelled, and printing does not
+  // walk it again (and no tree is dumped on the way).
+  bool printChecked = false;
   if (!opts.noVerify) {
     core::VerifyOptions v;
+    v.printable = printChecked = specs.empty() && era == core::PrintEra::Input && !session.treeDir.isOpen();
     v.distConsistency = opts.verifyDist && specs.empty();
     // A partial read no entry fixes: an error with --verify-dist (after the
     // passes when there are any), else a warning once, here.
@@ -285,7 +291,7 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
     if (errors) return false;
   }
   if (session.treeDir.isOpen()) session.writeTree("input", program);
-  if (core::Status s = core::convertToEra(program, *core::parsePrintEra(opts.printEra)); !s) {
+  if (core::Status s = core::convertToEra(program, era); !s) {
     diag.error(s.offset(), s.message());  // passes run, and IR dumps print, in the era printed
     return false;
   }
@@ -322,7 +328,8 @@ bool processProgram(Session& session, const std::vector<passes::PassSpec>& specs
   }
   auto checkStart = Clock::now();
   for (const core::NamedProgram& p : set.programs)
-    if (core::Status ps = core::prepareToPrint(*p.program, *core::parsePrintEra(opts.printEra), opts.threads); !ps) {
+    if (core::Status ps = printChecked ? core::Status::ok() : core::prepareToPrint(*p.program, era, opts.threads);
+        !ps) {
       diag.error(ps.offset(), ps.message());
       return false;
     }

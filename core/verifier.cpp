@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <unordered_set>
 
 #include "core/context.h"
@@ -56,16 +57,28 @@ struct Unsure {
 class Verifier {
  public:
   Verifier(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options)
-      : program_(program), diag_(diag), options_(options), epoch_(program.context().newWalkEpoch()) {}
+      : program_(program), diag_(diag), options_(options), epoch_(program.context().newWalkEpoch()) {
+    if (options.printable) printable_.emplace(program);
+  }
   /// A thread of the threaded verifier, marking what regions define with `epoch`.
   Verifier(const Program& program, DiagnosticEngine& diag, const VerifyOptions& options, uint32_t epoch,
            const RunMarks& marks)
-      : program_(program), diag_(diag), options_(options), epoch_(epoch), threaded_(true), marks_(marks) {}
+      : program_(program), diag_(diag), options_(options), epoch_(epoch), threaded_(true), marks_(marks) {
+    if (options.printable) printable_.emplace(program);
+  }
 
   // Marks carry this run's epoch, so what the top-level block defined needs
   // no clearing afterwards (regions are cleared as they close).
-  void run() { verifyBlock(program_.body()); }
+  void run() {
+    verifyBlock(program_.body());
+    // What checkPrintable would say, where nothing else is wrong (it ran after the verifier).
+    if (printableFailed() && errors_ == 0) {
+      ++errors_;
+      diag_.error(printable_->status().offset(), printable_->status().message());
+    }
+  }
   size_t errors() const { return errors_; }
+  bool printableFailed() const { return printable_ && !printable_->status().isOk(); }
 
   /// Threaded: the ops [from, to) of the program's own block, run `run`,
   /// each op's results marked once it is verified.
@@ -127,6 +140,7 @@ class Verifier {
   }
 
   void verifyOp(const Operation& op) {
+    if (printable_) printable_->check(op);
     for (uint32_t i = 0; i < op.numOperands(); ++i) {
       const Value* v = op.operandValue(i);
       if (v && !visible(v)) {
@@ -446,6 +460,7 @@ class Verifier {
   bool threaded_ = false;
   RunMarks marks_;
   std::vector<Unsure> unsure_;
+  std::optional<PrintableCheck> printable_;  // options_.printable
   size_t errors_ = 0;
   std::unordered_set<const DistTensorType*> checkedTypes_;
   // Dist attrs (with the rank they were checked for) and meshes found sound:
@@ -509,8 +524,9 @@ size_t verifyProgram(const Program& program, DiagnosticEngine& diag, const Verif
       if (run >= runs || run > u.run || (run == u.run && u.value->passIndex >= u.opAt))
         return verifyProgram(program, diag, options);
     }
-  for (const DiagnosticEngine& d : found)
-    if (d.size()) return verifyProgram(program, diag, options);  // what one thread says, in its order
+  for (unsigned t = 0; t < threads; ++t)
+    if (found[t].size() || verifiers[t]->printableFailed())
+      return verifyProgram(program, diag, options);  // what one thread says, in its order
   return 0;
 }
 

@@ -29,6 +29,10 @@ struct VerifyOptions {
   /// A partial value read by an op that is not linear in that operand (the
   /// op table says), with no op_dist_attr entry asking for a reshard.
   CheckLevel partialReads = CheckLevel::Off;
+  /// Also what checkPrintable checks (core/printer.h), reported as it
+  /// reports it, and only where nothing else is wrong: a driver that prints
+  /// the program as verified, no pass between, saves that walk.
+  bool printable = false;
 };
 
 /// Adds every problem found to `diag` and returns how many errors there

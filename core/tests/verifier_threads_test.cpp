@@ -8,11 +8,14 @@
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/builder.h"
+#include "core/printer.h"
 #include "core/program.h"
 #include "core/verifier.h"
 
@@ -103,4 +106,56 @@ TEST_CASE("threaded verifying decides every scope as one thread does", "[core][v
       CHECK(many.render() == one.render());
     }
   }
+}
+
+TEST_CASE("threaded verifying checks printability as one thread does", "[core][verifier][tsan]") {
+  // kOps ops on one mesh; those in `badAt` carry a result entry on another
+  // mesh, which the dims_maping era cannot spell; `readLater` makes op 10
+  // read op 5000's result as well (a scope error, reported instead).
+  // Returns the first diagnostic's offset (-2: none).
+  auto check = [](std::vector<int> badAt, bool readLater, size_t errors) -> int64_t {
+    Context ctx;
+    Program prog(ctx);
+    prog.style().distEra = DistEra::DimsMaping;
+    int64_t shape[] = {2}, a[] = {0, 1}, b[] = {2, 3}, rep[] = {-1};
+    const Attribute* here[] = {ctx.tensorDistAttr(ctx.processMesh(shape, a), rep)};
+    const Attribute* elsewhere[] = {ctx.tensorDistAttr(ctx.processMesh(shape, b), rep)};
+    NamedAttr good[] = {{ctx.intern("op_dist_attr"), ctx.opDistAttr(ctx.processMesh(shape, a), {}, here, -1, false)}};
+    NamedAttr bad[] = {
+        {ctx.intern("op_dist_attr"), ctx.opDistAttr(ctx.processMesh(shape, a), {}, elsewhere, -1, false)}};
+    Builder builder(ctx);
+    builder.setInsertionPointToEnd(prog.body());
+    int64_t dims[] = {4};
+    std::vector<const Type*> one{ctx.denseTensorType("builtin.tensor", DataType::F32, dims)};
+    std::vector<Operation*> ops;
+    for (int i = 0; i < kOps; ++i) {
+      bool isBad = std::find(badAt.begin(), badAt.end(), i) != badAt.end();
+      std::vector<Value*> in;
+      if (i) in.push_back(ops.back()->result(0));
+      ops.push_back(builder.create("pd_op.relu", in, one, isBad ? std::span<const NamedAttr>(bad) : good));
+      ops.back()->setLocation(i);
+    }
+    if (readLater) ops[10]->operand(0).set(ops[5000]->result(0));
+    VerifyOptions options;
+    options.printable = true;
+    DiagnosticEngine serial;
+    size_t e1 = verifyProgram(prog, serial, options);
+    CHECK(e1 == errors);
+    for (unsigned threads : {2u, 3u}) {
+      DiagnosticEngine many;
+      CHECK(verifyProgram(prog, many, options, threads, 1) == e1);
+      CHECK(many.render() == serial.render());
+    }
+    // What checkPrintable says, where nothing else is wrong.
+    if (!readLater) {
+      Status s = checkPrintable(prog);
+      CHECK(s.isOk() == (errors == 0));
+      if (!s.isOk()) CHECK(serial.render().find(s.message()) != std::string::npos);
+    }
+    return serial.size() ? serial.diagnostics()[0].offset : -2;
+  };
+  CHECK(check({}, false, 0) == -2);
+  CHECK(check({6000, 7000}, false, 1) == 6000);  // the first op that cannot print, in a later run
+  CHECK(check({3}, false, 1) == 3);
+  CHECK(check({6000}, true, 1) == 10);  // the scope error alone
 }
