@@ -359,9 +359,7 @@ void printStatistics(const Session& session, const std::vector<Unit>& units) {
 /// Prints every program of the units that succeeded: named ones (what a
 /// split made) each after a `// ----- job: NAME` line, others after their
 /// input marker line.
-core::Status writeOutput(const std::string& path, Session& session, const std::vector<Unit>& units) {
-  OutputFile out;
-  if (core::Status s = out.open(path); !s) return s;
+core::Status writeOutput(OutputFile& out, Session& session, const std::vector<Unit>& units) {
   core::OutputSink sink = [&](std::string_view chunk) { return out.write(chunk); };
   for (const Unit& u : units) {
     if (!u.ok) continue;
@@ -635,6 +633,18 @@ int process(const OptOptions& opts) {
 
   SourceHash sourceHash;  // before the parse: it reads the input beside the parser
   if (!opts.outputDir.empty()) sourceHash.start(input.text());
+  // `-o FILE` is made now. Where a core is left over (fewer --threads than
+  // cores), its blocks are allocated there while the input is read (as big
+  // as the input, the likely size of the text): writing it then only copies.
+  // With every core reading, that would only slow the reading (measured).
+  // Where it cannot be opened, it is opened again at the end, after any
+  // error in the input, as before.
+  OutputFile output;
+  bool outputOpened = false;
+  if (opts.outputDir.empty() && opts.output != "-") {
+    outputOpened = output.open(opts.output).isOk();
+    if (outputOpened && opts.threads < std::thread::hardware_concurrency()) output.reserve(input.text().size());
+  }
 
   auto parseStart = Clock::now();
   std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them
@@ -690,7 +700,10 @@ int process(const OptOptions& opts) {
     if (allOk)
       if (core::Status s = writeOutputDir(opts.outputDir, units, managers, sourceHash); !s) return fail(s.message());
   } else if (allOk || opts.output == "-") {
-    if (core::Status s = writeOutput(opts.output, session, units); !s) return fail(s.message());
+    // The file opened before the parse, or (where that failed) opened now, to report why.
+    if (!outputOpened)
+      if (core::Status s = output.open(opts.output); !s) return fail(s.message());
+    if (core::Status s = writeOutput(output, session, units); !s) return fail(s.message());
   }
   double printMs = session.checkPrintMs + msSince(printStart);
   if (session.treeDir.isOpen() && allOk)

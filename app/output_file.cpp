@@ -3,6 +3,8 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string_view>
+#include <system_error>
 
 namespace pir::app {
 
@@ -108,7 +111,29 @@ core::Status OutputFile::open(const std::string& path) {
   return core::Status::ok();
 }
 
+void OutputFile::reserve(size_t bytes) {
+  if (temp_.empty() || bytes == 0 || reserving_.joinable()) return;
+  // The thread blocks every signal, so that handlers (signal_cleanup.h) run on the others.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  try {
+    reserving_ = std::thread([this, bytes, fd = fd_] {
+      // The file's size becomes `bytes` (zeros past what is written), so
+      // that commit can free what is not written by truncating to it.
+      if (fallocate(fd, 0, 0, static_cast<off_t>(bytes)) == 0) reserved_ = bytes;
+    });
+  } catch (const std::system_error&) {
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void OutputFile::waitForReserve() {
+  if (reserving_.joinable()) reserving_.join();
+}
+
 bool OutputFile::write(std::string_view data) {
+  waitForReserve();
   if (writeErrno_) return false;
   while (!data.empty()) {
     ssize_t n = ::write(fd_, data.data(), data.size());
@@ -139,7 +164,14 @@ core::Status OutputFile::commit() {
     discard();
     return core::Status::error("error writing '" + name + "': " + errnoText(e));
   }
+  waitForReserve();
   if (!temp_.empty()) {
+    // A reservation larger than the text: the file ends where the text does.
+    if (reserved_ > written_ && ftruncate(fd_, static_cast<off_t>(written_)) != 0) {
+      int e = errno;
+      discard();
+      return core::Status::error("error writing '" + name + "': " + errnoText(e));
+    }
     if (fsync(fd_) != 0 || ::close(fd_) != 0) {
       int e = errno;
       fd_ = -1;
@@ -168,6 +200,7 @@ core::Status OutputFile::commit() {
 }
 
 void OutputFile::discard() {
+  waitForReserve();
   if (ownsFd_ && fd_ >= 0) ::close(fd_);
   fd_ = -1;
   ownsFd_ = false;

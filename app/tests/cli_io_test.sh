@@ -48,6 +48,36 @@ test_output_file() {
   no_temp_files
 }
 
+# With a core to spare (--threads 1 on a machine with more), the file is
+# made before the input is read and as many bytes as the input allocated to
+# it on another thread (OutputFile::reserve): the file must still end where
+# the text does, shorter or longer than the input, and nothing may be left
+# when the run fails.
+test_output_file_reserved() {
+  [ "$(nproc)" -gt 1 ] || skip "one core: nothing is reserved"
+  # Shorter than the input: a comment line the printer drops.
+  { cat "$SEED"; for i in $(seq 2000); do echo "// a comment the printer drops, $i"; done; } > long.pir
+  run long.pir --threads 1 -o result.pir
+  expect_rc 0
+  same "$SEED" result.pir "a text shorter than its input"
+  no_temp_files
+  # Longer than the input: the newest era spells every mesh out.
+  run "$SEED" --print-era=newest
+  mv out newest.txt
+  run "$SEED" --threads 1 --print-era=newest -o result.pir
+  expect_rc 0
+  same newest.txt result.pir "a text longer than its input"
+  no_temp_files
+  # A failed run leaves the old file and no reserved one.
+  printf 'old content\n' > target.pir
+  cp target.pir expected.pir
+  write_syntax_error bad.pir
+  run bad.pir --threads 1 -o target.pir
+  expect_rc 1
+  same expected.pir target.pir "target after a syntax error"
+  no_temp_files
+}
+
 test_output_new_file_mode() {
   (umask 027 && timeout 60 "$PIR_OPT" "$SEED" -o new.pir 2> err)
   rc=$?
