@@ -8,8 +8,6 @@
 #include <string>
 #include <utility>
 
-#include "core/threads.h"
-
 namespace pir::core {
 
 namespace {
@@ -22,15 +20,8 @@ uint64_t seedFor(unsigned kind) { return 0x51ed2701u * (kind + 1); }
 /// Holds `m` when `on` (a Context::Concurrent scope is open).
 class MaybeLock {
  public:
-  MaybeLock(std::mutex& m, bool on) : m_(on ? &m : nullptr) {
-    if (!m_) return;
-    // Held for one table probe: spin a little before sleeping, as a futex
-    // wait and wake cost more than the probe (4k of them in a 1M-op read).
-    for (int spins = 0; spins < 64; ++spins) {
-      if (m_->try_lock()) return;
-      cpuRelax();
-    }
-    m_->lock();
+  MaybeLock(SpinLock& m, bool on) : m_(on ? &m : nullptr) {
+    if (m_) m_->lock();
   }
   ~MaybeLock() {
     if (m_) m_->unlock();
@@ -39,7 +30,7 @@ class MaybeLock {
   MaybeLock& operator=(const MaybeLock&) = delete;
 
  private:
-  std::mutex* m_;
+  SpinLock* m_;
 };
 }  // namespace
 
@@ -71,12 +62,12 @@ Context::Context(std::shared_ptr<SlabPool> pool) : arena_(std::move(pool)) {
 std::string_view Context::intern(std::string_view s) { return intern(s, hashString(s)); }
 
 bool Context::hasInterned(std::string_view s) {
-  MaybeLock lock(stringsMutex_, concurrent_);
+  MaybeLock lock(stringsLock_, concurrent_);
   return strings_.find(hashString(s), [&](const InternedString* e) { return e->s == s; }) != nullptr;
 }
 
 std::string_view Context::intern(std::string_view s, uint64_t h) {
-  MaybeLock lock(stringsMutex_, concurrent_);
+  MaybeLock lock(stringsLock_, concurrent_);
   if (const InternedString* found = strings_.find(h, [&](const InternedString* e) { return e->s == s; }))
     return found->s;
   Arena& arena = this->arena();
@@ -101,7 +92,7 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
         return false;
     return true;
   };
-  MaybeLock lock(objectsMutex_, concurrent_);
+  MaybeLock lock(objectsLock_, concurrent_);
   if (const InternedAttrList* found = attrLists_.find(h, same)) return found->attrs;
   Arena& arena = this->arena();
   auto* e = arena.make<InternedAttrList>(InternedAttrList{h, arena.copy(attrs)});
@@ -113,7 +104,7 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 // with the key, `make` allocates a new one with the given hash.
 #define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                             \
   do {                                                                        \
-    MaybeLock lock(objectsMutex_, concurrent_);                               \
+    MaybeLock lock(objectsLock_, concurrent_);                                \
     Arena& objArena = this->arena();                                          \
     (void)objArena;                                                           \
     auto eq = [&](const auto* base) {                                         \
@@ -131,7 +122,7 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 const ScalarType* Context::scalarType(DataType dtype) {
   auto& slot = scalars_[static_cast<unsigned>(dtype)];
   if (slot) return slot;
-  MaybeLock lock(objectsMutex_, concurrent_);
+  MaybeLock lock(objectsLock_, concurrent_);
   if (!slot) slot = arena_.make<ScalarType>(hashMix(seedFor(101), static_cast<uint64_t>(dtype)), dtype);
   return slot;
 }
@@ -177,8 +168,8 @@ size_t Context::stringAttrs(std::span<const std::string_view> raws, std::span<co
   std::vector<std::pair<uint64_t, uint64_t>> hashes(raws.size());
   for (size_t i = 0; i < raws.size(); ++i) hashes[i] = {stringAttrHash(raws[i]), hashString(raws[i])};
   {
-    MaybeLock objects(objectsMutex_, concurrent_);
-    MaybeLock strings(stringsMutex_, concurrent_);
+    MaybeLock objects(objectsLock_, concurrent_);
+    MaybeLock strings(stringsLock_, concurrent_);
     attrs_.reserve(attrs_.size() + raws.size());
     strings_.reserve(strings_.size() + raws.size());
   }
@@ -280,13 +271,13 @@ const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span
   auto byDim = [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; };
   if (!std::is_sorted(partial.begin(), partial.end(), byDim)) {
     {
-      MaybeLock lock(objectsMutex_, concurrent_);
+      MaybeLock lock(objectsLock_, concurrent_);
       if (attr->canonical_) return attr;
     }
     std::vector<PartialEntry> sorted(partial.begin(), partial.end());
     std::sort(sorted.begin(), sorted.end(), byDim);
     const TensorDistAttr* canonical = tensorDistAttr(mesh, dimsMapping, sorted, placements);
-    MaybeLock lock(objectsMutex_, concurrent_);
+    MaybeLock lock(objectsLock_, concurrent_);
     attr->canonical_ = canonical;
   }
   return attr;

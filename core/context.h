@@ -32,6 +32,7 @@
 #include "core/arena.h"
 #include "core/attributes.h"
 #include "core/hash.h"
+#include "core/threads.h"
 #include "core/types.h"
 #include "core/value.h"
 
@@ -157,10 +158,11 @@ class Context {
   };
 
   Arena arena_;
-  // Concurrent interning: objectsMutex_ guards the type, attribute and list
-  // tables and may be held while taking stringsMutex_, never the reverse.
+  // Concurrent interning: objectsLock_ guards the type, attribute and list
+  // tables and may be held while taking stringsLock_, never the reverse.
   bool concurrent_ = false;
-  std::mutex objectsMutex_, stringsMutex_, workersMutex_;
+  SpinLock objectsLock_, stringsLock_;
+  std::mutex workersMutex_;
   std::vector<std::unique_ptr<Arena>> workerArenas_;
   std::shared_ptr<SlabPool> workerSlabs_;  // worker arenas' slabs: none faulted in ahead
   static inline thread_local Context* tlsContext_ = nullptr;
