@@ -633,18 +633,16 @@ int process(const OptOptions& opts) {
 
   SourceHash sourceHash;  // before the parse: it reads the input beside the parser
   if (!opts.outputDir.empty()) sourceHash.start(input.text());
-  // `-o FILE` is made now. Where a core is left over (fewer --threads than
-  // cores), its blocks are allocated there while the input is read (as big
-  // as the input, the likely size of the text): writing it then only copies.
-  // With every core reading, that would only slow the reading (measured).
-  // Where it cannot be opened, it is opened again at the end, after any
-  // error in the input, as before.
+  // `-o FILE`'s temporary file is made now. Where a core is left over
+  // (fewer --threads than cores), its blocks are allocated there while the
+  // input is read (as big as the input, the likely size of the text):
+  // writing it then only copies. With every core reading, that would only
+  // slow the reading (measured). Any other output (a device, a pipe), or a
+  // file that cannot be made now, is opened at the end, after any error in
+  // the input, as before.
   OutputFile output;
-  bool outputOpened = false;
-  if (opts.outputDir.empty() && opts.output != "-") {
-    outputOpened = output.open(opts.output).isOk();
-    if (outputOpened && opts.threads < std::thread::hardware_concurrency()) output.reserve(input.text().size());
-  }
+  bool outputOpened = opts.outputDir.empty() && output.openTemporary(opts.output);
+  if (outputOpened && opts.threads < std::thread::hardware_concurrency()) output.reserve(input.text().size());
 
   auto parseStart = Clock::now();
   std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them

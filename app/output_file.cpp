@@ -51,9 +51,29 @@ bool inDevOrProc(const std::string& path) {
   return dirName(path) == "/dev" || path.rfind("/proc/", 0) == 0 || path.rfind("/sys/", 0) == 0;
 }
 
+/// What would really be written: symlinks followed.
+std::string resolveTarget(const std::string& path) {
+  char buf[PATH_MAX];
+  return realpath(path.c_str(), buf) ? std::string(buf) : path;
+}
+
 }  // namespace
 
 OutputFile::~OutputFile() { discard(); }
+
+bool OutputFile::openTemporary(const std::string& path) {
+  // What open() writes in place, checked before anything is opened (a
+  // device path would be truncated, a FIFO waited on).
+  if (path == "-" || streamDescriptor(path) >= 0 || inDevOrProc(path)) return false;
+  struct stat st {};
+  if (::stat(resolveTarget(path).c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return false;
+  if (!open(path).isOk()) return false;
+  if (temp_.empty()) {  // it became something else meanwhile
+    discard();
+    return false;
+  }
+  return true;
+}
 
 core::Status OutputFile::open(const std::string& path) {
   path_ = path;
@@ -78,10 +98,7 @@ core::Status OutputFile::open(const std::string& path) {
     ownsFd_ = true;
     return core::Status::ok();
   }
-  // Follow symlinks to what would really be written.
-  std::string resolved = path;
-  char buf[PATH_MAX];
-  if (realpath(path.c_str(), buf)) resolved = buf;
+  std::string resolved = resolveTarget(path);
   struct stat st {};
   bool exists = ::stat(resolved.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) return core::Status::error("cannot write '" + path + "': it is a directory");

@@ -37,6 +37,10 @@ class OutputFile {
 
   /// Prepares to write `path` ("-" is stdout).
   core::Status open(const std::string& path);
+  /// open(), where `path` is written through a temporary file (a regular
+  /// file or a new path); false, with nothing opened or created, where it
+  /// is not or cannot be.
+  bool openTemporary(const std::string& path);
   /// For a temporary file: starts allocating `bytes` for it on another
   /// thread (the output's likely size; what is not written is freed at
   /// commit). A hint: where the file system cannot, nothing happens.
