@@ -45,8 +45,8 @@ size_t checkLandmarks(const core::Program& p) {
 }
 
 /// Every value's uses in the order of its use list, each as the user's
-/// place in a walk and the operand's index: the join sets a chunk's
-/// deferred operands on several threads, and must leave each list as one
+/// place in a walk and the operand's index: the join sets the operands
+/// chunks deferred once all are read, and must leave each list as one
 /// reader does (passes see that order).
 std::string usesOf(const core::Program& p) {
   std::unordered_map<const core::Operation*, size_t> at;
