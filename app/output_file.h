@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <atomic>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -64,7 +63,7 @@ class OutputFile {
   int writeErrno_ = 0;
   size_t written_ = 0, flushedTo_ = 0;  // bytes written; handed to the disk (sync_file_range)
   std::thread reserving_;               // reserve()'s fallocate, joined before the first write
-  std::atomic<size_t> reserved_{0};     // bytes it allocated (the file's size until commit)
+  size_t reserved_ = 0;                 // bytes it allocated (read once the thread is joined)
   void waitForReserve();
   static constexpr size_t kWritebackStep = size_t{8} << 20;
   SignalCleanup cleanup_;  // removes temp_ on SIGINT, SIGTERM or SIGHUP

@@ -24,10 +24,11 @@
 #include <atomic>
 #include <charconv>
 #include <cstring>
+#include <memory>
 #include <set>
-#include <thread>
 
 #include "core/prefetch.h"
+#include "core/threads.h"
 #include "parser/parser_impl.h"
 
 namespace pir::parser {
@@ -322,34 +323,32 @@ std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const
   if (n < 2) return nullptr;
   auto program = std::make_unique<Program>(ctx);
   std::vector<Parser::ChunkOut> chunks(n);
-  std::atomic<size_t> next{0};
+  auto threads = static_cast<unsigned>(std::min<size_t>(options.threads, n));
+  // Each thread reads with a Parser of its own, allocating from an arena
+  // of its own (a Worker; a reread type may be new to the Context too).
+  struct Reader {
+    Reader(Context& ctx, std::string_view text, const ParseOptions& options)
+        : worker(ctx), parser(ctx, text, diag, options) {}
+    Context::Worker worker;
+    DiagnosticEngine diag;
+    Parser parser;
+  };
+  auto onThreads = [&](uint32_t runs, const ParseOptions& readerOptions, auto each) {
+    core::forEachRunOnThreads(threads, runs, [&](unsigned) {
+      return [&, reader = std::make_unique<Reader>(ctx, text, readerOptions)](uint32_t r) { each(*reader, r); };
+    });
+  };
   {
     Context::Concurrent concurrent(ctx);
-    auto work = [&] {
-      Context::Worker worker(ctx);
-      DiagnosticEngine scratch;
-      Parser parser(ctx, text, scratch, options);
-      for (size_t k; (k = next.fetch_add(1)) < n;) {
-        scratch.clear();
-        parser.parseChunk(text, cuts[k], cuts[k + 1], k == 0, k + 1 == n, *program, chunks[k]);
-        if (options.doneWith) options.doneWith(cuts[k], cuts[k + 1]);
-      }
-    };
-    auto onThreads = [&](auto fn) {
-      std::vector<std::thread> threads;
-      for (unsigned t = 1; t < std::min<size_t>(options.threads, n); ++t) threads.emplace_back(fn);
-      fn();
-      for (std::thread& t : threads) t.join();
-    };
-    onThreads(work);
-    // The deferred operands' values, found on the threads too.
-    next = 1;
-    onThreads([&] {
-      Context::Worker worker(ctx);  // a reread type may be new to the Context
-      DiagnosticEngine quiet;
-      Parser types(ctx, text, quiet);
-      for (size_t k; (k = next.fetch_add(1)) < n;) resolveDeferred(chunks, k, types);
+    onThreads(static_cast<uint32_t>(n), options, [&](Reader& reader, uint32_t k) {
+      reader.diag.clear();
+      reader.parser.parseChunk(text, cuts[k], cuts[k + 1], k == 0, k + 1 == n, *program, chunks[k]);
+      if (options.doneWith) options.doneWith(cuts[k], cuts[k + 1]);
     });
+    // The deferred operands' values, found on the threads too (chunk 0
+    // defers none), types reread over the whole text.
+    onThreads(static_cast<uint32_t>(n - 1), ParseOptions{},
+              [&](Reader& reader, uint32_t k) { resolveDeferred(chunks, k + 1, reader.parser); });
   }
   if (!join(ctx, text, chunks, *program)) return nullptr;
   threadedReadCount.fetch_add(1, std::memory_order_relaxed);

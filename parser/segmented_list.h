@@ -13,7 +13,6 @@
 #include <sys/mman.h>
 
 #include <cstddef>
-#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
