@@ -634,15 +634,15 @@ int process(const OptOptions& opts) {
   SourceHash sourceHash;  // before the parse: it reads the input beside the parser
   if (!opts.outputDir.empty()) sourceHash.start(input.text());
   // `-o FILE`'s temporary file is made now. Where a core is left over
-  // (fewer --threads than cores), its blocks are allocated there while the
-  // input is read (as big as the input, the likely size of the text):
-  // writing it then only copies. With every core reading, that would only
-  // slow the reading (measured). Any other output (a device, a pipe), or a
-  // file that cannot be made now, is opened at the end, after any error in
-  // the input, as before.
+  // (fewer --threads than cores), a thread there allocates its blocks while
+  // the input is read (as big as the input, the likely size of the text)
+  // and later writes the text while it is printed. With every core reading
+  // and printing, that would only slow them (measured). Any other output (a
+  // device, a pipe), or a file that cannot be made now, is opened at the
+  // end, after any error in the input, as before.
   OutputFile output;
   bool outputOpened = opts.outputDir.empty() && output.openTemporary(opts.output);
-  if (outputOpened && opts.threads < std::thread::hardware_concurrency()) output.reserve(input.text().size());
+  if (outputOpened && opts.threads < std::thread::hardware_concurrency()) output.writeBehind(input.text().size());
 
   auto parseStart = Clock::now();
   std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them

@@ -9,10 +9,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <string_view>
 #include <system_error>
+#include <thread>
+#include <vector>
 
 namespace pir::app {
 
@@ -59,6 +65,7 @@ std::string resolveTarget(const std::string& path) {
 
 }  // namespace
 
+OutputFile::OutputFile() = default;
 OutputFile::~OutputFile() { discard(); }
 
 bool OutputFile::openTemporary(const std::string& path) {
@@ -128,29 +135,125 @@ core::Status OutputFile::open(const std::string& path) {
   return core::Status::ok();
 }
 
-void OutputFile::reserve(size_t bytes) {
-  if (temp_.empty() || bytes == 0 || reserving_.joinable()) return;
+/// writeBehind()'s state. The caller fills `current`; full buffers queue
+/// for the thread, which writes them in order and hands them back as spares.
+struct OutputFile::Behind {
+  struct Buffer {
+    std::unique_ptr<char[]> bytes;
+    size_t size = 0;
+  };
+  // Large enough that a write's fixed cost does not count, few enough that
+  // they stay a few MB: the printer hands over 1 MB at a time.
+  static constexpr size_t kBufferBytes = size_t{4} << 20;
+  static constexpr size_t kBuffers = 4;
+
+  std::mutex mutex;
+  std::condition_variable queued, returned;
+  std::deque<Buffer> queue;    // full, in order
+  std::vector<Buffer> spares;  // written, to be filled again
+  size_t made = 0;             // buffers allocated so far, at most kBuffers
+  bool closing = false;        // nothing more will be queued
+  bool failed = false;         // a write failed: what is queued is dropped
+  Buffer current;              // the caller's, being filled
+  bool refused = false;        // the caller's: handOn() found `failed`
+  std::thread thread;
+
+  /// The caller's next empty buffer: a spare, a new one while fewer than
+  /// kBuffers exist, or else the first the thread hands back.
+  Buffer next() {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (spares.empty() && made < kBuffers) {
+      ++made;
+      lock.unlock();
+      return {std::unique_ptr<char[]>(new char[kBufferBytes]), 0};  // not zeroed: written before read
+    }
+    returned.wait(lock, [&] { return !spares.empty(); });
+    Buffer b = std::move(spares.back());
+    spares.pop_back();
+    b.size = 0;
+    return b;
+  }
+  /// Queues `current` for the thread; false once a write has failed.
+  bool handOn() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (current.bytes && failed)
+      spares.push_back(std::move(current));
+    else if (current.bytes)
+      queue.push_back(std::move(current));
+    current = {};
+    queued.notify_one();
+    refused = failed;
+    return !failed;
+  }
+};
+
+void OutputFile::writeBehind(size_t bytes) {
+  if (temp_.empty() || behind_) return;
+  behind_ = std::make_unique<Behind>();
   // The thread blocks every signal, so that handlers (signal_cleanup.h) run on the others.
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);
   try {
-    reserving_ = std::thread([this, bytes, fd = fd_] {
+    behind_->thread = std::thread([this, bytes] {
       // The file's size becomes `bytes` (zeros past what is written), so
       // that commit can free what is not written by truncating to it.
-      if (fallocate(fd, 0, 0, static_cast<off_t>(bytes)) == 0) reserved_ = bytes;
+      if (bytes && fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) == 0) reserved_ = bytes;
+      Behind& b = *behind_;
+      std::unique_lock<std::mutex> lock(b.mutex);
+      for (;;) {
+        b.queued.wait(lock, [&] { return !b.queue.empty() || b.closing; });
+        if (b.queue.empty()) return;
+        Behind::Buffer buffer = std::move(b.queue.front());
+        b.queue.pop_front();
+        lock.unlock();
+        bool ok = writeNow({buffer.bytes.get(), buffer.size});
+        lock.lock();
+        b.spares.push_back(std::move(buffer));
+        if (!ok) {  // the rest is dropped; the caller learns it at its next hand-on, commit() why
+          b.failed = true;
+          for (Behind::Buffer& q : b.queue) b.spares.push_back(std::move(q));
+          b.queue.clear();
+        }
+        b.returned.notify_one();
+      }
     });
   } catch (const std::system_error&) {
+    behind_.reset();  // written as it comes, then
   }
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
-void OutputFile::waitForReserve() {
-  if (reserving_.joinable()) reserving_.join();
+void OutputFile::finishBehind(bool cancel) {
+  if (!behind_) return;
+  Behind& b = *behind_;
+  if (!cancel && b.current.size) b.handOn();
+  {
+    std::lock_guard<std::mutex> lock(b.mutex);
+    if (cancel) b.queue.clear();
+    b.closing = true;
+    b.queued.notify_one();
+  }
+  b.thread.join();
+  behind_.reset();
 }
 
 bool OutputFile::write(std::string_view data) {
-  waitForReserve();
+  if (!behind_) return writeNow(data);
+  Behind& b = *behind_;
+  if (b.refused) return false;
+  while (!data.empty()) {
+    if (!b.current.bytes) b.current = b.next();
+    size_t n = std::min(data.size(), Behind::kBufferBytes - b.current.size);
+    std::memcpy(b.current.bytes.get() + b.current.size, data.data(), n);
+    b.current.size += n;
+    data.remove_prefix(n);
+    if (b.current.size == Behind::kBufferBytes && !b.handOn()) return false;
+  }
+  return true;
+}
+
+bool OutputFile::writeNow(std::string_view data) {
   if (writeErrno_) return false;
   while (!data.empty()) {
     ssize_t n = ::write(fd_, data.data(), data.size());
@@ -176,12 +279,12 @@ bool OutputFile::write(std::string_view data) {
 
 core::Status OutputFile::commit() {
   std::string name = path_ == "-" ? "<stdout>" : path_;
+  finishBehind(false);
   if (writeErrno_) {
     int e = writeErrno_;
     discard();
     return core::Status::error("error writing '" + name + "': " + errnoText(e));
   }
-  waitForReserve();
   if (!temp_.empty()) {
     // A reservation larger than the text: the file ends where the text does.
     if (reserved_ > written_ && ftruncate(fd_, static_cast<off_t>(written_)) != 0) {
@@ -217,7 +320,7 @@ core::Status OutputFile::commit() {
 }
 
 void OutputFile::discard() {
-  waitForReserve();
+  finishBehind(true);
   if (ownsFd_ && fd_ >= 0) ::close(fd_);
   fd_ = -1;
   ownsFd_ = false;

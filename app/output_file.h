@@ -7,20 +7,20 @@
 // /dev/full, any path in /dev or /proc) is written straight to and never
 // renamed over. A temporary file's bytes are handed to the disk every 8 MB
 // as they come (sync_file_range), so that the one fsync at commit waits only
-// for the rest. reserve() has the file's blocks allocated on a thread of its
-// own while the program is read and transformed, so that writing it later
-// only copies (writing 534 MB into tmpfs: 0.29 s, of which allocating 0.15).
-// Until commit()
-// succeeds the old file is untouched; a destroyed, uncommitted output
+// for the rest. writeBehind() gives a temporary file a thread of its own,
+// for a core the caller leaves spare: it allocates the file's blocks while
+// the program is read and transformed, and later makes the writes while the
+// caller prints (writing 534 MB into tmpfs: 0.29 s, of which allocating
+// 0.15). Until commit() succeeds the old file is untouched; a destroyed, uncommitted output
 // removes its temporary file, and so does a SIGINT, SIGTERM or SIGHUP
 // before the process dies of it (signal_cleanup.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
-#include <thread>
 
 #include "app/signal_cleanup.h"
 #include "core/status.h"
@@ -29,7 +29,7 @@ namespace pir::app {
 
 class OutputFile {
  public:
-  OutputFile() = default;
+  OutputFile();
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile();
@@ -40,10 +40,13 @@ class OutputFile {
   /// file or a new path); false, with nothing opened or created, where it
   /// is not or cannot be.
   bool openTemporary(const std::string& path);
-  /// For a temporary file: starts allocating `bytes` for it on another
-  /// thread (the output's likely size; what is not written is freed at
-  /// commit). A hint: where the file system cannot, nothing happens.
-  void reserve(size_t bytes);
+  /// For a temporary file: starts a thread of its own that allocates
+  /// `bytes` for it (the output's likely size; what is not written is freed
+  /// at commit; where the file system cannot, it allocates nothing) and
+  /// then makes every write: write() copies its bytes into a few large
+  /// buffers that the thread writes in order, and waits only when they are
+  /// all queued.
+  void writeBehind(size_t bytes);
   /// Appends bytes; false after a write error (reported by commit()).
   bool write(std::string_view data);
   /// Finishes the output: flush, fsync and rename for regular files.
@@ -62,9 +65,11 @@ class OutputFile {
   std::string temp_;    // temporary file path when renaming
   int writeErrno_ = 0;
   size_t written_ = 0, flushedTo_ = 0;  // bytes written; handed to the disk (sync_file_range)
-  std::thread reserving_;               // reserve()'s fallocate, joined before the first write
-  size_t reserved_ = 0;                 // bytes it allocated (read once the thread is joined)
-  void waitForReserve();
+  size_t reserved_ = 0;                 // bytes allocated ahead (fallocate)
+  struct Behind;                        // writeBehind()'s thread and buffers
+  std::unique_ptr<Behind> behind_;
+  bool writeNow(std::string_view data);  // the write itself, on whichever thread makes it
+  void finishBehind(bool cancel);        // hands on the last buffer (unless cancelled) and joins the thread
   static constexpr size_t kWritebackStep = size_t{8} << 20;
   SignalCleanup cleanup_;  // removes temp_ on SIGINT, SIGTERM or SIGHUP
 };

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Interleaved rounds of pir-opt against mlir-opt-14 at 1M ops (issue 33's
 # harness): per round, in this order, parse + print of the 1M program with
-# --threads 1 (twice), --threads 2 and --threads 1 again to /dev/null, the
-# same to a file (-o FILE),
-# parse + print of the 100k program twice, and mlir-opt-14 on the 1M program;
+# --threads 1 (twice), --threads 2 and --threads 1 again to /dev/null; the
+# same to a new file (-o FILE, the last round's removed untimed), with one
+# and two threads, and with one thread over the file just written (which
+# pays for freeing the old file's pages); parse + print of the 100k program
+# twice, and mlir-opt-14 on the 1M program;
 # wall time from EPOCHREALTIME, `uptime` before each round. Nothing is asserted.
 #
 #   bash scripts/bench-interleaved.sh [DIR]     (DIR holds or gets the inputs; default a temp folder)
@@ -40,8 +42,11 @@ for r in $(seq 1 "$rounds"); do
   row 1m-t1-again "$pir_opt" p1m.pir --threads 1 -o /dev/null
   row 1m-t2 "$pir_opt" p1m.pir --threads 2 -o /dev/null
   row 1m-t1-last "$pir_opt" p1m.pir --threads 1 -o /dev/null
+  rm -f out1m.pir
   row 1m-file "$pir_opt" p1m.pir --threads 1 -o out1m.pir
+  rm -f out1m.pir
   row 1m-file-t2 "$pir_opt" p1m.pir --threads 2 -o out1m.pir
+  row 1m-file-over "$pir_opt" p1m.pir --threads 1 -o out1m.pir
   row 100k-t1 "$pir_opt" p100k.pir --threads 1 -o /dev/null
   row 100k-t1 "$pir_opt" p100k.pir --threads 1 -o /dev/null
   row mlir mlir-opt-14 --allow-unregistered-dialect --mlir-print-op-generic p1m.mlir -o /dev/null

@@ -16,7 +16,7 @@ build=${TSAN_BUILD_DIR:-$root/build-tsan}
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIR_TSAN=ON -DPIR_BUILD_BENCH=OFF \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" "$@" \
   > "$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
-cmake --build "$build" --parallel "$(nproc)" --target concurrency_tests runtime_comm_tests parser_tests core_tests
+cmake --build "$build" --parallel "$(nproc)" --target concurrency_tests runtime_comm_tests parser_tests core_tests app_tests
 # The first report ends the process with exit code 66, which no test expects.
 export OPENBLAS_NUM_THREADS=1  # ranks are the parallelism; OpenBLAS threads are not instrumented
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1}

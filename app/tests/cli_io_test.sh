@@ -49,10 +49,11 @@ test_output_file() {
 }
 
 # With a core to spare (--threads 1 on a machine with more), the file is
-# made before the input is read and as many bytes as the input allocated to
-# it on another thread (OutputFile::reserve): the file must still end where
-# the text does, shorter or longer than the input, and nothing may be left
-# when the run fails.
+# made before the input is read; a thread of its own allocates as many bytes
+# as the input and then writes the text as it is printed
+# (OutputFile::writeBehind): the file must still end where the text does,
+# shorter or longer than the input, and nothing may be left when the run
+# fails.
 test_output_file_reserved() {
   [ "$(nproc)" -gt 1 ] || skip "one core: nothing is reserved"
   # Shorter than the input: a comment line the printer drops.
@@ -76,6 +77,38 @@ test_output_file_reserved() {
   expect_rc 1
   same expected.pir target.pir "target after a syntax error"
   no_temp_files
+}
+
+# A text of many of the writing thread's buffers (4 MB each, four at most)
+# comes out whole and in order, whichever thread writes it.
+test_output_file_written_behind() {
+  [ "$(nproc)" -gt 1 ] || skip "one core: nothing is written behind"
+  "$GEN" --ops 40000 --seed 5 -o big.pir || fail "gen-program failed"
+  for threads in 1 2; do
+    run big.pir --threads "$threads" -o result.pir
+    expect_rc 0 "--threads $threads"
+    same big.pir result.pir "a 20 MB text with --threads $threads"
+    no_temp_files
+  done
+}
+
+# A write that fails (here: past the file size limit, with SIGXFSZ ignored so
+# that write() says EFBIG) is reported once, exit 1, whichever thread made
+# it; the old file stays and no temporary file is left.
+test_output_file_write_error() {
+  [ "$(nproc)" -gt 1 ] || skip "one core: nothing is written behind"
+  "$GEN" --ops 40000 --seed 5 -o big.pir || fail "gen-program failed"
+  printf 'old content\n' > target.pir
+  cp target.pir expected.pir
+  for threads in 1 2; do
+    (trap '' XFSZ; ulimit -f 2048; exec timeout 60 "$PIR_OPT" big.pir --threads "$threads" -o target.pir > out 2> err)
+    rc=$?
+    expect_rc 1 "a write past the file size limit, --threads $threads"
+    stderr_has "^pir-opt: error: error writing 'target.pir': File too large$"
+    [ "$(wc -l < err)" = 1 ] || fail "more than one line on stderr: $(head -c 300 err)"
+    same expected.pir target.pir "target after a failed write, --threads $threads"
+    no_temp_files
+  done
 }
 
 test_output_new_file_mode() {
