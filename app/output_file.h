@@ -11,9 +11,9 @@
 // for a core the caller leaves spare: it allocates the file's blocks while
 // the program is read and transformed, and later makes the writes while the
 // caller prints (writing 534 MB into tmpfs: 0.29 s, of which allocating
-// 0.15). Until commit() succeeds the old file is untouched; a destroyed, uncommitted output
-// removes its temporary file, and so does a SIGINT, SIGTERM or SIGHUP
-// before the process dies of it (signal_cleanup.h).
+// 0.15). Until commit() succeeds the old file is untouched; a destroyed,
+// uncommitted output removes its temporary file, and so does a SIGINT,
+// SIGTERM or SIGHUP before the process dies of it (signal_cleanup.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -65,7 +65,7 @@ class OutputFile {
   std::string temp_;    // temporary file path when renaming
   int writeErrno_ = 0;
   size_t written_ = 0, flushedTo_ = 0;  // bytes written; handed to the disk (sync_file_range)
-  size_t reserved_ = 0;                 // bytes allocated ahead (fallocate)
+  size_t reserved_ = 0;                 // bytes allocated ahead (fallocate; read once the thread is joined)
   struct Behind;                        // writeBehind()'s thread and buffers
   std::unique_ptr<Behind> behind_;
   bool writeNow(std::string_view data);  // the write itself, on whichever thread makes it
