@@ -4,8 +4,8 @@
 # on as many threads at once (passes/tests/concurrency_test.cpp), one program
 # read, verified and printed on several threads (--threads: the [tsan] cases
 # of parser/tests/threaded_test.cpp and core/tests/verifier_threads_test.cpp),
-# and the runner's rank threads
-# (runtime/tests/comm_test.cpp and the like). Builds with
+# the runner's rank threads (runtime/tests/comm_test.cpp and the like), and
+# -o FILE's write-behind thread (app/tests/output_file_test.cpp). Builds with
 # -DPIR_TSAN=ON into build-tsan/ (or $TSAN_BUILD_DIR), only the test binaries and
 # the libraries they link (CI has two cores), and runs `ctest -L concurrency`.
 # Any report fails the test that triggered it.
