@@ -15,6 +15,7 @@
 #include "core/diagnostics.h"
 #include "core/hash.h"
 #include "core/op_table.h"
+#include "core/xxh64.h"
 #include "passes/schedule/yaml_strict.h"
 
 namespace pir::passes {
@@ -148,8 +149,11 @@ core::Status readSchedule(const YAML::Node& root, Manifest& m) {
       return errorAt(bw, "'split_bw' must be true or false");
     m.splitBw = bw.Scalar() == "true";
   }
-  if (const YAML::Node h = root["source_hash"])
+  if (const YAML::Node h = root["source_hash"]) {
     if (core::Status s = readString(h, "source_hash", m.sourceHash); !s) return s;
+    if (sourceHashLike(m.sourceHash, "").empty())
+      return errorAt(h, "'source_hash' must be 'xxh64:' or 'fnv1a64:' and 16 lowercase hex digits");
+  }
   if (const YAML::Node k = root["gradient_merge_k"]) {
     if (core::Status s = readIndex(k, "gradient_merge_k", m.gradientMergeK); !s) return s;
     if (m.gradientMergeK < 1)
@@ -217,10 +221,27 @@ ManifestProgram describeProgram(const core::NamedProgram& program, std::string n
   return m;
 }
 
-std::string sourceHashOf(std::string_view text) {
+namespace {
+
+constexpr std::string_view kXxh64 = "xxh64:";
+constexpr std::string_view kFnv1a64 = "fnv1a64:";  // what pir-opt wrote before 2026-12-05
+
+std::string hexHash(std::string_view kind, uint64_t hash) {
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(core::hashString(text)));
-  return std::string("fnv1a64:") + hex;
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return std::string(kind) + hex;
+}
+
+}  // namespace
+
+std::string sourceHashOf(std::string_view text) { return hexHash(kXxh64, core::xxh64(text)); }
+
+std::string sourceHashLike(std::string_view recorded, std::string_view text) {
+  std::string_view kind = recorded.starts_with(kXxh64) ? kXxh64 : recorded.starts_with(kFnv1a64) ? kFnv1a64 : "";
+  std::string_view digits = recorded.substr(kind.size());
+  if (kind.empty() || digits.size() != 16 || digits.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+    return {};
+  return kind == kXxh64 ? sourceHashOf(text) : hexHash(kFnv1a64, core::hashString(text));
 }
 
 void annotateManifest(Manifest& manifest, const PassResults& results) {

@@ -85,9 +85,14 @@ struct GradientMergeResult {
   int k = 1;
 };
 
-/// programs.yaml's `source_hash` of a program file's bytes: `fnv1a64:`
-/// and 16 hex digits (core::hashString).
+/// programs.yaml's `source_hash` of a program file's bytes: `xxh64:` and
+/// 16 hex digits (core::xxh64, seed 0).
 std::string sourceHashOf(std::string_view text);
+
+/// `text`'s hash spelled as `recorded` is: XXH64, or the FNV-1a
+/// (core::hashString) of programs.yaml files written before XXH64, as
+/// `fnv1a64:` and 16 hex digits. Empty when `recorded` is neither.
+std::string sourceHashLike(std::string_view recorded, std::string_view text);
 
 /// programs.yaml's set-wide keys from what the passes left in `results`.
 void annotateManifest(Manifest& manifest, const PassResults& results);

@@ -207,15 +207,42 @@ test_run_validate_chunk_1_under_1f1b() {
 # whose layout agrees but whose bytes differ (a constant changed) is refused, after made_from's checks.
 test_run_validate_check_program_source_hash() {
   pipeline d
-  grep -Eq '^source_hash: "fnv1a64:[0-9a-f]{16}"$' d/programs.yaml || fail "no source_hash: $(cat d/programs.yaml)"
+  grep -Eq '^source_hash: "xxh64:[0-9a-f]{16}"$' d/programs.yaml || fail "no source_hash: $(cat d/programs.yaml)"
+  # The hash is XXH64 of the file's bytes, as Debian's libxxhash (which apt links) computes it.
+  local want
+  want=$(python3 -c 'import ctypes, sys
+lib = ctypes.CDLL("libxxhash.so.0")
+lib.XXH64.restype = ctypes.c_ulonglong
+lib.XXH64.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_ulonglong]
+data = open(sys.argv[1], "rb").read()
+print("xxh64:%016x" % lib.XXH64(data, len(data), 0))' "$TWO") || fail "no libxxhash to check against"
+  grep -qx "source_hash: \"$want\"" d/programs.yaml || fail "source_hash is not $want: $(grep source_hash d/programs.yaml)"
   prun --programs d --check "$TWO" --micro-batches 2 --mode 1F1B --timeout 20
   expect_rc 0 "--check against the program d was made from"
+  # A programs.yaml of an older pir-opt records FNV-1a (computed here in Python): still taken.
+  local fnv
+  fnv=$(python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("fnv1a64:%016x" % h)' "$TWO")
+  cp -r d old && sed -i "s/^source_hash: .*/source_hash: \"$fnv\"/" old/programs.yaml
+  prun --programs old --check "$TWO" --micro-batches 2 --mode 1F1B --timeout 20
+  expect_rc 0 "--check with an older FNV-1a source_hash"
+  sed -i 's/^source_hash: .*/source_hash: "fnv1a64:0000000000000000"/' old/programs.yaml
+  prun --programs old --check "$TWO" --micro-batches 2 --mode 1F1B --timeout 20
+  expect_rc 1 "--check with a wrong FNV-1a source_hash"
+  stderr_has "its hash is $fnv, programs\.yaml's source_hash fnv1a64:0000000000000000"
+  sed -i 's/^source_hash: .*/source_hash: "sha1:0000000000000000"/' old/programs.yaml
+  prun --programs old --check "$TWO" --micro-batches 2 --mode 1F1B --timeout 20
+  expect_rc 1 "a source_hash of no kind pir-run knows"
+  stderr_has "programs\.yaml:[0-9]+:[0-9]+: error: 'source_hash' must be 'xxh64:' or 'fnv1a64:' and 16 lowercase hex digits"
   # The loss gradient's seed (a full of 1) is not in the layout: only the hash sees it.
   sed 's/value:(Float)1\b/value:(Float)2/' "$TWO" > other.pir
   ! cmp -s "$TWO" other.pir || fail "could not edit the full's value"
   prun --programs d --check other.pir --micro-batches 2 --mode 1F1B --timeout 20
   expect_rc 1 "--check against another program"
-  stderr_has "other\.pir is not the program d was made from: its hash is fnv1a64:[0-9a-f]{16}, programs\.yaml's source_hash fnv1a64:[0-9a-f]{16}"
+  stderr_has "other\.pir is not the program d was made from: its hash is xxh64:[0-9a-f]{16}, programs\.yaml's source_hash xxh64:[0-9a-f]{16}"
 }
 
 # A collective's ring reordered in ranks.yaml (an all_gather's [0, 1] as [1, 0]) gathers the pieces

@@ -160,9 +160,16 @@ TEST_CASE("gradient-merge's k: written after the schedule keys, read back, optio
   CHECK(fails("gradient_merge_k: two\n").find("'gradient_merge_k' must be a whole number") != std::string::npos);
 }
 
-TEST_CASE("the source program's hash: FNV-1a of its bytes, written last, read back, optional", "[passes][manifest]") {
-  CHECK(sourceHashOf("") == "fnv1a64:cbf29ce484222325");
-  CHECK(sourceHashOf("foobar") == "fnv1a64:85944171f73967e8");  // FNV-1a's published vector
+TEST_CASE("the source program's hash: XXH64 of its bytes, written last, read back, optional", "[passes][manifest]") {
+  CHECK(sourceHashOf("") == "xxh64:ef46db3751d8e999");  // XXH64's published vector for no bytes, seed 0
+  CHECK(sourceHashOf("abc") == "xxh64:44bc2cf5ad770999");
+  // An older pir-opt's FNV-1a is taken the same way; anything else is no hash.
+  CHECK(sourceHashLike("xxh64:0000000000000000", "abc") == "xxh64:44bc2cf5ad770999");
+  CHECK(sourceHashLike("fnv1a64:0000000000000000", "foobar") == "fnv1a64:85944171f73967e8");  // FNV-1a's vector
+  CHECK(sourceHashLike("fnv1a64:0000000000000000", "") == "fnv1a64:cbf29ce484222325");
+  for (const char* bad : {"", "xxh64:", "xxh64:44BC2CF5AD770999", "xxh64:44bc2cf5ad77099", "md5:44bc2cf5ad770999",
+                          "xxh64:44bc2cf5ad7709990"})
+    CHECK(sourceHashLike(bad, "abc").empty());
   Manifest m = sample();
   m.gradientMergeK = 2;
   m.sourceHash = sourceHashOf("{\n}\n");
@@ -175,6 +182,14 @@ TEST_CASE("the source program's hash: FNV-1a of its bytes, written last, read ba
   auto old = parseManifest(writeManifest(sample()), dir.path);
   REQUIRE(old.isOk());
   CHECK(old->sourceHash.empty());
+  Folder one({"forward.pir"});
+  auto fnv = parseManifest(std::string(kGood) + "source_hash: \"fnv1a64:85944171f73967e8\"\n", one.path);
+  REQUIRE(fnv.isOk());
+  CHECK(fnv->sourceHash == "fnv1a64:85944171f73967e8");
+  auto bad = parseManifest(std::string(kGood) + "source_hash: \"sha1:85944171f73967e8\"\n", one.path);
+  REQUIRE_FALSE(bad.isOk());
+  CHECK(where(std::string(kGood) + "source_hash: \"sha1:85944171f73967e8\"\n", bad.status()) ==
+        "10:14: 'source_hash' must be 'xxh64:' or 'fnv1a64:' and 16 lowercase hex digits");
 }
 
 TEST_CASE("annotateManifest records what pipeline-split and gradient-merge left", "[passes][manifest]") {

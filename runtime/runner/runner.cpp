@@ -385,9 +385,11 @@ Status Runner::State::checkAgainst(const RunConfig& cfg) {
   if (Status s = checkMadeFrom(*l.program, *l.source, *session.layout, cfg.programsDir); !s) return s;
   // The layout agrees (the specific differences are named above); the bytes
   // must too, or an op's attribute could differ unseen.
-  if (!sourceHash.empty() && passes::sourceHashOf(l.source->text()) != sourceHash)
+  // programs.yaml's hash is XXH64, or FNV-1a from an older pir-opt: taken the same way.
+  if (std::string hash = passes::sourceHashLike(sourceHash, l.source->text());
+      !sourceHash.empty() && hash != sourceHash)
     return Status::error(cfg.program + " is not the program " + cfg.programsDir + " was made from: its hash is " +
-                         passes::sourceHashOf(l.source->text()) + ", programs.yaml's source_hash " + sourceHash);
+                         hash + ", programs.yaml's source_hash " + sourceHash);
   serial = core::cloneProgram(*l.program, serialCtx);
   serialSource = l.source.get();
   return Status::ok();
