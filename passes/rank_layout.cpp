@@ -563,7 +563,8 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
   return layout;
 }
 
-std::string writeRankLayout(const RankLayout& layout) {
+bool writeRankLayout(const RankLayout& layout, const core::OutputSink& sink) {
+  constexpr size_t kChunk = size_t{1} << 20;
   std::string out = "# pir-opt rank layout (passes/rank_layout.h)\nversion: " + std::to_string(kVersion) +
                     "\nworld_size: " + std::to_string(layout.worldSize) + "\nranks: " + intList(layout.ranks) +
                     (layout.stages.empty() ? "" : "\nstages: " + intList(layout.stages)) +
@@ -575,8 +576,23 @@ std::string writeRankLayout(const RankLayout& layout) {
   for (const core::ProcessGroup& g : layout.rings.rings())
     out += "\n  - {id: " + std::to_string(g.ringId) + ", ranks: " + intList(g.ranks) + "}";
   out += std::string("\nvalues:") + (layout.values.empty() ? " []\n" : "\n");
-  for (const LayoutValue& v : layout.values) writeValue(v, out);
-  return out;
+  for (const LayoutValue& v : layout.values) {
+    writeValue(v, out);
+    if (out.size() >= kChunk) {
+      if (!sink(out)) return false;
+      out.clear();
+    }
+  }
+  return sink(out);
+}
+
+std::string writeRankLayout(const RankLayout& layout) {
+  std::string text;
+  writeRankLayout(layout, [&](std::string_view chunk) {
+    text += chunk;
+    return true;
+  });
+  return text;
 }
 
 core::Result<RankLayout> parseRankLayout(std::string_view text) {

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "core/mesh_math.h"
+#include "core/printer.h"
 #include "core/process_group.h"
 #include "core/program.h"
 #include "core/status.h"
@@ -136,6 +137,9 @@ core::Result<RankLayout> describeRankLayout(const core::Program& program, RingTa
 
 /// ranks.yaml's text for `layout`.
 std::string writeRankLayout(const RankLayout& layout);
+/// The same text handed to `sink` a megabyte or so at a time (100 MB at
+/// 1M ops); false when the sink returned false.
+bool writeRankLayout(const RankLayout& layout, const core::OutputSink& sink);
 
 /// Reads ranks.yaml's text; a failure's offset is where the problem stands.
 core::Result<RankLayout> parseRankLayout(std::string_view text);

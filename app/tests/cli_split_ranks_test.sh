@@ -96,4 +96,37 @@ test_rank_pipeline_matches_split_ranks() {
   same golden out "the per-rank pipeline"
 }
 
+# ranks.yaml is written beside the ranks once the first is made (on a thread of its own with two
+# cores, at the end with one). A program of 300 data values on 8 ranks has a ranks.yaml (~200 KB)
+# larger than any rank's file (~57 KB): under `ulimit -f 100` only ranks.yaml fails to be written,
+# which must fail the run with one error and leave neither the folder nor a temporary one, and with
+# no limit the folder must be the same from one thread and from two.
+test_split_ranks_layout_write_error() {
+  local i
+  {
+    echo "{"
+    for ((i = 0; i < 300; i++)); do
+      echo "    (%$i) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x$i\",op_dist_attr:{mesh:{shape:[8],process_ids:[0,1,2,3,4,5,6,7]},result(0):{dims_maping:[0,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[64,4],stop_gradient:[true]} : () -> pd_dist.tensor<64x4xf32, mesh_shape:[8],dims_mappings:[0,-1]>"
+    done
+    echo "}"
+  } > many.pir
+  for threads in 1 2; do
+    run many.pir --threads "$threads" --pass-pipeline=split-ranks --output-dir "d$threads"
+    expect_rc 0 "--threads $threads"
+  done
+  [ "$(stat -c %s d1/ranks.yaml)" -gt 150000 ] && [ "$(stat -c %s d1/rank7.pir)" -lt 80000 ] ||
+    fail "ranks.yaml is $(stat -c %s d1/ranks.yaml) bytes and rank7.pir $(stat -c %s d1/rank7.pir): no limit between"
+  diff -r d1 d2 > /dev/null || fail "the folders of one thread and of two differ: $(diff -rq d1 d2 | head -3)"
+  for threads in 1 2; do
+    (trap '' XFSZ; ulimit -f 100; exec timeout 60 "$PIR_OPT" many.pir --threads "$threads" --pass-pipeline=split-ranks \
+      --output-dir d > out 2> err)
+    rc=$?
+    expect_rc 1 "ranks.yaml past the file size limit, --threads $threads"
+    stderr_has "^pir-opt: error: error writing 'd\.pir-opt-tmp-[A-Za-z0-9]+/ranks\.yaml': File too large$"
+    [ "$(wc -l < err)" = 1 ] || fail "more than one line on stderr: $(head -c 300 err)"
+    [ ! -e d ] || fail "the folder was made although ranks.yaml was not written"
+    no_temp_files
+  done
+}
+
 cli_main
