@@ -57,27 +57,28 @@ namespace pir::core {
 
 const Type* ContextImporter::type(const Type* t) {
   if (!t) return nullptr;
-  if (auto it = types_.find(t); it != types_.end()) return it->second;
+  if (const Type** found = types_.find(t)) return *found;
   const Type* made = importType(t);  // recurses: insert after
-  types_.emplace(t, made);
+  types_[t] = made;
   return made;
 }
 
 const Attribute* ContextImporter::attribute(const Attribute* a) {
   if (!a) return nullptr;
-  if (auto it = attrs_.find(a); it != attrs_.end()) return it->second;
-  const Attribute* made = importAttribute(a);
-  attrs_.emplace(a, made);
+  if (const Attribute** found = attrs_.find(a)) return *found;
+  const Attribute* made = importAttribute(a);  // recurses: insert after
+  attrs_[a] = made;
   return made;
 }
 
 std::string_view ContextImporter::string(std::string_view s) { return dst_.intern(s); }
 
 std::string_view ContextImporter::internedString(std::string_view s) {
-  auto [it, fresh] = strings_.try_emplace(s.data());
-  if (!fresh && it->second.first.size() == s.size()) return it->second.second;
-  it->second = {s, dst_.intern(s)};
-  return it->second.second;
+  if (s.empty()) return dst_.intern(s);  // no address to key it by
+  auto [entry, fresh] = strings_.tryEmplace(s.data());
+  if (!fresh && entry->sourceSize == s.size()) return entry->copy;
+  *entry = {s.size(), dst_.intern(s)};
+  return entry->copy;
 }
 
 std::vector<NamedAttr> ContextImporter::namedAttrs(std::span<const NamedAttr> attrs) {
@@ -90,9 +91,13 @@ std::vector<NamedAttr> ContextImporter::namedAttrs(std::span<const NamedAttr> at
 std::span<const NamedAttr> ContextImporter::attrList(std::span<const NamedAttr> attrs) {
   if (attrs.empty()) return {};
   // Most ops share their list with others (Context::attrList): by address.
-  if (auto it = lists_.find(attrs.data()); it != lists_.end() && it->second.size() == attrs.size()) return it->second;
-  std::vector<NamedAttr> imported = namedAttrs(attrs);
-  return lists_[attrs.data()] = dst_.attrList(imported);
+  if (const std::span<const NamedAttr>* found = lists_.find(attrs.data()); found && found->size() == attrs.size())
+    return *found;
+  scratch_.clear();
+  for (const NamedAttr& a : attrs) scratch_.push_back({internedString(a.key), attribute(a.value)});
+  std::span<const NamedAttr> imported = dst_.attrList(scratch_);
+  lists_[attrs.data()] = imported;
+  return imported;
 }
 
 // Every kind is spelled out (no default): a new kind is a -Wswitch warning here.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/operation.h"
+#include "core/pointer_map.h"
 #include "core/program.h"
 
 namespace pir::core {
@@ -54,10 +55,15 @@ class ContextImporter {
   const Attribute* importAttribute(const Attribute* a);
 
   Context& dst_;
-  std::unordered_map<const Type*, const Type*> types_;
-  std::unordered_map<const Attribute*, const Attribute*> attrs_;
-  std::unordered_map<const NamedAttr*, std::span<const NamedAttr>> lists_;
-  std::unordered_map<const char*, std::pair<std::string_view, std::string_view>> strings_;  // source, copy
+  PointerMap<const Type*> types_;
+  PointerMap<const Attribute*> attrs_;
+  PointerMap<std::span<const NamedAttr>> lists_;
+  struct StringCopy {
+    size_t sourceSize = 0;
+    std::string_view copy;
+  };
+  PointerMap<StringCopy> strings_;  // by the source string's address
+  std::vector<NamedAttr> scratch_;  // attrList's imported list, reused (no attribute holds a list: no reentry)
 };
 
 /// A program numbered for copying, once, however many copies are made: its

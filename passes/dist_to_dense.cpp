@@ -30,6 +30,7 @@
 #include "core/context.h"
 #include "core/mesh_math.h"
 #include "core/op_table.h"
+#include "core/pointer_map.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_pass.h"
 #include "passes/vocab_parallel_embedding.h"
@@ -143,8 +144,7 @@ class DistToDensePass : public RankProgramPass {
   /// The dense type of rank R's piece of `t` (`t` itself when it holds no dist type).
   const Type* local(const Type* t) {
     if (!isDistType(t)) return t;
-    auto [it, fresh] = types_.try_emplace(t, nullptr);
-    if (!fresh) return it->second;
+    if (const Type** found = types_.find(t)) return *found;
     const Type* out = t;
     if (auto* d = t->dynCast<DistTensorType>()) {
       auto dims = localShape(d->dims(), *d->distAttr(), rank());
@@ -207,7 +207,7 @@ class DistToDensePass : public RankProgramPass {
   /// attribute.
   bool dropDistAttr(Operation& op) {
     const NamedAttr* key = op.attributes().data();
-    auto [it, fresh] = lists_.try_emplace(key);
+    auto [entry, fresh] = lists_.tryEmplace(key);  // an op with an op_dist_attr: a list, so an address
     if (fresh) {
       std::vector<NamedAttr> attrs;
       const OpDistAttr* od = op.distAttr();
@@ -218,25 +218,25 @@ class DistToDensePass : public RankProgramPass {
         auto pos = std::find_if(attrs.begin(), attrs.end(), [&](const NamedAttr& a) { return !(a.key < chunkId_); });
         attrs.insert(pos, NamedAttr{chunkId_, AttrSpeller(*program_).int64(od->chunkId())});
       }
-      it->second.list = ctx().attrList(attrs);
-      it->second.clean =
+      entry->list = ctx().attrList(attrs);
+      entry->clean =
           std::none_of(attrs.begin(), attrs.end(), [](const NamedAttr& a) { return isDistAttrKind(a.value); });
     }
-    op.setInternedAttributes(it->second.list);
+    op.setInternedAttributes(entry->list);
     if (distAttrsRemoved_++ == 0) stats_.add("op_dist_attr removed");  // its place among the counters
-    return it->second.clean;
+    return entry->clean;
   }
 
   Program* program_ = nullptr;
   std::string_view dataShape_, value_, chunkId_, opDistAttr_;
-  std::unordered_map<const Type*, const Type*> types_;
+  core::PointerMap<const Type*> types_;
   // An op's attribute list is shared with every op of the same list: each
   // list is rewritten once.
   struct Rewritten {
     std::span<const NamedAttr> list;
     bool clean = false;  // no dist attribute in it
   };
-  std::unordered_map<const NamedAttr*, Rewritten> lists_;
+  core::PointerMap<Rewritten> lists_;
   std::string left_;              // the first thing found still distributed
   int64_t distAttrsRemoved_ = 0;  // added to stats_ first and last: a lookup per op costs 5% of the pass
 };
