@@ -180,7 +180,25 @@ const Attribute* ContextImporter::importAttribute(const Attribute* a) {
   return nullptr;
 }
 
-CloneSource::CloneSource(const Program& program) : program_(program) { number(program.body()); }
+CloneSource::CloneSource(const Program& program) : program_(program) {
+  number(program.body());
+  usesInWalkOrder_ = operandsDefinedBefore_ && useListsRunBackwards();
+}
+
+bool CloneSource::useListsRunBackwards() const {
+  for (const Value* v : values_) {
+    uint64_t after = ~uint64_t{0};  // the (op, operand) of the use before in the list
+    for (const OpOperand* u = v->firstUse(); u; u = u->nextUse()) {
+      const Operation* owner = u->owner();
+      uint32_t at = owner->passIndex();
+      if (at >= ops_.size() || ops_[at] != owner) return false;  // a use outside the program
+      uint64_t here = (uint64_t{at} << 32) | u->index();
+      if (here >= after) return false;
+      after = here;
+    }
+  }
+  return true;
+}
 
 void CloneSource::number(const Block& block) {
   auto add = [&](const Value* v) {
@@ -192,6 +210,10 @@ void CloneSource::number(const Block& block) {
   for (const Operation& op : block) {
     op.setPassIndex(static_cast<uint32_t>(ops_.size()));
     ops_.push_back(&op);
+    for (uint32_t i = 0; i < op.numOperands() && operandsDefinedBefore_; ++i) {
+      const Value* v = op.operandValue(i);
+      operandsDefinedBefore_ = !v || (v->passIndex < values_.size() && values_[v->passIndex] == v);  // or a null
+    }
     for (uint32_t i = 0; i < op.numResults(); ++i) add(op.result(i));
     for (uint32_t r = 0; r < op.numRegions(); ++r)
       for (const Block* b : op.region(r).blocks()) number(*b);
@@ -214,7 +236,7 @@ class ProgramCloner {
     out->style() = from.style();
     out->style().tensorSpelling = import_.string(from.style().tensorSpelling);
     copyBlock(from.body(), out->body());
-    linkUses();
+    if (!src_.usesInWalkOrder()) linkUses();
     return out;
   }
 
@@ -236,8 +258,14 @@ class ProgramCloner {
   Operation* copyOp(const Operation& op) {
     types_.clear();
     for (uint32_t i = 0; i < op.numResults(); ++i) types_.push_back(import_.type(op.result(i)->type()));
-    nulls_.assign(op.numOperands(), nullptr);
-    Operation* copy = Operation::createInterned(dst_, import_.internedString(op.name()), nulls_, types_,
+    // Operands set here (each use put at the head of its list) rebuild the
+    // lists of a source whose uses run in walk order; else linkUses does.
+    operands_.clear();
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
+      const Value* v = src_.usesInWalkOrder() ? op.operandValue(i) : nullptr;
+      operands_.push_back(v ? values_[v->passIndex] : nullptr);
+    }
+    Operation* copy = Operation::createInterned(dst_, import_.internedString(op.name()), operands_, types_,
                                                 import_.attrList(op.attributes()));
     copy->setDebugId(op.debugId());
     copy->setLocation(op.location());
@@ -279,7 +307,7 @@ class ProgramCloner {
   std::vector<Value*> values_;   // by the source value's index
   std::vector<Operation*> ops_;  // by the source op's index
   std::vector<const Type*> types_;
-  std::vector<Value*> nulls_;
+  std::vector<Value*> operands_;  // copyOp's, reused
 };
 
 }  // namespace

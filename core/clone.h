@@ -84,13 +84,22 @@ class CloneSource {
   std::span<const Value* const> values() const { return values_; }
   /// Every op, in walk order; `ops()[op->passIndex()] == op`.
   std::span<const Operation* const> ops() const { return ops_; }
+  /// Every operand's value is defined in the program before the op in walk
+  /// order, and every use list runs from the last use to the first, as
+  /// setting the operands in walk order makes them (the parser's order). A
+  /// copy then sets each op's operands as it makes it, without a second walk
+  /// over the use lists.
+  bool usesInWalkOrder() const { return usesInWalkOrder_; }
 
  private:
   void number(const Block& block);
+  bool useListsRunBackwards() const;
 
   const Program& program_;
   std::vector<const Value*> values_;
   std::vector<const Operation*> ops_;
+  bool operandsDefinedBefore_ = true;
+  bool usesInWalkOrder_ = false;
 };
 
 /// A copy of `src` (with everything it references) owned by `dst`, which

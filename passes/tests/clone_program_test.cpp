@@ -290,3 +290,42 @@ TEST_CASE("a CloneSource numbers values and ops in walk order, and copies from i
   CHECK(printProgram(*two) == printProgram(src));
   CHECK(useLists(*one) == useLists(src));
 }
+
+TEST_CASE("a copy sets operands as it goes when the source's use lists run in walk order, else links them after",
+          "[passes][clone]") {
+  // 15 has ops in nested ifs and whiles using outer values; the seed has
+  // values used several times, one twice by one op.
+  for (const char* name : {"/roundtrip/15_nested_if_while_global_numbering.pir", "/seeds/reshard_before.pir"}) {
+    CAPTURE(name);
+    Context ctx;
+    std::vector<std::unique_ptr<Program>> programs = parseAll(ctx, std::string(PIR_TESTDATA_DIR) + name);
+    Program& src = *programs[0];
+    CHECK(CloneSource(src).usesInWalkOrder());  // as the parser made them
+    Context dst;
+    std::unique_ptr<Program> copy = cloneProgram(src, dst);
+    CHECK(useLists(*copy) == useLists(src));
+    CHECK(printProgram(*copy) == printProgram(src));
+    // Re-set the first use in walk order of a value used twice or more: it
+    // goes to the head of the list, which no longer runs backwards.
+    Operation* reset = nullptr;
+    uint32_t index = 0;
+    walk(src.body(), [&](Operation& op) {
+      for (uint32_t i = 0; i < op.numOperands() && !reset; ++i) {
+        Value* v = op.operandValue(i);
+        size_t uses = 0;
+        for (const OpOperand* u = v ? v->firstUse() : nullptr; u; u = u->nextUse()) ++uses;
+        if (uses >= 2) reset = &op, index = i;
+      }
+    });
+    REQUIRE(reset);
+    Value* value = reset->operandValue(index);
+    reset->operand(index).set(nullptr);
+    reset->operand(index).set(value);
+    CHECK_FALSE(CloneSource(src).usesInWalkOrder());
+    Context other;
+    std::unique_ptr<Program> linked = cloneProgram(src, other);
+    CHECK(useLists(*linked) == useLists(src));
+    CHECK(useLists(*linked) != useLists(*copy));  // the lists were not all rebuilt in walk order
+    CHECK(printProgram(*linked) == printProgram(src));
+  }
+}
