@@ -129,4 +129,29 @@ test_split_ranks_layout_write_error() {
   done
 }
 
+# The layout (ranks.yaml) is described beside the first ranks on two threads, before them on one.
+# A layout that cannot be described (one data name for two values) fails the run with its own
+# located error alone, whichever ranks were made meanwhile, and no folder.
+test_split_ranks_layout_error_on_threads() {
+  local i
+  {
+    echo "{"
+    for i in 0 1 2; do
+      echo "    (%$i) = \"pd_op.data\" () {dtype:(pd_op.DataType)float32,name:\"x\",op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},result(0):{dims_maping:[0,-1]}},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4,4],stop_gradient:[true]} : () -> pd_dist.tensor<4x4xf32, mesh_shape:[2],dims_mappings:[0,-1]>"
+    done
+    echo "}"
+  } > twice.pir
+  for threads in 1 2; do
+    run twice.pir --threads "$threads" --pass-pipeline=split-ranks --output-dir d
+    expect_rc 1 "--threads $threads"
+    expect_located twice.pir 3
+    stderr_has "error: data name 'x' is given to two values$"
+    [ "$(grep -c 'error:' err)" = 1 ] || fail "more than one error: $(head -c 400 err)"
+    [ ! -e d ] || fail "a folder was made"
+    no_temp_files
+    cp err "err$threads"
+  done
+  same err1 err2 "one thread's and two threads' diagnostics"
+}
+
 cli_main
