@@ -382,19 +382,21 @@ core::Status writeOutput(OutputFile& out, Session& session, const std::vector<Un
   return out.commit();
 }
 
-/// The files the passes' results stand for (split-ranks' layout, as
-/// ranks.yaml) into `staged`; a name taken already in `files` is an error.
+/// ranks.yaml into `staged`, a megabyte at a time.
 core::Status writeRankLayoutFile(StagedDirectory& staged, const passes::RankLayout& layout) {
   return staged.writeFile(std::string(passes::kRankLayoutName),
                           [&](const core::OutputSink& sink) { return passes::writeRankLayout(layout, sink); });
 }
 
+/// `name` among the folder's files; taken already, an error.
 core::Status claimPassFile(std::set<std::string>& files, const std::string& name) {
   if (!files.insert(name).second) return core::Status::error("two outputs would be written to '" + name + "'");
   return core::Status::ok();
 }
 
-/// `written`: a layout already written (StreamedOutputDir's early one), skipped.
+/// The files the passes' results stand for (split-ranks' layout, as
+/// ranks.yaml) into `staged`; a name taken already in `files` is an error.
+/// `written`: a layout written already (StreamedOutputDir's early one), skipped.
 core::Status writePassFiles(StagedDirectory& staged, const std::vector<std::unique_ptr<passes::PassManager>>& managers,
                             std::set<std::string>& files, const passes::RankLayout* written = nullptr) {
   for (const auto& pm : managers)
