@@ -341,3 +341,38 @@ TEST_CASE("a layout index finds a value by kind and name, the first of two") {
   CHECK(index.find("loss", LayoutValueKind::Data) == nullptr);
   CHECK(index.find("x", LayoutValueKind::Parameter) == nullptr);
 }
+
+TEST_CASE("rank layout's text handed on in chunks is the whole text, cut between values") {
+  core::Result<RankLayout> read = parseRankLayout(withStages());
+  REQUIRE(read.isOk());
+  RankLayout layout = *read;
+  REQUIRE(!layout.values.empty());
+  // Thousands of values (about 3 MB of text), each named apart: three chunks or more.
+  std::vector<LayoutValue> values;
+  for (int i = 0; i < 6000; ++i) {
+    LayoutValue v = layout.values[static_cast<size_t>(i) % layout.values.size()];
+    v.name = "value_" + std::to_string(i);
+    values.push_back(std::move(v));
+  }
+  layout.values = std::move(values);
+  std::vector<std::string> chunks;
+  CHECK(writeRankLayout(layout, [&](std::string_view chunk) {
+    chunks.emplace_back(chunk);
+    return true;
+  }));
+  REQUIRE(chunks.size() >= 3);
+  std::string joined;
+  for (const std::string& c : chunks) {
+    CHECK(c.size() < (size_t{1} << 20) + 4096);  // a megabyte and at most one value more
+    CHECK((c.empty() || c.back() == '\n'));      // never inside a value's lines
+    joined += c;
+  }
+  CHECK(joined == writeRankLayout(layout));
+  core::Result<RankLayout> back = parseRankLayout(joined);
+  REQUIRE(back.isOk());
+  CHECK(*back == layout);
+  // A sink that refuses stops the writing.
+  size_t calls = 0;
+  CHECK_FALSE(writeRankLayout(layout, [&](std::string_view) { return ++calls < 2; }));
+  CHECK(calls == 2);
+}
