@@ -135,6 +135,24 @@ core::Status readProgram(const YAML::Node& entry, const std::string& dir, Manife
   return readNames(entry["exports"], "exports", out.exports);
 }
 
+constexpr std::string_view kXxh64 = "xxh64:";
+constexpr std::string_view kFnv1a64 = "fnv1a64:";  // what pir-opt wrote before 2026-12-05
+
+/// The hash `recorded` is (kXxh64 or kFnv1a64) when it is one and 16 lowercase hex digits; else empty.
+std::string_view sourceHashKind(std::string_view recorded) {
+  std::string_view kind = recorded.starts_with(kXxh64) ? kXxh64 : recorded.starts_with(kFnv1a64) ? kFnv1a64 : "";
+  std::string_view digits = recorded.substr(kind.size());
+  if (kind.empty() || digits.size() != 16 || digits.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+    return {};
+  return kind;
+}
+
+std::string hexHash(std::string_view kind, uint64_t hash) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return std::string(kind) + hex;
+}
+
 /// The optional keys pipeline-split and gradient-merge add: mode, vpp,
 /// split_bw, gradient_merge_k.
 core::Status readSchedule(const YAML::Node& root, Manifest& m) {
@@ -151,7 +169,7 @@ core::Status readSchedule(const YAML::Node& root, Manifest& m) {
   }
   if (const YAML::Node h = root["source_hash"]) {
     if (core::Status s = readString(h, "source_hash", m.sourceHash); !s) return s;
-    if (sourceHashLike(m.sourceHash, "").empty())
+    if (sourceHashKind(m.sourceHash).empty())
       return errorAt(h, "'source_hash' must be 'xxh64:' or 'fnv1a64:' and 16 lowercase hex digits");
   }
   if (const YAML::Node k = root["gradient_merge_k"]) {
@@ -221,26 +239,11 @@ ManifestProgram describeProgram(const core::NamedProgram& program, std::string n
   return m;
 }
 
-namespace {
-
-constexpr std::string_view kXxh64 = "xxh64:";
-constexpr std::string_view kFnv1a64 = "fnv1a64:";  // what pir-opt wrote before 2026-12-05
-
-std::string hexHash(std::string_view kind, uint64_t hash) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return std::string(kind) + hex;
-}
-
-}  // namespace
-
 std::string sourceHashOf(std::string_view text) { return hexHash(kXxh64, core::xxh64(text)); }
 
 std::string sourceHashLike(std::string_view recorded, std::string_view text) {
-  std::string_view kind = recorded.starts_with(kXxh64) ? kXxh64 : recorded.starts_with(kFnv1a64) ? kFnv1a64 : "";
-  std::string_view digits = recorded.substr(kind.size());
-  if (kind.empty() || digits.size() != 16 || digits.find_first_not_of("0123456789abcdef") != std::string_view::npos)
-    return {};
+  std::string_view kind = sourceHashKind(recorded);
+  if (kind.empty()) return {};
   return kind == kXxh64 ? sourceHashOf(text) : hexHash(kFnv1a64, core::hashString(text));
 }
 

@@ -27,7 +27,6 @@ TEST_CASE("XXH64 agrees with libxxhash.so.0 on every length up to 300 and a larg
   REQUIRE(reference);
   std::mt19937_64 random(7);
   std::string bytes;
-  size_t checked = 0;
   // Every tail (the 32-byte stripes, then 8, 4 and single bytes) and odd
   // starts: a view from offset 1 is unaligned.
   for (size_t n = 0; n <= 300; ++n) {
@@ -36,12 +35,10 @@ TEST_CASE("XXH64 agrees with libxxhash.so.0 on every length up to 300 and a larg
       CHECK(xxh64(bytes, seed) == reference(bytes.data(), bytes.size(), seed));
       std::string_view odd = std::string_view(bytes).substr(1);
       CHECK(xxh64(odd, seed) == reference(odd.data(), odd.size(), seed));
-      checked += 2;
     }
   }
   std::string big(3 << 20, '\0');
   for (char& c : big) c = static_cast<char>(random());
   CHECK(xxh64(big) == reference(big.data(), big.size(), 0));
-  CHECK(checked == 301 * 8);
   dlclose(lib);
 }
