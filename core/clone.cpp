@@ -55,8 +55,11 @@ Operation* cloneOperation(Context& ctx, const Operation& op, ValueMapping& map, 
 
 namespace pir::core {
 
+ContextImporter::ContextImporter(Context& dst, const Context* source)
+    : dst_(dst), shared_(source && dst.readsFrom(source)) {}
+
 const Type* ContextImporter::type(const Type* t) {
-  if (!t) return nullptr;
+  if (!t || shared_) return t;
   if (const Type** found = types_.find(t)) return *found;
   const Type* made = importType(t);  // recurses: insert after
   types_[t] = made;
@@ -64,7 +67,7 @@ const Type* ContextImporter::type(const Type* t) {
 }
 
 const Attribute* ContextImporter::attribute(const Attribute* a) {
-  if (!a) return nullptr;
+  if (!a || shared_) return a;
   if (const Attribute** found = attrs_.find(a)) return *found;
   const Attribute* made = importAttribute(a);  // recurses: insert after
   attrs_[a] = made;
@@ -74,6 +77,7 @@ const Attribute* ContextImporter::attribute(const Attribute* a) {
 std::string_view ContextImporter::string(std::string_view s) { return dst_.intern(s); }
 
 std::string_view ContextImporter::internedString(std::string_view s) {
+  if (shared_) return s;
   if (s.empty()) return dst_.intern(s);  // no address to key it by
   auto [entry, fresh] = strings_.tryEmplace(s.data());
   if (!fresh && entry->sourceSize == s.size()) return entry->copy;
@@ -89,7 +93,7 @@ std::vector<NamedAttr> ContextImporter::namedAttrs(std::span<const NamedAttr> at
 }
 
 std::span<const NamedAttr> ContextImporter::attrList(std::span<const NamedAttr> attrs) {
-  if (attrs.empty()) return {};
+  if (attrs.empty() || shared_) return attrs;
   // Most ops share their list with others (Context::attrList): by address.
   if (const std::span<const NamedAttr>* found = lists_.find(attrs.data()); found && found->size() == attrs.size())
     return *found;
@@ -228,7 +232,11 @@ namespace {
 class ProgramCloner {
  public:
   ProgramCloner(const CloneSource& src, Context& dst)
-      : src_(src), dst_(dst), import_(dst), values_(src.values().size()), ops_(src.ops().size()) {}
+      : src_(src),
+        dst_(dst),
+        import_(dst, &src.program().context()),
+        values_(src.values().size()),
+        ops_(src.ops().size()) {}
 
   std::unique_ptr<Program> run() {
     const Program& from = src_.program();

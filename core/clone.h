@@ -31,10 +31,12 @@ Operation* cloneOperation(Context& ctx, const Operation& op, ValueMapping& map, 
 /// Re-creates types, attributes and strings of other Contexts in `dst`,
 /// each source object once (later asks are a map lookup). It only reads the
 /// source objects: several importers on several threads may read one
-/// source at once, each into its own Context.
+/// source at once, each into its own Context. When the objects all come
+/// from `source` and `dst` was made over it (Context::readsFrom), there is
+/// nothing to re-create: each is handed on as it is.
 class ContextImporter {
  public:
-  explicit ContextImporter(Context& dst) : dst_(dst) {}
+  explicit ContextImporter(Context& dst, const Context* source = nullptr);
   Context& destination() const { return dst_; }
 
   const Type* type(const Type* t);
@@ -55,6 +57,7 @@ class ContextImporter {
   const Attribute* importAttribute(const Attribute* a);
 
   Context& dst_;
+  bool shared_;  // dst reads the source's objects: every import is the object itself
   PointerMap<const Type*> types_;
   PointerMap<const Attribute*> attrs_;
   PointerMap<std::span<const NamedAttr>> lists_;
@@ -103,9 +106,12 @@ class CloneSource {
 };
 
 /// A copy of `src` (with everything it references) owned by `dst`, which
-/// may be another Context: it prints byte for byte as `src` does, every use
-/// list keeps its order (so passes behave on the copy as on `src`), and it
-/// shares no pointer with `src`'s Context, which may be destroyed after.
+/// may be another Context: it prints byte for byte as `src` does, and every
+/// use list keeps its order (so passes behave on the copy as on `src`).
+/// When `dst` was made over `src`'s Context, the copy's ops and values are
+/// `dst`'s and its strings, types and attributes are `src`'s Context's,
+/// which must outlive it; otherwise the copy shares no pointer with `src`'s
+/// Context, which may be destroyed after.
 /// An operand whose value `src` does not define is null in the copy.
 std::unique_ptr<Program> cloneProgram(const CloneSource& src, Context& dst);
 /// The same through a CloneSource of its own: `src`'s scratch is written,

@@ -47,9 +47,22 @@ Context::Worker::~Worker() {
   tlsArena_ = savedArena_;
 }
 
-Context::Context() : Context(nullptr) {}
+Context::Context() : Context(nullptr, nullptr) {}
 
-Context::Context(std::shared_ptr<SlabPool> pool) : arena_(std::move(pool)) {
+Context::Context(std::shared_ptr<SlabPool> pool) : Context(nullptr, std::move(pool)) {}
+
+Context::Context(const Context* parent, std::shared_ptr<SlabPool> pool) : parent_(parent), arena_(std::move(pool)) {
+  if (parent_) {
+    // The parent's singletons, so that IR copied from it by pointer
+    // compares equal to what is made here.
+    nullType_ = parent_->nullType_;
+    true_ = parent_->true_;
+    false_ = parent_->false_;
+    null_ = parent_->null_;
+    nullSpelled_ = parent_->nullSpelled_;
+    std::copy(std::begin(parent_->scalars_), std::end(parent_->scalars_), std::begin(scalars_));
+    return;
+  }
   nullType_ = arena_.make<NullType>(seedFor(100));
   true_ = arena_.make<BoolAttr>(seedFor(1), true);
   false_ = arena_.make<BoolAttr>(seedFor(2), false);
@@ -62,14 +75,18 @@ Context::Context(std::shared_ptr<SlabPool> pool) : arena_(std::move(pool)) {
 std::string_view Context::intern(std::string_view s) { return intern(s, hashString(s)); }
 
 bool Context::hasInterned(std::string_view s) {
+  uint64_t h = hashString(s);
+  auto same = [&](const InternedString* e) { return e->s == s; };
+  if (findInParents(&Context::strings_, h, same)) return true;
   MaybeLock lock(stringsLock_, concurrent_);
-  return strings_.find(hashString(s), [&](const InternedString* e) { return e->s == s; }) != nullptr;
+  return strings_.find(h, same) != nullptr;
 }
 
 std::string_view Context::intern(std::string_view s, uint64_t h) {
+  auto same = [&](const InternedString* e) { return e->s == s; };
   MaybeLock lock(stringsLock_, concurrent_);
-  if (const InternedString* found = strings_.find(h, [&](const InternedString* e) { return e->s == s; }))
-    return found->s;
+  if (const InternedString* found = strings_.find(h, same)) return found->s;
+  if (const InternedString* found = findInParents(&Context::strings_, h, same)) return found->s;
   Arena& arena = this->arena();
   auto* e = arena.make<InternedString>(InternedString{h, arena.copy(s)});
   strings_.insert(e);
@@ -94,6 +111,7 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
   };
   MaybeLock lock(objectsLock_, concurrent_);
   if (const InternedAttrList* found = attrLists_.find(h, same)) return found->attrs;
+  if (const InternedAttrList* found = findInParents(&Context::attrLists_, h, same)) return found->attrs;
   Arena& arena = this->arena();
   auto* e = arena.make<InternedAttrList>(InternedAttrList{h, arena.copy(attrs)});
   attrLists_.insert(e);
@@ -102,21 +120,22 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 
 // Uniques an object of type T: `eq` compares a candidate of kind T::kKind
 // with the key, `make` allocates a new one with the given hash.
-#define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                             \
-  do {                                                                        \
-    MaybeLock lock(objectsLock_, concurrent_);                                \
-    Arena& objArena = this->arena();                                          \
-    (void)objArena;                                                           \
-    auto eq = [&](const auto* base) {                                         \
-      if (base->kind() != T::kKind) return false;                             \
-      const T* e = static_cast<const T*>(base);                               \
-      (void)e;                                                                \
-      return (eqExpr);                                                        \
-    };                                                                        \
-    if (auto* found = table.find(h, eq)) return static_cast<const T*>(found); \
-    const T* created = (makeExpr);                                            \
-    table.insert(created);                                                    \
-    return created;                                                           \
+#define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                                                 \
+  do {                                                                                            \
+    MaybeLock lock(objectsLock_, concurrent_);                                                    \
+    Arena& objArena = this->arena();                                                              \
+    (void)objArena;                                                                               \
+    auto eq = [&](const auto* base) {                                                             \
+      if (base->kind() != T::kKind) return false;                                                 \
+      const T* e = static_cast<const T*>(base);                                                   \
+      (void)e;                                                                                    \
+      return (eqExpr);                                                                            \
+    };                                                                                            \
+    if (auto* found = table.find(h, eq)) return static_cast<const T*>(found);                     \
+    if (auto* found = findInParents(&Context::table, h, eq)) return static_cast<const T*>(found); \
+    const T* created = (makeExpr);                                                                \
+    table.insert(created);                                                                        \
+    return created;                                                                               \
   } while (0)
 
 const ScalarType* Context::scalarType(DataType dtype) {

@@ -19,6 +19,10 @@
 //   a Context::Worker allocates IR from an arena of its own through
 //   arena(). What each thread builds is its own until the scope closes.
 //   newWalkEpoch() and stringAttrs() stay with the thread that opened it.
+// - A Context made over a parent (core::Context(parent, pool)) finds what
+//   the parent holds there, reading the parent's tables without its locks:
+//   children on several threads may read one parent at once, and nothing
+//   may intern into the parent while a child can (split-ranks' ranks).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -44,6 +48,12 @@ class Context {
   /// A Context whose arena takes its large slabs from `pool` and leaves
   /// them there (core/arena.h: for many Contexts made one after another).
   explicit Context(std::shared_ptr<SlabPool> pool);
+  /// A Context over `parent`, which must outlive it: asked for a string,
+  /// type, attribute or attribute list the parent (or its parent) holds, it
+  /// gives the parent's, so IR of the parent's can be copied in by pointer
+  /// (cloneProgram) and the copy's interned objects are not made twice.
+  /// What the parent lacks is made here; the parent is never written.
+  Context(const Context* parent, std::shared_ptr<SlabPool> pool);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -80,6 +90,14 @@ class Context {
 
   /// Returns a copy of `s` owned by the context; equal strings share storage.
   std::string_view intern(std::string_view s);
+  /// Whether `other` is this Context or one it was made over (at any
+  /// depth): then everything `other` hands out is this Context's too.
+  bool readsFrom(const Context* other) const {
+    for (const Context* c = this; c; c = c->parent_)
+      if (c == other) return true;
+    return false;
+  }
+
   /// Whether `s` was interned here. Every op's name is: an op name never
   /// interned names no op of the context, and a pass can skip looking.
   bool hasInterned(std::string_view s);
@@ -157,6 +175,16 @@ class Context {
     uint64_t hash() const { return h; }
   };
 
+  /// What the parents hold for `h` in their `table`, the nearest first;
+  /// read without their locks (they are not written while this lives).
+  template <class T, class Eq>
+  const T* findInParents(UniqueTable<T> Context::*table, uint64_t h, Eq&& eq) const {
+    for (const Context* up = parent_; up; up = up->parent_)
+      if (const T* found = (up->*table).find(h, eq)) return found;
+    return nullptr;
+  }
+
+  const Context* parent_ = nullptr;
   Arena arena_;
   // Concurrent interning: objectsLock_ guards the type, attribute and list
   // tables and may be held while taking stringsLock_, never the reverse.

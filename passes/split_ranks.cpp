@@ -7,7 +7,11 @@
 // program `rankR` with rank R. Ranks are made on all cores, one Context per
 // thread (the input is numbered once, core::CloneSource, and then only read
 // by cloneProgram); each is handed on as soon as it is done, so with
-// `--output-dir` memory holds the input plus one rank per core.
+// `--output-dir` memory holds the input plus one rank per core. A rank's
+// Context is made over the input's, so the copy shares the input's strings,
+// types and attributes instead of making its own (the input's Context is
+// only read while ranks are made, and outlives them: the pieces are the
+// input's, which its caller keeps).
 //
 // The ring table is planRings over the distributed input, plus the rings
 // `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
@@ -227,7 +231,7 @@ class SplitRanksPass : public SplittingPass {
     NamedProgram& piece = one.programs.emplace_back();
     piece.name = "rank" + std::to_string(rank);
     piece.rank = static_cast<int>(rank);
-    piece.context = std::make_shared<Context>(pool);
+    piece.context = std::make_shared<Context>(&program.program().context(), pool);
     piece.program = cloneProgram(program, *piece.context);
     PassManagerOptions o;
     o.verifyEach = false;

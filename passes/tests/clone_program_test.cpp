@@ -65,6 +65,7 @@ ProgramSet runPipeline(Context& ctx, const std::string& path, const std::string&
 class PointerCollector {
  public:
   std::set<const void*> all;
+  std::set<const void*> interned;  // of them, the strings, types, attributes and attribute lists
 
   void program(const Program& p) {
     all.insert(p.style().tensorSpelling.data());
@@ -73,10 +74,12 @@ class PointerCollector {
 
  private:
   void str(std::string_view s) {
-    if (!s.empty()) all.insert(s.data());
+    if (!s.empty()) all.insert(s.data()), interned.insert(s.data());
   }
-  void attrs(std::span<const NamedAttr> list) {
+  /// An op's list is interned; a block argument's is its own.
+  void attrs(std::span<const NamedAttr> list, bool internedList = true) {
     if (!list.empty()) all.insert(list.data());
+    if (!list.empty() && internedList) interned.insert(list.data());
     for (const NamedAttr& a : list) {
       str(a.key);
       attr(a.value);
@@ -101,11 +104,12 @@ class PointerCollector {
     type(v->type());
     if (v->kind() != ValueKind::OpResult) {
       str(static_cast<const BlockArgument*>(v)->name());
-      attrs(static_cast<const BlockArgument*>(v)->attributes());
+      attrs(static_cast<const BlockArgument*>(v)->attributes(), /*internedList=*/false);
     }
   }
   void type(const Type* t) {
     if (!t || !all.insert(t).second) return;
+    interned.insert(t);
     if (auto* d = t->dynCast<DenseTensorType>()) str(d->spelling());
     if (auto* d = t->dynCast<DistTensorType>()) attr(d->distAttr());
     if (auto* v = t->dynCast<VectorType>())
@@ -114,6 +118,7 @@ class PointerCollector {
   }
   void attr(const Attribute* a) {
     if (!a || !all.insert(a).second) return;
+    interned.insert(a);
     if (auto* s = a->dynCast<StringAttr>()) str(s->raw());
     if (auto* n = a->dynCast<NumberAttr>()) str(n->tag()), str(n->text());
     if (auto* arr = a->dynCast<ArrayAttr>())
@@ -201,6 +206,68 @@ TEST_CASE("a program cloned into another Context prints as the source, after the
     srcCtx.reset();  // whatever the clones still pointed into is freed now
     for (size_t i = 0; i < clones.size(); ++i) CHECK(printProgram(*clones[i]) == printed[i]);
   }
+}
+
+TEST_CASE("a program cloned into a Context made over its own shares every interned object and writes none",
+          "[passes][clone]") {
+  std::vector<std::string> files = cloneCases();
+  for (const std::string& file : files) {
+    CAPTURE(file);
+    Context parent;
+    std::vector<std::unique_ptr<Program>> programs = parseAll(parent, file);
+    size_t parentBytes = parent.arena().bytesUsed();
+    Context child(&parent, nullptr);
+    for (const auto& p : programs) {
+      std::unique_ptr<Program> copy = cloneProgram(*p, child);
+      CHECK(printProgram(*copy) == printProgram(*p));
+      CHECK(useLists(*copy) == useLists(*p));
+      PointerCollector from, to;
+      from.program(*p);
+      to.program(*copy);
+      size_t notShared = 0;
+      for (const void* q : to.interned) notShared += from.interned.count(q) == 0;
+      CHECK(notShared == 0);
+      CHECK(sharedPointers(*p, *copy) == to.interned.size());  // the IR objects are the copy's own
+    }
+    CHECK(parent.arena().bytesUsed() == parentBytes);
+  }
+}
+
+TEST_CASE("passes run on a copy in a Context over the source's make what they make on an independent copy",
+          "[passes][clone]") {
+  // The rank pipeline (but remove-unuseful-comm, which needs split-ranks'
+  // ring table) on the partitioned seed, in a child of the input's
+  // Context and in a Context of its own: the same text, and the input's
+  // Context is never written (split-ranks reads it from every rank at once).
+  passes::registerAllPasses();
+  Context ctx;
+  ProgramSet once = runPipeline(ctx, PIR_TESTDATA_DIR "/seeds/reshard_before.pir", "apply-partition");
+  const Program& partitioned = *once.programs[0].program;
+  size_t parentBytes = ctx.arena().bytesUsed();
+  auto ranked = [](std::unique_ptr<Program> p, int rank) {
+    ProgramSet set;
+    set.programs.push_back({"", std::move(p)});
+    DiagnosticEngine diag;
+    std::vector<passes::PassSpec> specs;
+    std::string r = std::to_string(rank);
+    REQUIRE(passes::parsePassPipeline(
+        "lower-reshard{rank=" + r + "},partition-rank{rank=" + r + "},dist-to-dense{rank=" + r + "}", specs, diag));
+    passes::PassManager pm;
+    REQUIRE(pm.addPipeline(specs, diag));
+    bool ok = pm.run(set, diag).isOk();
+    INFO(diag.render());
+    REQUIRE(ok);
+    return printProgram(*set.programs[0].program);
+  };
+  for (int rank : {0, 1}) {
+    CAPTURE(rank);
+    Context own, child(&ctx, nullptr);
+    std::string independent = ranked(cloneProgram(partitioned, own), rank);
+    std::string shared = ranked(cloneProgram(partitioned, child), rank);
+    CHECK(shared == independent);
+    CHECK(independent.find("dist_op") == std::string::npos);
+  }
+  CHECK(ctx.arena().bytesUsed() == parentBytes);
 }
 
 TEST_CASE("pipeline-split's jobs cloned into another Context print as they do", "[passes][clone]") {
