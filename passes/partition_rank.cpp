@@ -52,6 +52,7 @@ class PartitionRankPass : public RankProgramPass {
 
  private:
   Status runForRank(NamedProgram& named) override {
+    seenMesh_ = nullptr;
     walkBlock(named.program->body());
     return Status::ok();
   }
@@ -72,7 +73,7 @@ class PartitionRankPass : public RankProgramPass {
     }
     if (op.name() == "cf.yield") return;  // a region's terminator stays, as in Paddle
     const OpDistAttr* od = op.distAttr();
-    bool offRank = od && od->mesh() && !meshIndexOf(*od->mesh(), rank());
+    bool offRank = od && od->mesh() && !onRank(od->mesh());
     if (op.name() == "dist_op.reshard") {
       if (!allResultsUnused(op)) {
         report(op, "dist_op.reshard is still in use on rank " + std::to_string(rank()) +
@@ -99,6 +100,19 @@ class PartitionRankPass : public RankProgramPass {
     op.erase();
     stats_.add(counter);
   }
+
+  /// Whether rank() is in `mesh`. Runs of ops share a mesh (interned): the
+  /// last answer is kept, not a search of its ids per op.
+  bool onRank(const ProcessMesh* mesh) {
+    if (mesh != seenMesh_) {
+      seenMesh_ = mesh;
+      seenOnRank_ = meshIndexOf(*mesh, rank()).has_value();
+    }
+    return seenOnRank_;
+  }
+
+  const ProcessMesh* seenMesh_ = nullptr;
+  bool seenOnRank_ = false;
 };
 
 }  // namespace
