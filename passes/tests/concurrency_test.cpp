@@ -66,10 +66,11 @@ std::string verifyAndPrint(const ProgramSet& set, DiagnosticEngine& diag) {
 
 /// The whole job for one rank, in a Context of its own: the program parsed
 /// from the case's text (or cloned from `from`, which lives in another
-/// Context and is only read), its pipeline run, every result verified and
-/// printed.
-std::string rankWork(const Case& c, const CloneSource* from) {
-  Context ctx;
+/// Context and is only read; with `overSource`, into a Context made over
+/// that one, as split-ranks makes its ranks), its pipeline run, every
+/// result verified and printed.
+std::string rankWork(const Case& c, const CloneSource* from, bool overSource = false) {
+  Context ctx(from && overSource ? &from->program().context() : nullptr, nullptr);
   SourceFile src(c.file, c.text);
   DiagnosticEngine diag(&src);
   ProgramSet set;
@@ -153,6 +154,10 @@ TEST_CASE("K ranks parse, run passes, verify and print at once, each in its own 
 }
 
 TEST_CASE("K ranks clone one shared program at once, then run passes, verify and print", "[concurrency]") {
+  // Into Contexts of their own, and into Contexts made over the shared one
+  // (which then read its tables at once, and must never write them).
+  bool overShared = GENERATE(false, true);
+  CAPTURE(overShared);
   passes::registerAllPasses();
   std::vector<Case> all = cases();
   Context shared;  // read by every thread at once, written by none
@@ -168,14 +173,15 @@ TEST_CASE("K ranks clone one shared program at once, then run passes, verify and
     programs.push_back(std::move(parsed.value()));
     sources.push_back(std::make_unique<CloneSource>(*programs.back()));
     serial.push_back(rankWork(c, nullptr));
-    REQUIRE(rankWork(c, sources.back().get()) == serial.back());
+    REQUIRE(rankWork(c, sources.back().get(), overShared) == serial.back());
   }
+  size_t sharedBytes = shared.arena().bytesUsed();
   for (int round = 0; round < kRounds; ++round) {
     std::vector<std::string> got = onThreads([&](int t) {
       std::string mismatches;
       for (size_t i = 0; i < all.size(); ++i) {
         size_t k = (i + static_cast<size_t>(t)) % all.size();
-        if (rankWork(all[k], sources[k].get()) != serial[k]) mismatches += all[k].file + "\n";
+        if (rankWork(all[k], sources[k].get(), overShared) != serial[k]) mismatches += all[k].file + "\n";
       }
       return mismatches;
     });
@@ -184,6 +190,7 @@ TEST_CASE("K ranks clone one shared program at once, then run passes, verify and
       CHECK(got[t] == "");
     }
   }
+  CHECK(shared.arena().bytesUsed() == sharedBytes);
 }
 
 TEST_CASE("K ranks' finished programs are verified and printed at once, again and again", "[concurrency]") {
