@@ -64,8 +64,10 @@ class LowerReshardPass : public ProgramPass {
     lowering::PlanMemo memo;           // this program's plans: it repeats a few reshards (no longer than its Context)
     lowering::ConstantMemo constants;  // and its helper constants, likewise
     lowering::EmissionMemo emissions;  // and the ops its reshards became, likewise
+    lowered_.clear();
     for (Operation* op : reshards)
       failed = !lowerOne(program, factory, *rings, memo, constants, emissions, rank, *op, diag) || failed;
+    for (const auto& [function, count] : lowered_) stats_.add("reshards lowered: " + std::string(function), count);
     if (failed) return Status::error("lower-reshard could not complete");
     return Status::ok();
   }
@@ -100,8 +102,20 @@ class LowerReshardPass : public ProgramPass {
     }
     op.result(0)->replaceAllUsesWith(v);
     op.erase();
-    stats_.add("reshards lowered: " + plan->function);
+    countLowered(plan->function);
     return true;
+  }
+
+  /// One more reshard lowered by `function` (a memo's plan's, which
+  /// outlives the count): counted here, added to the statistics once per
+  /// function after the walk, in the order first met, as adding each would.
+  void countLowered(std::string_view function) {
+    for (auto& [f, count] : lowered_)
+      if (f == function) {
+        ++count;
+        return;
+      }
+    lowered_.emplace_back(function, 1);
   }
 
   /// The planner and its cost model, from the options.
@@ -115,6 +129,7 @@ class LowerReshardPass : public ProgramPass {
                                  ""};
   lowering::PlanRequest request_;
   std::shared_ptr<lowering::CostModel> model_;
+  std::vector<std::pair<std::string_view, int64_t>> lowered_;  // reshards lowered by each plan function
 };
 
 }  // namespace

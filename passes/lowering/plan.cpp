@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "core/hash.h"
 #include "core/mesh_math.h"
 #include "passes/lowering/cost_model.h"
 #include "passes/lowering/cost_planner.h"
@@ -247,11 +248,20 @@ Result<ReshardPlan> planReshard(Context& ctx, const TensorDistAttr* src, const T
 
 const Result<ReshardPlan>& PlanMemo::plan(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
                                           std::span<const int64_t> dims, const PlanRequest& request) {
-  Key key{src,          dst, std::vector<int64_t>(dims.begin(), dims.end()), request.elementBytes, request.planner,
-          request.model};
-  auto it = plans_.find(key);
-  if (it == plans_.end()) it = plans_.emplace(std::move(key), planReshard(ctx, src, dst, dims, request)).first;
-  return it->second;
+  uint64_t h = core::hashSpan(dims, core::hashMix(reinterpret_cast<uintptr_t>(src), reinterpret_cast<uintptr_t>(dst)));
+  h = core::hashMix(h, request.elementBytes * 8 + static_cast<uint64_t>(request.planner));
+  h = core::hashMix(h, reinterpret_cast<uintptr_t>(request.model));
+  for (auto [at, end] = byHash_.equal_range(h); at != end; ++at) {
+    const Entry& e = *at->second;
+    if (e.src == src && e.dst == dst && std::equal(e.dims.begin(), e.dims.end(), dims.begin(), dims.end()) &&
+        e.request.elementBytes == request.elementBytes && e.request.planner == request.planner &&
+        e.request.model == request.model)
+      return e.plan;
+  }
+  entries_.push_back(std::make_unique<Entry>(Entry{src, dst, std::vector<int64_t>(dims.begin(), dims.end()), request,
+                                                   planReshard(ctx, src, dst, dims, request)}));
+  byHash_.emplace(h, entries_.back().get());
+  return entries_.back()->plan;
 }
 
 Result<ReshardPlan> planPaddle(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,

@@ -14,10 +14,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -105,7 +107,9 @@ core::Result<ReshardPlan> planReshard(core::Context& ctx, const core::TensorDist
 /// reshard of one Context's program: a program repeats a few (src, dst,
 /// dims) triples many times, and the cost planner's search is dear (about
 /// half a millisecond). Attrs are interned, so their pointers name them; the
-/// memo must not outlive the Context. Not thread-safe: one a pass run.
+/// memo must not outlive the Context. Not thread-safe: one a pass run. A
+/// lookup hashes its arguments and copies nothing (every reshard asks: 48k
+/// times a rank of the 100k-op benchmark program).
 class PlanMemo {
  public:
   const core::Result<ReshardPlan>& plan(core::Context& ctx, const core::TensorDistAttr* src,
@@ -113,9 +117,15 @@ class PlanMemo {
                                         const PlanRequest& request);
 
  private:
-  using Key = std::tuple<const core::TensorDistAttr*, const core::TensorDistAttr*, std::vector<int64_t>, uint64_t,
-                         Planner, const CostModel*>;
-  std::map<Key, core::Result<ReshardPlan>> plans_;
+  struct Entry {
+    const core::TensorDistAttr* src;
+    const core::TensorDistAttr* dst;
+    std::vector<int64_t> dims;
+    PlanRequest request;
+    core::Result<ReshardPlan> plan;
+  };
+  std::vector<std::unique_ptr<Entry>> entries_;       // the answers stay where they are: callers hold references
+  std::unordered_multimap<uint64_t, Entry*> byHash_;  // the arguments' hash -> the entries made for it
 };
 
 /// Paddle's plan alone (planReshard with Planner::Paddle).

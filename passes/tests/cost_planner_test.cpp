@@ -170,3 +170,35 @@ TEST_CASE("a cost model reads from YAML, defaults kept, errors located", "[cost]
   CHECK(!parseCostModel("base_us: -1\n").isOk());
   CHECK(!parseCostModel("other: {beta_gbps: 0}\n").isOk());
 }
+
+TEST_CASE("the plan memo answers each set of arguments once, as planReshard does", "[cost]") {
+  Fixture f;
+  const ProcessMesh* m4 = f.mesh({4}, {0, 1, 2, 3});
+  PlanMemo memo;
+  const TensorDistAttr* s0 = f.at(m4, "S(0)", 2);
+  const TensorDistAttr* r = f.at(m4, "R", 2);
+  const TensorDistAttr* p = f.at(m4, "P", 2);
+  std::vector<int64_t> dims{8, 4}, other{8, 6}, longer{8, 4, 1};
+  const auto& first = memo.plan(f.ctx, s0, r, dims, {});
+  REQUIRE(first.isOk());
+  CHECK(first->function == planReshard(f.ctx, s0, r, dims, {})->function);
+  // The same arguments: the same answer, where it was.
+  CHECK(&memo.plan(f.ctx, s0, r, std::vector<int64_t>{8, 4}, {}) == &first);
+  // Any argument changed: an answer of its own.
+  const auto& otherDims = memo.plan(f.ctx, s0, r, other, {});
+  const auto& moreDims = memo.plan(f.ctx, s0, r, longer, {});
+  const auto& otherDst = memo.plan(f.ctx, p, r, dims, {});
+  const auto& cost = memo.plan(f.ctx, s0, r, dims, {Planner::Cost});
+  const auto& wider = memo.plan(f.ctx, s0, r, dims, {Planner::Paddle, 8});
+  std::vector<const void*> answers{&first, &otherDims, &moreDims, &otherDst, &cost, &wider};
+  for (size_t i = 0; i < answers.size(); ++i)
+    for (size_t j = 0; j < i; ++j) CHECK(answers[i] != answers[j]);
+  REQUIRE(otherDst.isOk());
+  CHECK(otherDst->function == planReshard(f.ctx, p, r, dims, {})->function);
+  REQUIRE(cost.isOk());
+  CHECK(cost->function == "cost");
+  // Asked again in another order, each is found, not made again.
+  CHECK(&memo.plan(f.ctx, s0, r, dims, {Planner::Cost}) == &cost);
+  CHECK(&memo.plan(f.ctx, s0, r, other, {}) == &otherDims);
+  CHECK(&memo.plan(f.ctx, s0, r, dims, {}) == &first);
+}
