@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/attributes.h"
+#include "core/pointer_map.h"
 #include "core/status.h"
 #include "core/types.h"
 #include "core/value.h"
@@ -231,6 +232,22 @@ std::span<const std::string_view> genericAttributes();
 /// The entry for `name`, or null for an op the table does not know.
 const OpInfo* lookupOp(std::string_view name);
 const OpInfo* lookupOp(const Operation& op);
+/// lookupOp for the ops of a walk over one program: op names are interned
+/// in its Context (or in one it was made over), so a name's address keys
+/// the answer, and the op table is searched once per distinct name, not
+/// once per op. Keep one no longer than the program's Context.
+class OpInfoCache {
+ public:
+  const OpInfo* lookup(const Operation& op);
+
+ private:
+  struct Answer {
+    size_t nameSize;
+    const OpInfo* info;
+  };
+  PointerMap<Answer> byName_;  // by the name's address
+};
+
 /// The entry `op` runs as: its own, or for an op of the kernel dialect
 /// (`"add(phi_kernel)"`, `"..(legacy_kernel)"`) the entry of the `op_name`
 /// it carries (pd_op.add); null when there is none.

@@ -836,4 +836,12 @@ const OpInfo* lookupOp(std::string_view name) {
 
 const OpInfo* lookupOp(const Operation& op) { return lookupOp(op.name()); }
 
+const OpInfo* OpInfoCache::lookup(const Operation& op) {
+  std::string_view name = op.name();
+  if (name.empty()) return lookupOp(name);  // no address to key it by
+  auto [answer, fresh] = byName_.tryEmplace(name.data());
+  if (fresh || answer->nameSize != name.size()) *answer = {name.size(), lookupOp(name)};
+  return answer->info;
+}
+
 }  // namespace pir::core

@@ -78,6 +78,7 @@ class DistToDensePass : public RankProgramPass {
     program_ = named.program.get();
     types_.clear();
     lists_.clear();
+    ops_ = OpInfoCache();  // keyed by this program's interned names
     dataShape_ = program_->context().intern("shape");
     value_ = program_->context().intern("value");
     chunkId_ = program_->context().intern("chunk_id");
@@ -117,8 +118,8 @@ class DistToDensePass : public RankProgramPass {
     }
   }
 
-  static bool readsData(const Operation& op) {
-    const OpInfo* info = lookupOp(op);
+  bool readsData(const Operation& op) {
+    const OpInfo* info = ops_.lookup(op);
     return info && info->scope == ScopeAccess::ReadsData;
   }
 
@@ -237,6 +238,7 @@ class DistToDensePass : public RankProgramPass {
     bool clean = false;  // no dist attribute in it
   };
   core::PointerMap<Rewritten> lists_;
+  OpInfoCache ops_;
   std::string left_;              // the first thing found still distributed
   int64_t distAttrsRemoved_ = 0;  // added to stats_ first and last: a lookup per op costs 5% of the pass
 };

@@ -53,7 +53,10 @@ class PartitionRankPass : public RankProgramPass {
  private:
   Status runForRank(NamedProgram& named) override {
     seenMesh_ = nullptr;
+    OpInfoCache ops;  // this program's: its Context outlives the walk
+    ops_ = &ops;
     walkBlock(named.program->body());
+    ops_ = nullptr;
     return Status::ok();
   }
 
@@ -66,7 +69,7 @@ class PartitionRankPass : public RankProgramPass {
   }
 
   void processOp(Operation& op) {
-    const OpInfo* info = lookupOp(op);
+    const OpInfo* info = ops_->lookup(op);
     if (info && info->has(kPacksVec)) {
       if (allResultsUnused(op)) erase(op, "combine/split ops erased");
       return;
@@ -111,6 +114,7 @@ class PartitionRankPass : public RankProgramPass {
     return seenOnRank_;
   }
 
+  OpInfoCache* ops_ = nullptr;  // during a walk
   const ProcessMesh* seenMesh_ = nullptr;
   bool seenOnRank_ = false;
 };

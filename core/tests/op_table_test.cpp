@@ -465,3 +465,23 @@ TEST_CASE("which attributes an op may print", "[core][op_table]") {
   // Without a recorded list every key is allowed.
   CHECK(OpInfo{}.mayPrintAttribute("anything", 0));
 }
+
+TEST_CASE("an OpInfoCache answers as lookupOp for every op of a program, known or not", "[core][op_table]") {
+  Context ctx;
+  Context child(&ctx, nullptr);
+  std::vector<Operation*> ops;
+  for (const char* name : {"pd_op.matmul", "pd_op.relu", "pd_op.matmul", "pd_op.no_such_op", "builtin.combine"})
+    ops.push_back(Operation::create(ctx, name, {}, {}, {}));
+  // An op of a Context made over it: the parent's name, by address.
+  ops.push_back(Operation::create(child, "pd_op.relu", {}, {}, {}));
+  ops.push_back(Operation::create(child, "pd_op.no_such_op_either", {}, {}, {}));
+  OpInfoCache cache;
+  for (int round = 0; round < 2; ++round)
+    for (const Operation* op : ops) {
+      CAPTURE(op->name(), round);
+      CHECK(cache.lookup(*op) == lookupOp(op->name()));
+    }
+  CHECK(cache.lookup(*ops[3]) == nullptr);
+  CHECK(cache.lookup(*ops[0]) != nullptr);
+  CHECK(cache.lookup(*ops[0])->name == "pd_op.matmul");
+}
