@@ -317,6 +317,7 @@ class Verifier {
   /// caches they fill only make later ops draw fewer.
   void verifyDistOnce(const Operation& op) {
     if (op.numRegions()) return verifyDist(op);
+    if (nothingDistributed(op)) return;  // cheaper to see than a signature to look up
     uint64_t h = opSignature(op, true, signature_);
     char* clean = nullptr;
     auto found = clean_.find(signature_, h, clean);
@@ -324,6 +325,21 @@ class Verifier {
     size_t before = diag_.size();
     verifyDist(op);
     if (found == SignatureMemo<char>::Found::Admit && diag_.size() == before) clean_.keep(signature_, h, 1);
+  }
+
+  /// Whether verifyDist has nothing to look at in `op`: no value of a dist
+  /// or vector type and no op_dist_attr (every op of a dense program, such
+  /// as split-ranks' rank programs).
+  static bool nothingDistributed(const Operation& op) {
+    auto plain = [](const Value* v) {
+      const Type* t = v ? v->type() : nullptr;
+      return !t || (!t->isa<DistTensorType>() && !t->isa<VectorType>());
+    };
+    for (uint32_t i = 0; i < op.numResults(); ++i)
+      if (!plain(op.result(i))) return false;
+    for (uint32_t i = 0; i < op.numOperands(); ++i)
+      if (!plain(op.operandValue(i))) return false;
+    return !op.distAttr();
   }
 
   void verifyDist(const Operation& op) {
