@@ -51,7 +51,8 @@ Context::Context() : Context(nullptr, nullptr) {}
 
 Context::Context(std::shared_ptr<SlabPool> pool) : Context(nullptr, std::move(pool)) {}
 
-Context::Context(const Context* parent, std::shared_ptr<SlabPool> pool) : parent_(parent), arena_(std::move(pool)) {
+Context::Context(const Context* parent, std::shared_ptr<SlabPool> pool, std::shared_ptr<const Context> owner)
+    : parent_(parent), parentOwner_(std::move(owner)), arena_(std::move(pool)) {
   if (parent_) {
     // The parent's singletons, so that IR copied from it by pointer
     // compares equal to what is made here.

@@ -53,7 +53,8 @@ class Context {
   /// gives the parent's, so IR of the parent's can be copied in by pointer
   /// (cloneProgram) and the copy's interned objects are not made twice.
   /// What the parent lacks is made here; the parent is never written.
-  Context(const Context* parent, std::shared_ptr<SlabPool> pool);
+  /// `owner`, when given, owns `parent`: it is held while this lives.
+  Context(const Context* parent, std::shared_ptr<SlabPool> pool, std::shared_ptr<const Context> owner = nullptr);
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
@@ -176,7 +177,7 @@ class Context {
   };
 
   /// What the parents hold for `h` in their `table`, the nearest first;
-  /// read without their locks (they are not written while this lives).
+  /// read without their locks (nothing writes them while this reads).
   template <class T, class Eq>
   const T* findInParents(UniqueTable<T> Context::*table, uint64_t h, Eq&& eq) const {
     for (const Context* up = parent_; up; up = up->parent_)
@@ -185,6 +186,7 @@ class Context {
   }
 
   const Context* parent_ = nullptr;
+  std::shared_ptr<const Context> parentOwner_;  // when the parent's owner was given: it outlives this
   Arena arena_;
   // Concurrent interning: objectsLock_ guards the type, attribute and list
   // tables and may be held while taking stringsLock_, never the reverse.

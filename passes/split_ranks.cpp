@@ -9,9 +9,10 @@
 // by cloneProgram); each is handed on as soon as it is done, so with
 // `--output-dir` memory holds the input plus one rank per core. A rank's
 // Context is made over the input's, so the copy shares the input's strings,
-// types and attributes instead of making its own (the input's Context is
-// only read while ranks are made, and outlives them: the pieces are the
-// input's, which its caller keeps).
+// types and attributes instead of making its own. The input's Context is
+// only read while ranks are made, and outlives them: a rank's Context holds
+// it when the input's NamedProgram owns it, else its owner (pir-opt's
+// session, a caller's) keeps it longer than the pieces.
 //
 // The ring table is planRings over the distributed input, plus the rings
 // `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
@@ -182,13 +183,15 @@ class SplitRanksPass : public SplittingPass {
     std::vector<Diagnostic> found;
     std::vector<Counters> counters(ranks.size());  // added in rank order, whichever thread finishes first
     CloneSource source(*named.program);            // before the threads: it writes the input's scratch
-    auto pool = std::make_shared<SlabPool>();      // a finished rank's pages serve the next
+    std::shared_ptr<const Context> inputOwner;     // the input's Context, when the input owns it
+    if (named.context.get() == &named.program->context()) inputOwner = named.context;
+    auto pool = std::make_shared<SlabPool>();  // a finished rank's pages serve the next
     auto work = [&] {
       for (size_t i; !stop && (i = next++) < ranks.size();) {
         DiagnosticEngine local(diag.source());
         Status s;
         try {
-          Result<NamedProgram> piece = makeRank(source, pool, ranks[i], rings, local, counters[i]);
+          Result<NamedProgram> piece = makeRank(source, inputOwner, pool, ranks[i], rings, local, counters[i]);
           if (piece && !layout.get()) {  // reported by splitInto
             stop = true;
             break;
@@ -224,14 +227,15 @@ class SplitRanksPass : public SplittingPass {
   /// the rank pipeline, run by a pass manager of its own whose results hold
   /// the ring table and the planned rings (what lower-reshard and
   /// remove-unuseful-comm read). The outer manager verifies the pieces.
-  Result<NamedProgram> makeRank(const CloneSource& program, const std::shared_ptr<SlabPool>& pool, int64_t rank,
+  Result<NamedProgram> makeRank(const CloneSource& program, const std::shared_ptr<const Context>& inputOwner,
+                                const std::shared_ptr<SlabPool>& pool, int64_t rank,
                                 const std::shared_ptr<const RingTable>& rings, DiagnosticEngine& diag,
                                 Counters& counters) {
     ProgramSet one;
     NamedProgram& piece = one.programs.emplace_back();
     piece.name = "rank" + std::to_string(rank);
     piece.rank = static_cast<int>(rank);
-    piece.context = std::make_shared<Context>(&program.program().context(), pool);
+    piece.context = std::make_shared<Context>(&program.program().context(), pool, inputOwner);
     piece.program = cloneProgram(program, *piece.context);
     PassManagerOptions o;
     o.verifyEach = false;

@@ -270,6 +270,37 @@ TEST_CASE("passes run on a copy in a Context over the source's make what they ma
   CHECK(ctx.arena().bytesUsed() == parentBytes);
 }
 
+TEST_CASE("split-ranks' pieces hold the input's Context when the input owns it", "[passes][clone]") {
+  passes::registerAllPasses();
+  auto owned = std::make_shared<Context>();
+  std::vector<std::unique_ptr<Program>> in = parseAll(*owned, PIR_TESTDATA_DIR "/seeds/reshard_before.pir");
+  REQUIRE(in.size() == 1);
+  Context elsewhere;  // the same pipeline on the same input, in a Context that outlives everything
+  ProgramSet expected =
+      runPipeline(elsewhere, PIR_TESTDATA_DIR "/seeds/reshard_before.pir", "apply-partition,split-ranks");
+  ProgramSet set;
+  set.programs.emplace_back("", std::move(in[0]));
+  set.programs[0].context = owned;
+  std::weak_ptr<Context> input = owned;
+  owned.reset();  // the input program holds the last reference
+  DiagnosticEngine diag;
+  std::vector<passes::PassSpec> specs;
+  REQUIRE(passes::parsePassPipeline("apply-partition,split-ranks", specs, diag));
+  passes::PassManager pm;
+  REQUIRE(pm.addPipeline(specs, diag));
+  REQUIRE(pm.run(set, diag).isOk());
+  // The input program is gone; its Context is the ranks' parent, held by them.
+  REQUIRE(set.programs.size() == expected.programs.size());
+  CHECK_FALSE(input.expired());
+  for (size_t i = 0; i < set.programs.size(); ++i) {
+    CAPTURE(set.programs[i].name);
+    CHECK(set.programs[i].context->readsFrom(input.lock().get()));
+    CHECK(printProgram(*set.programs[i].program) == printProgram(*expected.programs[i].program));
+  }
+  set.programs.clear();
+  CHECK(input.expired());  // and freed with the last of them
+}
+
 TEST_CASE("pipeline-split's jobs cloned into another Context print as they do", "[passes][clone]") {
   Context src;
   ProgramSet jobs = runPipeline(src, PIR_TESTDATA_DIR "/pipeline/16_seed_mlp_1f1b.pir", "pipeline-split{mode=1F1B}");
