@@ -42,13 +42,9 @@ std::vector<std::unique_ptr<Program>> parseAll(Context& ctx, const std::string& 
   return out;
 }
 
-/// The programs `pipeline` makes of the one program in `path`, in `ctx`.
-ProgramSet runPipeline(Context& ctx, const std::string& path, const std::string& pipeline) {
+/// Runs `pipeline` on `set`, which must succeed.
+void runOn(ProgramSet& set, const std::string& pipeline) {
   passes::registerAllPasses();
-  std::vector<std::unique_ptr<Program>> in = parseAll(ctx, path);
-  REQUIRE(in.size() == 1);
-  ProgramSet set;
-  set.programs.push_back({"", std::move(in[0])});
   DiagnosticEngine diag;
   std::vector<passes::PassSpec> specs;
   REQUIRE(passes::parsePassPipeline(pipeline, specs, diag));
@@ -57,6 +53,23 @@ ProgramSet runPipeline(Context& ctx, const std::string& path, const std::string&
   bool ok = pm.run(set, diag).isOk();
   INFO(diag.render());
   REQUIRE(ok);
+}
+
+/// What `pipeline` prints of `program` alone.
+std::string runOnOne(std::unique_ptr<Program> program, const std::string& pipeline) {
+  ProgramSet set;
+  set.programs.push_back({"", std::move(program)});
+  runOn(set, pipeline);
+  return printProgram(*set.programs[0].program);
+}
+
+/// The programs `pipeline` makes of the one program in `path`, in `ctx`.
+ProgramSet runPipeline(Context& ctx, const std::string& path, const std::string& pipeline) {
+  std::vector<std::unique_ptr<Program>> in = parseAll(ctx, path);
+  REQUIRE(in.size() == 1);
+  ProgramSet set;
+  set.programs.push_back({"", std::move(in[0])});
+  runOn(set, pipeline);
   return set;
 }
 
@@ -239,25 +252,14 @@ TEST_CASE("passes run on a copy in a Context over the source's make what they ma
   // ring table) on the partitioned seed, in a child of the input's
   // Context and in a Context of its own: the same text, and the input's
   // Context is never written (split-ranks reads it from every rank at once).
-  passes::registerAllPasses();
   Context ctx;
   ProgramSet once = runPipeline(ctx, PIR_TESTDATA_DIR "/seeds/reshard_before.pir", "apply-partition");
   const Program& partitioned = *once.programs[0].program;
   size_t parentBytes = ctx.arena().bytesUsed();
   auto ranked = [](std::unique_ptr<Program> p, int rank) {
-    ProgramSet set;
-    set.programs.push_back({"", std::move(p)});
-    DiagnosticEngine diag;
-    std::vector<passes::PassSpec> specs;
     std::string r = std::to_string(rank);
-    REQUIRE(passes::parsePassPipeline(
-        "lower-reshard{rank=" + r + "},partition-rank{rank=" + r + "},dist-to-dense{rank=" + r + "}", specs, diag));
-    passes::PassManager pm;
-    REQUIRE(pm.addPipeline(specs, diag));
-    bool ok = pm.run(set, diag).isOk();
-    INFO(diag.render());
-    REQUIRE(ok);
-    return printProgram(*set.programs[0].program);
+    return runOnOne(std::move(p),
+                    "lower-reshard{rank=" + r + "},partition-rank{rank=" + r + "},dist-to-dense{rank=" + r + "}");
   };
   for (int rank : {0, 1}) {
     CAPTURE(rank);
@@ -271,7 +273,6 @@ TEST_CASE("passes run on a copy in a Context over the source's make what they ma
 }
 
 TEST_CASE("split-ranks' pieces hold the input's Context when the input owns it", "[passes][clone]") {
-  passes::registerAllPasses();
   auto owned = std::make_shared<Context>();
   std::vector<std::unique_ptr<Program>> in = parseAll(*owned, PIR_TESTDATA_DIR "/seeds/reshard_before.pir");
   REQUIRE(in.size() == 1);
@@ -283,12 +284,7 @@ TEST_CASE("split-ranks' pieces hold the input's Context when the input owns it",
   set.programs[0].context = owned;
   std::weak_ptr<Context> input = owned;
   owned.reset();  // the input program holds the last reference
-  DiagnosticEngine diag;
-  std::vector<passes::PassSpec> specs;
-  REQUIRE(passes::parsePassPipeline("apply-partition,split-ranks", specs, diag));
-  passes::PassManager pm;
-  REQUIRE(pm.addPipeline(specs, diag));
-  REQUIRE(pm.run(set, diag).isOk());
+  runOn(set, "apply-partition,split-ranks");
   // The input program is gone; its Context is the ranks' parent, held by them.
   REQUIRE(set.programs.size() == expected.programs.size());
   CHECK_FALSE(input.expired());
@@ -325,18 +321,7 @@ TEST_CASE("a clone keeps use-list order, so a pass does on it what it does on th
   REQUIRE(useLists(*copy) == useLists(partitioned));
   REQUIRE(printProgram(*copy) == printProgram(partitioned));
   // Run the same pass again on the source and on the copy.
-  passes::registerAllPasses();
-  auto again = [](std::unique_ptr<Program> p) {
-    ProgramSet set;
-    set.programs.push_back({"", std::move(p)});
-    DiagnosticEngine diag;
-    std::vector<passes::PassSpec> specs;
-    REQUIRE(passes::parsePassPipeline("apply-partition", specs, diag));
-    passes::PassManager pm;
-    REQUIRE(pm.addPipeline(specs, diag));
-    REQUIRE(pm.run(set, diag).isOk());
-    return printProgram(*set.programs[0].program);
-  };
+  auto again = [](std::unique_ptr<Program> p) { return runOnOne(std::move(p), "apply-partition"); };
   std::string fromSource = again(std::move(once.programs[0].program));
   CHECK(again(std::move(copy)) == fromSource);
 }
