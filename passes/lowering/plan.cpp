@@ -252,16 +252,15 @@ const Result<ReshardPlan>& PlanMemo::plan(Context& ctx, const TensorDistAttr* sr
   h = core::hashMix(h, request.elementBytes * 8 + static_cast<uint64_t>(request.planner));
   h = core::hashMix(h, reinterpret_cast<uintptr_t>(request.model));
   for (auto [at, end] = byHash_.equal_range(h); at != end; ++at) {
-    const Entry& e = *at->second;
+    const Entry& e = at->second;
     if (e.src == src && e.dst == dst && std::equal(e.dims.begin(), e.dims.end(), dims.begin(), dims.end()) &&
         e.request.elementBytes == request.elementBytes && e.request.planner == request.planner &&
         e.request.model == request.model)
       return e.plan;
   }
-  entries_.push_back(std::make_unique<Entry>(Entry{src, dst, std::vector<int64_t>(dims.begin(), dims.end()), request,
-                                                   planReshard(ctx, src, dst, dims, request)}));
-  byHash_.emplace(h, entries_.back().get());
-  return entries_.back()->plan;
+  auto made = byHash_.emplace(h, Entry{src, dst, std::vector<int64_t>(dims.begin(), dims.end()), request,
+                                       planReshard(ctx, src, dst, dims, request)});
+  return made->second.plan;
 }
 
 Result<ReshardPlan> planPaddle(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,

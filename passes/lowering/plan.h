@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -124,8 +123,9 @@ class PlanMemo {
     PlanRequest request;
     core::Result<ReshardPlan> plan;
   };
-  std::vector<std::unique_ptr<Entry>> entries_;       // the answers stay where they are: callers hold references
-  std::unordered_multimap<uint64_t, Entry*> byHash_;  // the arguments' hash -> the entries made for it
+  // The arguments' hash -> the entries made for it. Nodes stay where they
+  // are when the table grows: callers hold references to the answers.
+  std::unordered_multimap<uint64_t, Entry> byHash_;
 };
 
 /// Paddle's plan alone (planReshard with Planner::Paddle).
