@@ -53,10 +53,8 @@ class PartitionRankPass : public RankProgramPass {
  private:
   Status runForRank(NamedProgram& named) override {
     seenMesh_ = nullptr;
-    OpInfoCache ops;  // this program's: its Context outlives the walk
-    ops_ = &ops;
+    ops_ = OpInfoCache();  // keyed by this program's interned names
     walkBlock(named.program->body());
-    ops_ = nullptr;
     return Status::ok();
   }
 
@@ -69,7 +67,7 @@ class PartitionRankPass : public RankProgramPass {
   }
 
   void processOp(Operation& op) {
-    const OpInfo* info = ops_->lookup(op);
+    const OpInfo* info = ops_.lookup(op);
     if (info && info->has(kPacksVec)) {
       if (allResultsUnused(op)) erase(op, "combine/split ops erased");
       return;
@@ -114,7 +112,7 @@ class PartitionRankPass : public RankProgramPass {
     return seenOnRank_;
   }
 
-  OpInfoCache* ops_ = nullptr;  // during a walk
+  OpInfoCache ops_;
   const ProcessMesh* seenMesh_ = nullptr;
   bool seenOnRank_ = false;
 };
