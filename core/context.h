@@ -21,8 +21,8 @@
 //   newWalkEpoch() and stringAttrs() stay with the thread that opened it.
 // - A Context made over a parent (core::Context(parent, pool)) finds what
 //   the parent holds there, reading the parent's tables without its locks:
-//   children on several threads may read one parent at once, and nothing
-//   may intern into the parent while a child can (split-ranks' ranks).
+//   children on several threads may read one parent at once (split-ranks'
+//   ranks), and nothing may intern into the parent while they do.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -52,7 +52,7 @@ class Context {
   /// type, attribute or attribute list the parent (or its parent) holds, it
   /// gives the parent's, so IR of the parent's can be copied in by pointer
   /// (cloneProgram) and the copy's interned objects are not made twice.
-  /// What the parent lacks is made here; the parent is never written.
+  /// What the parent lacks is made here; the child never writes the parent.
   /// `owner`, when given, owns `parent`: it is held while this lives.
   Context(const Context* parent, std::shared_ptr<SlabPool> pool, std::shared_ptr<const Context> owner = nullptr);
   Context(const Context&) = delete;
