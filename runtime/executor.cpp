@@ -137,12 +137,14 @@ struct Executor::State {
 Executor::Executor() = default;
 Executor::~Executor() = default;
 size_t Executor::numSteps() const { return plan_->steps.size(); }
+size_t Executor::numFusedUpdates() const { return plan_->fusedUpdates; }
 const Operation& Executor::stepOp(uint32_t step) const { return *plan_->steps[step].op; }
 
-Result<std::unique_ptr<Executor>> Executor::compile(const core::Program& program, const KernelRegistry& registry) {
+Result<std::unique_ptr<Executor>> Executor::compile(const core::Program& program, const KernelRegistry& registry,
+                                                    const CompileOptions& options) {
   std::unique_ptr<Executor> ex(new Executor());
   auto plan = std::make_shared<Plan>();
-  if (Status s = buildPlan(program.body(), *plan, ex->inputs_, ex->outputs_, registry); !s) return s;
+  if (Status s = buildPlan(program.body(), *plan, ex->inputs_, ex->outputs_, registry, options); !s) return s;
   ex->state_ = std::make_unique<State>(*plan);
   ex->plan_ = std::move(plan);
   return ex;

@@ -78,11 +78,21 @@ struct RunStats {
   uint64_t maxLoopIterations = 0;
 };
 
+/// How compile() may change the op-by-op order of work.
+struct CompileOptions {
+  /// A plain sgd_ of a matmul_grad's y_grad is made by that GEMM itself
+  /// (runtime/update_fusion.h): the gradient is never stored. Off where
+  /// every value must be the op's own (--dump-values, --check-finite,
+  /// --check's serial reference).
+  bool fuseUpdates = true;
+};
+
 class Executor {
  public:
   /// The plan for `program`'s top block.
   static core::Result<std::unique_ptr<Executor>> compile(const core::Program& program,
-                                                         const KernelRegistry& registry = kernelRegistry());
+                                                         const KernelRegistry& registry = kernelRegistry(),
+                                                         const CompileOptions& options = {});
   ~Executor();
 
   /// Runs the plan once. `comm` may be null for a program without
@@ -94,6 +104,8 @@ class Executor {
   /// The names builtin.shadow_output writes, in program order.
   const std::vector<std::string>& outputNames() const { return outputs_; }
   size_t numSteps() const;
+  /// How many sgd_ updates their matmul_grad makes (CompileOptions::fuseUpdates).
+  size_t numFusedUpdates() const;
   const core::Operation& stepOp(uint32_t step) const;
 
   struct Plan;   // opaque, immutable after compile(): executor.cpp

@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "core/attr_access.h"
+#include "runtime/kernels/matmul.h"
+#include "runtime/update_fusion.h"
 
 namespace pir::runtime {
 
@@ -20,6 +22,10 @@ std::optional<std::string> stringAttr(const Operation& op, std::string_view key)
   if (!a) return std::nullopt;
   return a->value();
 }
+
+/// An sgd_ whose update its matmul_grad made (matmulGradUpdate): its result
+/// is preset to the parameter, already updated.
+Status updatedByMatmulGrad(KernelContext&) { return Status::ok(); }
 
 /// What `t` declares; a vec's element types go to `elements` (null: nested,
 /// not checked).
@@ -54,7 +60,7 @@ class PlanBuilder {
               const KernelRegistry& registry)
       : plan_(plan), inputs_(inputs), outputs_(outputs), registry_(registry) {}
 
-  Status build(const core::Block& body) {
+  Status build(const core::Block& body, const CompileOptions& options) {
     for (core::BlockArgument* kw : body.kwargs()) {
       if (Status s = checkType(kw->type(), nullptr); !s) return s;
       uint32_t slot = newSlots(1);
@@ -66,6 +72,9 @@ class PlanBuilder {
     }
     if (!body.arguments().empty()) return Status::error("the executor runs blocks without positional arguments");
     if (Status s = checkKernels(body); !s) return s;
+    if (options.fuseUpdates) fusedUpdates_ = findUpdateFusions(body);
+    for (const auto& [mg, sgd] : fusedUpdates_) updatedEarly_.emplace(sgd, mg);
+    plan_.fusedUpdates = uint32_t(fusedUpdates_.size());
     for (const Operation& op : body)
       if (Status s = addOp(op); !s) return s;
     return finishFrees();
@@ -189,8 +198,8 @@ class PlanBuilder {
 
   /// Result slots of step `s` (at `stepIndex`), with their declared types;
   /// `visible`: operands may name them from now (a region op's only after
-  /// its regions).
-  void addResults(const Operation& op, Step& s, uint32_t stepIndex, bool visible = true) {
+  /// its regions); result `unmade`, if any, is dropped as a null one.
+  void addResults(const Operation& op, Step& s, uint32_t stepIndex, bool visible = true, uint32_t unmade = UINT32_MAX) {
     s.resultBegin = newSlots(op.numResults());
     s.numResults = op.numResults();
     s.dropBegin = uint32_t(plan_.drops.size());
@@ -198,8 +207,8 @@ class PlanBuilder {
       if (visible) slotOf_[op.result(i)] = s.resultBegin + i;
       lastUse_[s.resultBegin + i] = stepIndex;
       const core::Type* t = op.result(i)->type();
-      if (!t || t->isa<core::NullType>()) plan_.drops.push_back(s.resultBegin + i);
-      plan_.declared[s.resultBegin + i] = declare(t, &plan_.elements);
+      if (i == unmade || !t || t->isa<core::NullType>()) plan_.drops.push_back(s.resultBegin + i);
+      if (i != unmade) plan_.declared[s.resultBegin + i] = declare(t, &plan_.elements);
     }
     s.numNullResults = uint32_t(plan_.drops.size()) - s.dropBegin;
   }
@@ -244,7 +253,21 @@ class PlanBuilder {
       if (!s.fn) return located(op, "no kernel for this op");
     }
     if (Status st = addOperands(op, s, stepIndex); !st) return st;
-    addResults(op, s, stepIndex);
+    uint32_t unmade = UINT32_MAX;
+    if (auto it = fusedUpdates_.find(&op); it != fusedUpdates_.end()) {
+      // matmul_grad updates sgd_'s parameter: y_grad is not made, the
+      // learning rate is a fourth operand.
+      s.fn = matmulGradUpdate;
+      unmade = 1;
+      auto lr = slotOf_.find(it->second->operandValue(1));
+      if (lr == slotOf_.end()) return Status::internal("an sgd_'s learning rate is made after its matmul_grad");
+      plan_.operandSlots.push_back(lr->second);
+      use(lr->second, stepIndex);
+      ++s.numOperands;
+    } else if (updatedEarly_.count(&op)) {
+      s.fn = updatedByMatmulGrad;
+    }
+    addResults(op, s, stepIndex, true, unmade);
     s.inplaceBegin = uint32_t(plan_.inplace.size());
     if (info)
       for (const core::InplacePair& p : info->inplacePairs(op.numOperands()))
@@ -406,13 +429,15 @@ class PlanBuilder {
   std::vector<uint32_t> depthOf_;    // by slot: how many region ops enclose its definition
   std::vector<bool> pinned_;         // by slot: a while's carried value or condition
   std::vector<uint32_t> enclosing_;  // the steps of the region ops around the op being added, outermost first
+  std::unordered_map<const Operation*, const Operation*> fusedUpdates_;  // matmul_grad -> the sgd_ it makes
+  std::unordered_map<const Operation*, const Operation*> updatedEarly_;  // sgd_ -> its matmul_grad
 };
 
 }  // namespace
 
 Status buildPlan(const core::Block& body, Executor::Plan& plan, std::vector<ProgramInput>& inputs,
-                 std::vector<std::string>& outputs, const KernelRegistry& registry) {
-  return PlanBuilder(plan, inputs, outputs, registry).build(body);
+                 std::vector<std::string>& outputs, const KernelRegistry& registry, const CompileOptions& options) {
+  return PlanBuilder(plan, inputs, outputs, registry).build(body, options);
 }
 
 }  // namespace pir::runtime

@@ -76,12 +76,14 @@ struct Executor::Plan {
   std::vector<uint32_t> argSlots;      // while bodies' block arguments
   std::vector<uint32_t> yieldTargets;  // per cf.yield operand: the slot it writes
   std::vector<bool> yieldCarries;      // beside yieldTargets: a while's carried value (made the body's own)
+  uint32_t fusedUpdates = 0;           // sgd_ steps their matmul_grad's GEMM makes (update_fusion.h)
 };
 
 /// Builds `plan` for `body`, a program's top block, and the inputs and
 /// outputs it reads and writes: an error located at the first op that cannot
 /// run, with every other such op as a note.
 core::Status buildPlan(const core::Block& body, Executor::Plan& plan, std::vector<ProgramInput>& inputs,
-                       std::vector<std::string>& outputs, const KernelRegistry& registry);
+                       std::vector<std::string>& outputs, const KernelRegistry& registry,
+                       const CompileOptions& options = {});
 
 }  // namespace pir::runtime

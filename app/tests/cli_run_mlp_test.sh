@@ -20,6 +20,13 @@ test_mlp_matches_pytorch() {
   # both spellings (functional, module): the loss; 3 weight gradients and the input's; 3 weights after the update
   [ "$(grep -c '^loss: 1 match' cmp.out)" = 2 ] && [ "$(grep -c '^gradients: 4 match' cmp.out)" = 2 ] &&
     [ "$(grep -c '^weights after the step: 3 match' cmp.out)" = 2 ] || fail "not everything compared: $(cat cmp.out)"
+  # Without --dump-values each sgd_ is made by its matmul_grad's GEMM (runtime/update_fusion.h): the weights
+  # that run leaves, against PyTorch too (the gradients from the run above).
+  prun p.pir --inputs in --output-dir fused
+  [ "$rc" = 0 ] || fail "pir-run, fused: $(head -3 err)"
+  /usr/bin/python3 "$TORCH_REF" compare $SIZES --inputs in p.pir dump fused > cmp.out 2>&1 ||
+    fail "fused, against PyTorch: $(cat cmp.out)"
+  [ "$(grep -c '^weights after the step: 3 match' cmp.out)" = 2 ] || fail "fused: not compared: $(cat cmp.out)"
 }
 
 test_mlp_program_ops() {

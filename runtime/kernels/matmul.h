@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/status.h"
+#include "runtime/kernel.h"
 #include "runtime/tensor.h"
 
 namespace pir::runtime {
@@ -32,5 +33,12 @@ void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, float alpha
           const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
           const double* b, int64_t ldb, double beta, double* c, int64_t ldc);
+
+/// matmul_grad (x, y, out_grad, learning_rate) whose y is an sgd_'s
+/// parameter and whose y_grad only that sgd_ reads (the executor's plan
+/// decides: runtime/update_fusion.h): x_grad as pd_op.matmul_grad makes it,
+/// then y -= lr·dy by the GEMM of dy itself (alpha = -lr, beta = 1, into
+/// y's buffer). y_grad is not made.
+core::Status matmulGradUpdate(KernelContext& ctx);
 
 }  // namespace pir::runtime

@@ -180,14 +180,14 @@ Tensor reduceTo(const Tensor& full, const Tensor& target, std::span<const int64_
 ///   F,T    dO·Y      dOᵀ·X
 ///   T,F    Y·dOᵀ     X·dO
 ///   T,T    Yᵀ·dOᵀ    dOᵀ·Xᵀ
-Status matmulGrad(KernelContext& ctx) {
+/// What both grads read: x and y as matrices, and dO (`d`) shaped as their
+/// product, with the unit dims of 1-D operands back and rows folded like x's.
+Status gradOperands(KernelContext& ctx, MatmulPlan& p, Tensor& d) {
   if (Status s = requireOperands(ctx, {0, 1, 2}); !s) return s;
-  MatmulPlan p;
   if (Status s = planMatmul(ctx, ctx.in(0), ctx.in(1), p); !s) return s;
   const Tensor& dout = ctx.in(2);
   if (dout.numel() != numElements(p.out))
     return kernelError(ctx, "out_grad " + shapeText(dout.shape()) + " is not the result shape " + shapeText(p.out));
-  // dO with the unit dims of 1-D operands back, rows folded like x's.
   Shape ds(p.x.shape().begin(), p.x.shape().end() - 2);
   if (!p.folded) {
     auto b = broadcastShapes(ds, std::span(p.y.shape().begin(), p.y.rank() - 2));
@@ -195,30 +195,86 @@ Status matmulGrad(KernelContext& ctx) {
   }
   ds.push_back(p.tx ? p.x.shape().back() : p.x.dim(p.x.rank() - 2));
   ds.push_back(p.ty ? p.y.dim(p.y.rank() - 2) : p.y.shape().back());
-  Tensor d = dout.view(ds);
+  d = dout.view(ds);
+  return Status::ok();
+}
+
+/// x_grad (result 0), when the op's type wants it.
+Status xGrad(KernelContext& ctx, const MatmulPlan& p, const Tensor& d) {
+  if (!wantsResult(ctx, 0)) return Status::ok();
   const Tensor &x = p.x, &y = p.y;
   bool tx = p.tx, ty = p.ty;
-  if (wantsResult(ctx, 0)) {
-    Tensor dx;
-    Status s = !tx  ? batchedGemm(d, false, y, !ty, dx)
-               : ty ? batchedGemm(y, true, d, true, dx)
-                    : batchedGemm(y, false, d, true, dx);
-    if (!s) return kernelError(ctx, s.message());
-    ctx.setOut(0, reduceTo(dx, x, ctx.in(0).shape()));
-  }
+  Tensor dx;
+  Status s = !tx  ? batchedGemm(d, false, y, !ty, dx)
+             : ty ? batchedGemm(y, true, d, true, dx)
+                  : batchedGemm(y, false, d, true, dx);
+  if (!s) return kernelError(ctx, s.message());
+  ctx.setOut(0, reduceTo(dx, x, ctx.in(0).shape()));
+  return Status::ok();
+}
+
+/// The operands of dy's GEMM, A·B with their flags (y's stored shape).
+struct YGradGemm {
+  const Tensor *a, *b;
+  bool ta, tb;
+};
+YGradGemm yGradGemm(const MatmulPlan& p, const Tensor& d) {
+  if (!p.ty) return {&p.x, &d, !p.tx, false};
+  return p.tx ? YGradGemm{&d, &p.x, true, true} : YGradGemm{&d, &p.x, true, false};
+}
+
+/// matmul_grad (x, y, out_grad){transpose_x, transpose_y} -> (x_grad, y_grad):
+///   tx,ty  dx        dy
+///   F,F    dO·Yᵀ     Xᵀ·dO
+///   F,T    dO·Y      dOᵀ·X
+///   T,F    Y·dOᵀ     X·dO
+///   T,T    Yᵀ·dOᵀ    dOᵀ·Xᵀ
+Status matmulGrad(KernelContext& ctx) {
+  MatmulPlan p;
+  Tensor d;
+  if (Status s = gradOperands(ctx, p, d); !s) return s;
+  if (Status s = xGrad(ctx, p, d); !s) return s;
   if (wantsResult(ctx, 1)) {
+    YGradGemm g = yGradGemm(p, d);
     Tensor dy;
-    Status s = !ty  ? batchedGemm(x, !tx, d, false, dy)
-               : tx ? batchedGemm(d, true, x, true, dy)
-                    : batchedGemm(d, true, x, false, dy);
-    if (!s) return kernelError(ctx, s.message());
-    ctx.setOut(1, reduceTo(dy, y, ctx.in(1).shape()));
+    if (Status s = batchedGemm(*g.a, g.ta, *g.b, g.tb, dy); !s) return kernelError(ctx, s.message());
+    ctx.setOut(1, reduceTo(dy, p.y, ctx.in(1).shape()));
   }
   return Status::ok();
 }
 
+/// y += alpha·op(A)·op(B) for matrices, into y's own buffer.
+template <class T>
+void accumulate(const YGradGemm& g, double alpha, Tensor& y) {
+  const Tensor &a = *g.a, &b = *g.b;
+  int64_t m = g.ta ? a.dim(1) : a.dim(0), k = g.ta ? a.dim(0) : a.dim(1), n = g.tb ? b.dim(0) : b.dim(1);
+  if (k == 0) return;
+  gemm(g.ta, g.tb, m, n, k, T(alpha), a.data<T>(), a.dim(1), b.data<T>(), b.dim(1), T(1), y.data<T>(), n);
+}
+
 }  // namespace
 }  // namespace kernels
+
+Status matmulGradUpdate(KernelContext& ctx) {
+  using namespace kernels;
+  MatmulPlan p;
+  Tensor d;
+  if (Status s = gradOperands(ctx, p, d); !s) return s;
+  if (!ctx.has(3) || ctx.in(3).numel() < 1) return kernelError(ctx, "the fused update has no learning rate");
+  Tensor y = ctx.in(1);  // the parameter: a handle on its buffer, which the update writes
+  DataType dt = y.dtype();
+  if (p.x.rank() != 2 || p.y.rank() != 2 || d.rank() != 2 || (dt != DataType::F32 && dt != DataType::F64))
+    return Status::internal("pd_op.matmul_grad: an update fused into a GEMM it cannot make");
+  // x_grad first: it reads y as it was.
+  if (Status s = xGrad(ctx, p, d); !s) return s;
+  YGradGemm g = yGradGemm(p, d);
+  double alpha = -valueAt(ctx.in(3), 0);
+  if (dt == DataType::F32)
+    accumulate<float>(g, alpha, y);
+  else
+    accumulate<double>(g, alpha, y);
+  return Status::ok();
+}
 
 void registerMatmulKernels(KernelRegistry& r) {
   if (!gThreadsSet) openblas_set_num_threads(1);

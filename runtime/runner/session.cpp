@@ -46,7 +46,7 @@ Status addPlan(Session& session, const core::NamedProgram& np, const core::Sourc
                const std::string& where) {
   auto compiled = [&] {
     PhaseTimer timer("compile");
-    return Executor::compile(*np.program);
+    return Executor::compile(*np.program, kernelRegistry(), session.compile);
   }();
   if (!compiled) return compiled.status().prefixed(where).in(source);
   std::string type = session.pipelined ? np.job : sched::Job{}.type();

@@ -96,6 +96,7 @@ struct Session {
   /// Where each value's pieces are; none for a dense program on one rank.
   std::optional<passes::RankLayout> layout;
   int64_t worldSize = 1;
+  CompileOptions compile;  // for every plan addPlan makes
 
   int64_t microBatches() const { return schedule.microBatches; }
   /// The entry of `rank`, made (on `stage`) at its first job.
