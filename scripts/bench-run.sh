@@ -227,10 +227,11 @@ mlp_steps() {
   awk -v l="$1" -v h="$2" -v b="$3" 'BEGIN { s = int(2e9 / (6 * l * b * h * h)); print (s < 3 ? 3 : (s > 50 ? 50 : s)) }'
 }
 
-# mlp_gemms L H B: the M,N,K,TA,TB of the MLP step's GEMMs, as the matmul kernels make them.
+# mlp_gemms L H B: the M,N,K,TA,TB[,ACC] of the MLP step's GEMMs, as the matmul kernels make them (a weight's
+# gradient GEMM makes its update: ACC, runtime/update_fusion.h).
 mlp_gemms() {
   local i
-  for ((i = 0; i < $1; i++)); do echo "$3,$2,$2,0,0 $3,$2,$2,0,1 $2,$2,$3,1,0"; done
+  for ((i = 0; i < $1; i++)); do echo "$3,$2,$2,0,0 $3,$2,$2,0,1 $2,$2,$3,1,0,1"; done
 }
 
 # mlp_report dense | dp tp: the markdown table of bench_mlp (bench_mlp_dist) from the runs in $tmp/mlp.
