@@ -28,6 +28,26 @@ TEST_CASE("sum with its axis as an operand, ints summing to int64", "[kernels]")
   CHECK(values(ints.out(0)) == std::vector<double>{6});
 }
 
+TEST_CASE("long rows sum in f64 whatever their length, against a sequential sum", "[kernels]") {
+  // rowSum's eight running sums and tail: lengths around multiples of 8;
+  // every value at least 1, so a value lost is far outside the tolerance
+  for (int64_t n : {1, 7, 8, 9, 63, 1001}) {
+    std::vector<double> v(size_t(2 * n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = 1.0 + double(i % 5) + (i % 2 ? -0.5 : 0.5) / double(i + 1);
+    std::vector<double> rows(2, 0.0), total(1, 0.0);
+    for (size_t i = 0; i < v.size(); ++i) rows[i / size_t(n)] += double(float(v[i])), total[0] += double(float(v[i]));
+    INFO("n " << n);
+    checkClose(run("pd_op.sum", "dtype:(pd_op.DataType)undefined,keepdim:false",
+                   {f32({2, n}, v), tensorOf(DataType::I64, {1}, {1})})
+                   .out(0),
+               f64({2}, rows), 1e-6, 1e-6);
+    checkClose(run("pd_op.sum", "dtype:(pd_op.DataType)undefined,keepdim:false",
+                   {f32({2, n}, v), tensorOf(DataType::I64, {0}, {})})
+                   .out(0),
+               f64({}, total), 1e-6, 1e-6);
+  }
+}
+
 TEST_CASE("mean_grad divides by the local count, sum_grad broadcasts", "[kernels]") {
   auto m = run("pd_op.mean_grad", "axis:(pd_op.IntArray)[],keepdim:false,reduce_all:false",
                {f32({2, 2}, {0, 0, 0, 0}), f32({}, {2})});
