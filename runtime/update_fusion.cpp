@@ -37,6 +37,16 @@ bool definedBefore(const Value* v, size_t pos, const Positions& at) {
   return positionOf(v->definingOp(), at) < pos;
 }
 
+/// Whether `user` writes its operand `index` in place (an in-place pair of
+/// the op table).
+bool writesInPlace(const Operation& user, uint32_t index) {
+  const core::OpInfo* info = core::lookupRunOp(user);
+  if (!info) return false;
+  for (const core::InplacePair& p : info->inplacePairs(user.numOperands()))
+    if (p.operand == index) return true;
+  return false;
+}
+
 /// A dense f32 or f64 matrix type.
 std::optional<core::TensorShape> floatMatrix(const core::Type* t) {
   auto s = core::tensorShape(t);
@@ -63,7 +73,8 @@ std::string feedName(const Value* v) {
 ///   - that matmul_grad's y is the parameter; both are f32 or f64 matrices
 ///     of one dtype and shape; x is a matrix, or a batch folded into rows
 ///     (not transposed), so dy is one GEMM with nothing summed after it;
-///   - the learning rate exists before the matmul_grad;
+///   - the learning rate exists before the matmul_grad, and no op between
+///     the two writes it in place (the update reads it at the matmul_grad);
 ///   - every other reader of the parameter is a matmul or matmul_grad
 ///     before the matmul_grad (they make new tensors, never views of it),
 ///     or any op after the sgd_ (it sees the update either way);
@@ -89,6 +100,10 @@ const Operation* fusableMatmulGrad(const Operation& sgd, const Positions& at,
   if (xs->dims.size() > 2 && core::getBool(*mg, "transpose_x").value_or(false)) return nullptr;
   const size_t mgAt = positionOf(mg, at), sgdAt = positionOf(&sgd, at);
   if (mgAt >= sgdAt || !definedBefore(lr, mgAt, at)) return nullptr;
+  for (const core::OpOperand* u = lr->firstUse(); u; u = u->nextUse()) {
+    const size_t pos = positionOf(u->owner(), at);
+    if (pos > mgAt && pos < sgdAt && writesInPlace(*u->owner(), u->index())) return nullptr;
+  }
   for (const core::OpOperand* u = param->firstUse(); u; u = u->nextUse()) {
     const Operation* user = u->owner();
     if (user == mg || user == &sgd) continue;

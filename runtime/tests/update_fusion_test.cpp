@@ -96,7 +96,7 @@ TensorMap feedsFor(const Shapes& s) {
 struct Expected {
   std::vector<double> dx, w;
 };
-Expected expected(const Shapes& s, const TensorMap& feeds) {
+Expected expected(const Shapes& s, const TensorMap& feeds, double lr) {
   const Tensor &x = feeds.at("x"), &w = feeds.at("w"), &d = feeds.at("dout");
   const int64_t xr = s.x[s.x.size() - 2], xc = s.x.back(), batches = x.numel() / (xr * xc);
   const int64_t M = s.tx ? xc : xr, K = s.tx ? xr : xc, N = s.ty ? s.y[0] : s.y[1];
@@ -119,7 +119,7 @@ Expected expected(const Shapes& s, const TensorMap& feeds) {
   }
   e.w.assign(size_t(w.numel()), 0);
   for (int64_t k = 0; k < K; ++k)
-    for (int64_t j = 0; j < N; ++j) e.w[size_t(s.ty ? j * K + k : k * N + j)] = W(k, j) - kLr * dw[size_t(k * N + j)];
+    for (int64_t j = 0; j < N; ++j) e.w[size_t(s.ty ? j * K + k : k * N + j)] = W(k, j) - lr * dw[size_t(k * N + j)];
   return e;
 }
 
@@ -131,15 +131,16 @@ bool close(const Tensor& got, const std::vector<double>& want) {
 }
 
 /// Compiles `text` (fusing unless told not to), runs it once on the feeds
-/// of `s` and checks dx and the updated W against the loops; the number of
-/// updates fused.
-size_t runAndCheck(const Shapes& s, const std::string& text, CompileOptions options = {}, TensorMap* out = nullptr) {
+/// of `s` and checks dx and the updated W (by learning rate `lr`, as sgd_
+/// reads it) against the loops; the number of updates fused.
+size_t runAndCheck(const Shapes& s, const std::string& text, CompileOptions options = {}, TensorMap* out = nullptr,
+                   double lr = kLr) {
   auto p = parse(text);
   REQUIRE(p->program);
   auto ex = Executor::compile(*p->program, kernelRegistry(), options);
   REQUIRE(ex);
   TensorMap feeds = feedsFor(s), fetches;
-  Expected e = expected(s, feeds);
+  Expected e = expected(s, feeds, lr);
   core::Status st = (*ex)->run(feeds, fetches);
   INFO(st.message());
   REQUIRE(st);
@@ -219,6 +220,15 @@ TEST_CASE("the update is not fused where anything could see it early", "[update_
     CHECK(runAndCheck(s, program(s, {}, {},
                                  R"((%0) = "pd_op.full" () {dtype:float32,shape:[],value:0.1} : () -> tensor<f32>)")) ==
           0);
+  }
+  SECTION("the learning rate is doubled in place between the two") {
+    // sgd_ reads the buffer scale_ wrote: 0.2
+    TensorMap out;
+    CHECK(runAndCheck(s,
+                      program(s, {R"((%30) = "pd_op.full" () {dtype:float32,shape:[1],value:2} : () -> tensor<1xf32>)",
+                                  R"((%31) = "pd_op.scale_" (%0, %30) {bias:0,bias_after_scale:true} : )"
+                                  R"((tensor<f32>, tensor<1xf32>) -> tensor<f32>)"}),
+                      {}, &out, 2 * kLr) == 0);
   }
   SECTION("another op reads the same fed parameter") {
     std::string twice = program(s, {R"((%22) = "pd_op.relu" (%21) {} : ()" + tw + ") -> " + tw,
