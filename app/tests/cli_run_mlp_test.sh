@@ -24,6 +24,8 @@ test_mlp_matches_pytorch() {
   # that run leaves, against PyTorch too (the gradients from the run above).
   prun p.pir --inputs in --output-dir fused
   [ "$rc" = 0 ] || fail "pir-run, fused: $(head -3 err)"
+  grep -q '^    fused_updates: 3$' fused/summary.yaml || fail "not 3 updates fused: $(grep fused fused/summary.yaml)"
+  grep -q '^    fused_updates: 0$' o/summary.yaml || fail "fused beside --dump-values"
   /usr/bin/python3 "$TORCH_REF" compare $SIZES --inputs in p.pir dump fused > cmp.out 2>&1 ||
     fail "fused, against PyTorch: $(cat cmp.out)"
   [ "$(grep -c '^weights after the step: 3 match' cmp.out)" = 2 ] || fail "fused: not compared: $(cat cmp.out)"
@@ -68,6 +70,22 @@ test_mlp_tensor_parallel() {
   # Megatron: after each row-parallel matmul (2), the input gradient of the second column-parallel layer (1)
   [ "$(collectives p.pir)" = "3 3" ] || fail "not 3 all_reduces: $(collectives p.pir)"
   check_passes "--mesh 2" p.pir --steps 2
+  # --check exports the gradients, so nothing fuses there: each rank's 4 local weight gradients fused in a run
+  # without it, whose weights must be the op-by-op run's (--check-finite fuses nothing) within f32's tolerance
+  prun p.pir --steps 2 --output-dir fused
+  [ "$rc" = 0 ] || fail "tensor parallel, fused: $(head -3 err)"
+  [ "$(grep -c '^    fused_updates: 4$' fused/summary.yaml)" = 2 ] || fail "not 4 updates fused a rank"
+  prun p.pir --steps 2 --output-dir plain --check-finite
+  [ "$rc" = 0 ] || fail "tensor parallel, op by op: $(head -3 err)"
+  grep -q '^    fused_updates: 0$' plain/summary.yaml || fail "fused beside --check-finite"
+  /usr/bin/python3 - fused plain << 'PY' || fail "the fused run's weights differ from the op-by-op run's"
+import glob, os, sys, numpy as np
+names = [os.path.basename(f) for f in glob.glob(sys.argv[1] + "/linear_*.npy")]
+assert len(names) == 4, names
+for n in names:
+    a, b = np.load(os.path.join(sys.argv[1], n)), np.load(os.path.join(sys.argv[2], n))
+    assert np.allclose(a, b, rtol=1e-5, atol=1e-6), n
+PY
   # an odd layer count ends column-parallel: gathered before the loss
   mlp q.pir --layers 3 --mesh 2
   check_passes "--mesh 2, 3 layers" q.pir

@@ -48,6 +48,14 @@ double copyBytesPerUs() {
   return best;
 }
 
+/// How many sgd_ updates the rank's plans make in their gradient's GEMM
+/// (runtime/update_fusion.h).
+size_t fusedUpdates(const RankSession& r) {
+  size_t n = 0;
+  for (const JobPlan& j : r.jobs) n += j.executor->numFusedUpdates();
+  return n;
+}
+
 std::string plainSummary(const Session& session, int64_t steps, const std::vector<double>& losses) {
   std::string y = "# pir-run summary\nranks: " + std::to_string(session.worldSize) +
                   "\nsteps: " + std::to_string(steps) + "\nloss: [";
@@ -58,6 +66,7 @@ std::string plainSummary(const Session& session, int64_t steps, const std::vecto
     for (size_t i = 0; i < r.stepSeconds.size(); ++i) y += (i ? ", " : "") + number(r.stepSeconds[i]);
     y += "]\n    kernel_seconds: " + number(r.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
          "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
+         "\n    fused_updates: " + std::to_string(fusedUpdates(r)) +
          "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
          "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
   }
@@ -80,6 +89,7 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
     y += "  - rank: " + std::to_string(r.rank) + "\n    stage: " + std::to_string(r.stage) +
          "\n    seconds: " + number(r.seconds) + "\n    comm_seconds: " + number(r.commSeconds) +
          "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
+         "\n    fused_updates: " + std::to_string(fusedUpdates(r)) +
          "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
          "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
     for (auto& [type, c] : r.costs) {

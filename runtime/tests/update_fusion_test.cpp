@@ -134,12 +134,13 @@ bool close(const Tensor& got, const std::vector<double>& want) {
 /// of `s` and checks dx and the updated W (by learning rate `lr`, as sgd_
 /// reads it) against the loops; the number of updates fused.
 size_t runAndCheck(const Shapes& s, const std::string& text, CompileOptions options = {}, TensorMap* out = nullptr,
-                   double lr = kLr) {
+                   double lr = kLr, void (*prepare)(TensorMap&) = nullptr) {
   auto p = parse(text);
   REQUIRE(p->program);
   auto ex = Executor::compile(*p->program, kernelRegistry(), options);
   REQUIRE(ex);
   TensorMap feeds = feedsFor(s), fetches;
+  if (prepare) prepare(feeds);
   Expected e = expected(s, feeds, lr);
   core::Status st = (*ex)->run(feeds, fetches);
   INFO(st.message());
@@ -149,6 +150,22 @@ size_t runAndCheck(const Shapes& s, const std::string& text, CompileOptions opti
   CHECK(close(feeds.at("w"), e.w));  // the fed parameter itself, as sgd_ leaves it
   if (out) *out = fetches;
   return (*ex)->numFusedUpdates();
+}
+
+/// `text` with every `from` replaced by `to`.
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+/// `text` (of program()) with W a kwarg, fed by keyword "w", instead of a
+/// builtin.parameter.
+std::string withKwargW(std::string text) {
+  size_t line = text.find("    (%1) = \"builtin.parameter\"");
+  text.erase(line, text.find('\n', line) + 1 - line);
+  text = replaced(replaced(std::move(text), "(%2, %1, %3)", "(%2, %kwarg_w, %3)"), "(%1, %0,", "(%kwarg_w, %0,");
+  return text.insert(2, "    ^kw:\n        %kwarg_w {}\n");
 }
 
 std::vector<float> reluOf(const Tensor& t) {
@@ -237,6 +254,56 @@ TEST_CASE("the update is not fused where anything could see it early", "[update_
                  "    (%21) = \"builtin.parameter\" () {parameter_name:\"w\"} : () -> " + tw + "\n");
     TensorMap out;
     CHECK(runAndCheck(s, twice, {}, &out) == 0);
+    CHECK(values(out.at("relu_w")) == reluOf(feedsFor(s).at("w")));
+  }
+  SECTION("x or out_grad is the parameter itself") {
+    // the GEMM would write the buffer it reads
+    Shapes sq{{6, 6}, {6, 6}, {6, 6}};
+    CHECK(runAndCheck(sq, replaced(program(sq), "(%2, %1, %3)", "(%1, %1, %3)"), {}, nullptr, kLr,
+                      [](TensorMap& f) { f["x"] = f.at("w").clone(); }) == 0);
+    CHECK(runAndCheck(sq, replaced(program(sq), "(%2, %1, %3)", "(%2, %1, %1)"), {}, nullptr, kLr,
+                      [](TensorMap& f) { f["dout"] = f.at("w").clone(); }) == 0);
+  }
+  const std::string two = R"((%30) = "pd_op.full" () {dtype:float32,shape:[1],value:2} : () -> tensor<1xf32>)";
+  auto beforeMatmulGrad = [](std::string text, const std::string& lines) {
+    return text.insert(text.find("    (%4, %5) ="), lines);
+  };
+  SECTION("the learning rate is doubled in place through an in-place result made before") {
+    std::string text = beforeMatmulGrad(
+        program(s, {R"((%41) = "pd_op.scale_" (%40, %30) {bias:0,bias_after_scale:true} : )"
+                    R"((tensor<f32>, tensor<1xf32>) -> tensor<f32>)"}),
+        "    " + two + "\n    " +
+            R"((%40) = "pd_op.scale_" (%0, %30) {bias:0,bias_after_scale:true} : (tensor<f32>, tensor<1xf32>) -> )"
+            "tensor<f32>\n");
+    CHECK(runAndCheck(s, text, {}, nullptr, 4 * kLr) == 0);
+  }
+  SECTION("the learning rate is doubled in place through a view made before") {
+    std::string text = beforeMatmulGrad(
+        program(s, {R"((%44) = "pd_op.scale_" (%43, %30) {bias:0,bias_after_scale:true} : )"
+                    R"((tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>)"}),
+        "    " + two + "\n" +
+            R"(    (%42) = "pd_op.full_int_array" () {dtype:int64,value:[1]} : () -> tensor<1xi64>)"
+            "\n" +
+            R"(    (%43) = "pd_op.reshape" (%0, %42) {} : (tensor<f32>, tensor<1xi64>) -> tensor<1xf32>)"
+            "\n");
+    CHECK(runAndCheck(s, text, {}, nullptr, 2 * kLr) == 0);
+  }
+  SECTION("the learning rate is doubled in place through another value fed by its name") {
+    std::string text = beforeMatmulGrad(
+        program(s, {R"((%46) = "pd_op.scale_" (%45, %30) {bias:0,bias_after_scale:true} : )"
+                    R"((tensor<f32>, tensor<1xf32>) -> tensor<f32>)"}),
+        "    " + two + "\n" + R"(    (%45) = "pd_op.data" () {name:"lr",shape:[]} : () -> tensor<f32>)" + "\n");
+    CHECK(runAndCheck(s, text, {}, nullptr, 2 * kLr) == 0);
+  }
+  SECTION("a kwarg parameter is fused alone, not beside a builtin.parameter of its name") {
+    CHECK(runAndCheck(s, withKwargW(program(s))) == 1);
+    std::string shared =
+        withKwargW(program(s, {R"((%22) = "pd_op.relu" (%21) {} : ()" + tw + ") -> " + tw,
+                               R"(() = "builtin.shadow_output" (%22) {output_name:"relu_w"} : ()" + tw + ") -> "}));
+    shared.insert(shared.find("    (%2) ="),
+                  "    (%21) = \"builtin.parameter\" () {parameter_name:\"w\"} : () -> " + tw + "\n");
+    TensorMap out;
+    CHECK(runAndCheck(s, shared, {}, &out) == 0);
     CHECK(values(out.at("relu_w")) == reluOf(feedsFor(s).at("w")));
   }
 }
