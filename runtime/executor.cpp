@@ -1,6 +1,7 @@
 //===- executor.cpp - compile a program, run its plan ---------------------===//
 #include "runtime/executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -134,6 +135,28 @@ struct Executor::State {
   }
 };
 
+namespace {
+
+/// Whether `feeds` hold a tensor of a fused update's parameter or learning
+/// rate under another of the plan's feed names too (or two such under one
+/// tensor): the early update would show there, or the GEMM would read what
+/// it writes.
+bool fusedFeedsShared(const Executor::Plan& p, const TensorMap& feeds) {
+  std::vector<const void*> ids;
+  for (const std::string& name : p.fusedFeeds)
+    if (auto it = feeds.find(name); it != feeds.end() && it->second.defined()) ids.push_back(it->second.storageId());
+  std::sort(ids.begin(), ids.end());
+  if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) return true;
+  size_t holders = 0;
+  for (const std::string& name : p.feedNames)
+    if (auto it = feeds.find(name);
+        it != feeds.end() && std::binary_search(ids.begin(), ids.end(), it->second.storageId()))
+      ++holders;
+  return holders > ids.size();
+}
+
+}  // namespace
+
 Executor::Executor() = default;
 Executor::~Executor() = default;
 size_t Executor::numSteps() const { return plan_->steps.size(); }
@@ -145,6 +168,16 @@ Result<std::unique_ptr<Executor>> Executor::compile(const core::Program& program
   std::unique_ptr<Executor> ex(new Executor());
   auto plan = std::make_shared<Plan>();
   if (Status s = buildPlan(program.body(), *plan, ex->inputs_, ex->outputs_, registry, options); !s) return s;
+  if (plan->fusedUpdates) {
+    auto unfused = std::make_shared<Plan>();
+    std::vector<ProgramInput> inputs;
+    std::vector<std::string> outputs;
+    if (Status s = buildPlan(program.body(), *unfused, inputs, outputs, registry, CompileOptions{.fuseUpdates = false});
+        !s)
+      return s;
+    ex->unfusedState_ = std::make_unique<State>(*unfused);
+    ex->unfused_ = std::move(unfused);
+  }
   ex->state_ = std::make_unique<State>(*plan);
   ex->plan_ = std::move(plan);
   return ex;
@@ -345,16 +378,19 @@ class Interpreter {
 Status Executor::run(const TensorMap& feeds, TensorMap& fetches, Communicator* comm, RunStats* stats) {
   TraceSink* trace = stats ? stats->trace : nullptr;
   if (comm) comm->setTraceSink(trace);
-  Interpreter interp(*plan_, *state_, feeds, fetches, comm, stats);
+  const bool shared = unfused_ && fusedFeedsShared(*plan_, feeds);
+  const Plan& plan = shared ? *unfused_ : *plan_;
+  State& state = shared ? *unfusedState_ : *state_;
+  Interpreter interp(plan, state, feeds, fetches, comm, stats);
   Status failure;
   try {  // a copy the interpreter makes (a while's carried values) may not fit
-    failure = interp.steps(0, uint32_t(plan_->steps.size()), true);
+    failure = interp.steps(0, uint32_t(plan.steps.size()), true);
   } catch (const std::exception& e) {
     failure = Status::error(std::string("the run threw: ") + e.what());
   }
   if (comm) comm->setTraceSink(nullptr);
   if (!failure.isOk())
-    for (auto& slot : state_->slots) slot = RuntimeValue{};  // a failed run leaves nothing behind
+    for (auto& slot : state.slots) slot = RuntimeValue{};  // a failed run leaves nothing behind
   if (stats) stats->kernelSeconds += interp.kernelNs * 1e-9;
   return failure;
 }

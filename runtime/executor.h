@@ -105,6 +105,8 @@ class Executor {
   const std::vector<std::string>& outputNames() const { return outputs_; }
   size_t numSteps() const;
   /// How many sgd_ updates their matmul_grad makes (CompileOptions::fuseUpdates).
+  /// A run whose feeds hold a fused update's parameter or learning rate
+  /// under a second name too runs a plan without them.
   size_t numFusedUpdates() const;
   const core::Operation& stepOp(uint32_t step) const;
 
@@ -115,6 +117,10 @@ class Executor {
   Executor();
   std::shared_ptr<const Plan> plan_;
   std::unique_ptr<State> state_;
+  // With fused updates: the plan without them, and its state, for a run
+  // whose feeds share a fused update's tensors (update_fusion.h).
+  std::shared_ptr<const Plan> unfused_;
+  std::unique_ptr<State> unfusedState_;
   std::vector<ProgramInput> inputs_;
   std::vector<std::string> outputs_;
 };

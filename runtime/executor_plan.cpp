@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <unordered_map>
 
 #include "core/attr_access.h"
@@ -73,10 +74,22 @@ class PlanBuilder {
     if (!body.arguments().empty()) return Status::error("the executor runs blocks without positional arguments");
     if (Status s = checkKernels(body); !s) return s;
     if (options.fuseUpdates) fusedUpdates_ = findUpdateFusions(body);
-    for (const auto& [mg, sgd] : fusedUpdates_) updatedEarly_.emplace(sgd, mg);
+    std::set<std::string> fusedFeeds;
+    for (const auto& [mg, f] : fusedUpdates_) {
+      updatedEarly_.emplace(f.sgd, mg);
+      for (const std::string* name : {&f.paramFeed, &f.lrFeed})
+        if (!name->empty()) fusedFeeds.insert(*name);
+    }
     plan_.fusedUpdates = uint32_t(fusedUpdates_.size());
+    plan_.fusedFeeds.assign(fusedFeeds.begin(), fusedFeeds.end());
     for (const Operation& op : body)
       if (Status s = addOp(op); !s) return s;
+    if (plan_.fusedUpdates) {
+      std::set<std::string> fed;
+      for (const Step& s : plan_.steps)
+        if (s.kind == StepKind::Feed) fed.insert(plan_.names[s.name]);
+      plan_.feedNames.assign(fed.begin(), fed.end());
+    }
     return finishFrees();
   }
 
@@ -259,7 +272,7 @@ class PlanBuilder {
       // learning rate is a fourth operand.
       s.fn = matmulGradUpdate;
       unmade = 1;
-      auto lr = slotOf_.find(it->second->operandValue(1));
+      auto lr = slotOf_.find(it->second.sgd->operandValue(1));
       if (lr == slotOf_.end()) return Status::internal("an sgd_'s learning rate is made after its matmul_grad");
       plan_.operandSlots.push_back(lr->second);
       use(lr->second, stepIndex);
@@ -429,7 +442,7 @@ class PlanBuilder {
   std::vector<uint32_t> depthOf_;    // by slot: how many region ops enclose its definition
   std::vector<bool> pinned_;         // by slot: a while's carried value or condition
   std::vector<uint32_t> enclosing_;  // the steps of the region ops around the op being added, outermost first
-  std::unordered_map<const Operation*, const Operation*> fusedUpdates_;  // matmul_grad -> the sgd_ it makes
+  std::unordered_map<const Operation*, FusedUpdate> fusedUpdates_;       // by matmul_grad: the sgd_ it makes
   std::unordered_map<const Operation*, const Operation*> updatedEarly_;  // sgd_ -> its matmul_grad
 };
 

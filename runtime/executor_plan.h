@@ -73,10 +73,12 @@ struct Executor::Plan {
   std::vector<Declared> declared;  // by slot: an op result's type (feeds' are Null: checked as feeds)
   std::vector<Declared> elements;  // the element types of vec results
   std::vector<RegionPlan> regions;
-  std::vector<uint32_t> argSlots;      // while bodies' block arguments
-  std::vector<uint32_t> yieldTargets;  // per cf.yield operand: the slot it writes
-  std::vector<bool> yieldCarries;      // beside yieldTargets: a while's carried value (made the body's own)
-  uint32_t fusedUpdates = 0;           // sgd_ steps their matmul_grad's GEMM makes (update_fusion.h)
+  std::vector<uint32_t> argSlots;       // while bodies' block arguments
+  std::vector<uint32_t> yieldTargets;   // per cf.yield operand: the slot it writes
+  std::vector<bool> yieldCarries;       // beside yieldTargets: a while's carried value (made the body's own)
+  uint32_t fusedUpdates = 0;            // sgd_ steps their matmul_grad's GEMM makes (update_fusion.h)
+  std::vector<std::string> fusedFeeds;  // their parameters' and learning rates' feed names, each once
+  std::vector<std::string> feedNames;   // every name a feed step reads, each once
 };
 
 /// Builds `plan` for `body`, a program's top block, and the inputs and

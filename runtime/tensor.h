@@ -92,6 +92,8 @@ class Tensor {
   /// A new tensor holding a copy of this one's elements.
   Tensor clone() const;
   bool sharesStorageWith(const Tensor& other) const { return storage_ && storage_ == other.storage_; }
+  /// The storage's identity: equal for tensors that share it (null: none).
+  const void* storageId() const { return storage_.get(); }
   /// Whether no other tensor (a copy, a view) holds this one's storage.
   bool ownsStorageAlone() const { return storage_ && storage_.use_count() == 1; }
   /// Bytes of the storage block (for peak-memory accounting).

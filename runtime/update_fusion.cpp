@@ -146,8 +146,8 @@ const Operation* fusableMatmulGrad(const Operation& sgd, const Positions& at, co
 
 }  // namespace
 
-std::unordered_map<const Operation*, const Operation*> findUpdateFusions(const core::Block& body) {
-  std::unordered_map<const Operation*, const Operation*> fused;
+std::unordered_map<const Operation*, FusedUpdate> findUpdateFusions(const core::Block& body) {
+  std::unordered_map<const Operation*, FusedUpdate> fused;
   Positions at;
   FeedReaders feedReaders;
   std::vector<const Operation*> sgds;
@@ -163,7 +163,8 @@ std::unordered_map<const Operation*, const Operation*> findUpdateFusions(const c
       if (std::string name = feedName(op.result(0)); !name.empty()) ++feedReaders[name];
   });
   for (const Operation* sgd : sgds)
-    if (const Operation* mg = fusableMatmulGrad(*sgd, at, feedReaders)) fused.emplace(mg, sgd);
+    if (const Operation* mg = fusableMatmulGrad(*sgd, at, feedReaders))
+      fused.emplace(mg, FusedUpdate{sgd, feedName(sgd->operandValue(0)), feedName(sgd->operandValue(1))});
   return fused;
 }
 

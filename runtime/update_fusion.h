@@ -19,14 +19,25 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <string>
 #include <unordered_map>
 
 #include "core/operation.h"
 
 namespace pir::runtime {
 
+/// An sgd_ its matmul_grad makes, and the names its parameter and learning
+/// rate are fed by (empty: not fed). Within the program no other value is
+/// fed either name; whether the feeds of a run hold one tensor under two
+/// names (a builtin.set_parameter of an earlier step can make them so) only
+/// the run can tell: the executor then runs the plan without fusions.
+struct FusedUpdate {
+  const core::Operation* sgd = nullptr;
+  std::string paramFeed, lrFeed;
+};
+
 /// The sgd_ ops of `body` (its top level) whose update its matmul_grad
 /// makes: by matmul_grad.
-std::unordered_map<const core::Operation*, const core::Operation*> findUpdateFusions(const core::Block& body);
+std::unordered_map<const core::Operation*, FusedUpdate> findUpdateFusions(const core::Block& body);
 
 }  // namespace pir::runtime

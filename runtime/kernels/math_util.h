@@ -183,6 +183,10 @@ Tensor castTensor(const Tensor& src, DataType dtype);
 /// Element `i` (flat) of a tensor of any runnable dtype, as f64.
 double valueAt(const Tensor& t, int64_t i);
 
+/// sgd_'s update in place: param -= lr·grad, in f64, rounded once (f32,
+/// f64, bf16; grad of param's dtype and element count).
+void sgdUpdate(Tensor& param, const Tensor& grad, double lr);
+
 /// A result of `dtype` and `shape`: operand `i`'s buffer when it is
 /// reusable (KernelContext::reusable) and of that dtype and size, else a new
 /// one. For loops that read each index of the operand before writing it.

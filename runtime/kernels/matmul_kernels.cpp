@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 
 #include "runtime/kernels/math_util.h"
 #include "runtime/kernels/matmul.h"
@@ -248,7 +249,6 @@ template <class T>
 void accumulate(const YGradGemm& g, double alpha, Tensor& y) {
   const Tensor &a = *g.a, &b = *g.b;
   int64_t m = g.ta ? a.dim(1) : a.dim(0), k = g.ta ? a.dim(0) : a.dim(1), n = g.tb ? b.dim(0) : b.dim(1);
-  if (k == 0) return;
   gemm(g.ta, g.tb, m, n, k, T(alpha), a.data<T>(), a.dim(1), b.data<T>(), b.dim(1), T(1), y.data<T>(), n);
 }
 
@@ -268,11 +268,20 @@ Status matmulGradUpdate(KernelContext& ctx) {
   // x_grad first: it reads y as it was.
   if (Status s = xGrad(ctx, p, d); !s) return s;
   YGradGemm g = yGradGemm(p, d);
-  double alpha = -valueAt(ctx.in(3), 0);
+  const double lr = valueAt(ctx.in(3), 0);
+  const int64_t k = g.ta ? g.a->dim(0) : g.a->dim(1);
+  if (k == 0 || lr == 0 || !std::isfinite(lr)) {
+    // As sgd_ would: with alpha 0 BLAS skips the product (0·NaN stays
+    // unseen), and an empty batch gives dy = 0, whose ∞·0 is NaN.
+    Tensor dy;
+    if (Status s = batchedGemm(*g.a, g.ta, *g.b, g.tb, dy); !s) return kernelError(ctx, s.message());
+    sgdUpdate(y, dy, lr);
+    return Status::ok();
+  }
   if (dt == DataType::F32)
-    accumulate<float>(g, alpha, y);
+    accumulate<float>(g, -lr, y);
   else
-    accumulate<double>(g, alpha, y);
+    accumulate<double>(g, -lr, y);
   return Status::ok();
 }
 

@@ -84,20 +84,31 @@ PIR_SIMD_CLONES void sgdF32(float* p, const float* g, double lr, int64_t n) {
   for (int64_t i = 0; i < n; ++i) p[i] = float(double(p[i]) - lr * double(g[i]));
 }
 
+}  // namespace
+
+void sgdUpdate(Tensor& param, const Tensor& grad, double lr) {
+  visitDtype(param.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (std::is_same_v<T, float>) {
+      sgdF32(param.data<float>(), grad.data<float>(), lr, param.numel());
+    } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, BFloat16>) {
+      using C = ComputeT<T>;
+      T* p = param.data<T>();
+      const T* g = grad.data<T>();
+      for (int64_t i = 0; i < param.numel(); ++i)
+        p[i] = store<T>(static_cast<C>(double(load(p[i])) - lr * double(load(g[i]))));
+    }
+  });
+}
+
+namespace {
+
 Status sgd(KernelContext& ctx) {
   Target tg;
   if (Status s = target(ctx, 1, tg); !s) return s;
   double lr = valueAt(*named(ctx, "learning_rate"), 0);
-  return visitFloat(ctx, tg.t->dtype(), [&](auto* tag) -> Status {
-    using T = std::remove_pointer_t<decltype(tag)>;
-    using C = ComputeT<T>;
-    T* p = tg.t->data<T>();
-    const T* g = tg.grad.data<T>();
-    if constexpr (std::is_same_v<T, float>)
-      sgdF32(p, g, lr, tg.t->numel());
-    else
-      for (int64_t i = 0; i < tg.t->numel(); ++i)
-        p[i] = store<T>(static_cast<C>(double(load(p[i])) - lr * double(load(g[i]))));
+  return visitFloat(ctx, tg.t->dtype(), [&](auto*) -> Status {
+    sgdUpdate(*tg.t, tg.grad, lr);
     finish(tg);
     return Status::ok();
   });

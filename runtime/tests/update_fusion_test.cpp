@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "runtime/tests/run_helpers.h"
@@ -305,5 +306,53 @@ TEST_CASE("the update is not fused where anything could see it early", "[update_
     TensorMap out;
     CHECK(runAndCheck(s, shared, {}, &out) == 0);
     CHECK(values(out.at("relu_w")) == reluOf(feedsFor(s).at("w")));
+  }
+}
+
+TEST_CASE("a run whose feeds hold the parameter under a second name runs without the fusion", "[update_fusion]") {
+  // x fed the parameter's own tensor, as a builtin.set_parameter of an
+  // earlier step can leave it: fused, the GEMM would read what it writes
+  // (64x64: large enough for OpenBLAS to write C before it has read all of x)
+  Shapes sq{{64, 64}, {64, 64}, {64, 64}};
+  CHECK(runAndCheck(sq, program(sq), {}, nullptr, kLr, [](TensorMap& f) { f["x"] = f.at("w"); }) == 1);
+  // the learning rate fed under a second name too
+  std::string lrTwice = program(sq);
+  lrTwice.insert(lrTwice.find("    (%2) ="), "    (%50) = \"pd_op.data\" () {name:\"lr_copy\"} : () -> tensor<f32>\n");
+  CHECK(runAndCheck(sq, lrTwice, {}, nullptr, kLr, [](TensorMap& f) { f["lr_copy"] = f.at("lr"); }) == 1);
+}
+
+TEST_CASE("a fused update keeps sgd_'s NaN: a learning rate of 0, an empty batch at an infinite one",
+          "[update_fusion]") {
+  auto run = [](const std::string& text, TensorMap& feeds) {
+    auto p = parse(text);
+    REQUIRE(p->program);
+    auto ex = Executor::compile(*p->program);
+    REQUIRE(ex);
+    CHECK((*ex)->numFusedUpdates() == 1);
+    TensorMap fetches;
+    REQUIRE((*ex)->run(feeds, fetches));
+  };
+  SECTION("lr 0, a NaN in out_grad: column 0 of W's update is NaN, the rest W as it was") {
+    Shapes s{{5, 7}, {7, 3}, {5, 3}};
+    TensorMap feeds = feedsFor(s);
+    feeds["lr"].data<float>()[0] = 0;
+    feeds["dout"].data<float>()[0] = std::nanf("");
+    const std::vector<float> before = values(feeds.at("w"));
+    run(program(s), feeds);
+    const std::vector<float> after = values(feeds.at("w"));
+    for (size_t i = 0; i < after.size(); ++i) {
+      INFO("element " << i);
+      if (i % 3 == 0)
+        CHECK(std::isnan(after[i]));
+      else
+        CHECK(after[i] == before[i]);
+    }
+  }
+  SECTION("an empty batch at lr = inf: dy is 0, inf·0 is NaN everywhere") {
+    Shapes s{{0, 7}, {7, 3}, {0, 3}};
+    TensorMap feeds = feedsFor(s);
+    feeds["lr"].data<float>()[0] = std::numeric_limits<float>::infinity();
+    run(program(s), feeds);
+    for (float v : values(feeds.at("w"))) CHECK(std::isnan(v));
   }
 }
