@@ -270,7 +270,9 @@ Status matmulGradUpdate(KernelContext& ctx) {
   YGradGemm g = yGradGemm(p, d);
   const double lr = valueAt(ctx.in(3), 0);
   const int64_t k = g.ta ? g.a->dim(0) : g.a->dim(1);
-  if (k == 0 || lr == 0 || !std::isfinite(lr)) {
+  // alpha as the GEMM gets it: an f64 learning rate may round to 0 or ∞ in f32
+  const double alpha = dt == DataType::F32 ? double(float(-lr)) : -lr;
+  if (k == 0 || alpha == 0 || !std::isfinite(alpha)) {
     // As sgd_ would: with alpha 0 BLAS skips the product (0·NaN stays
     // unseen), and an empty batch gives dy = 0, whose ∞·0 is NaN.
     Tensor dy;
@@ -279,9 +281,9 @@ Status matmulGradUpdate(KernelContext& ctx) {
     return Status::ok();
   }
   if (dt == DataType::F32)
-    accumulate<float>(g, -lr, y);
+    accumulate<float>(g, alpha, y);
   else
-    accumulate<double>(g, -lr, y);
+    accumulate<double>(g, alpha, y);
   return Status::ok();
 }
 

@@ -348,6 +348,27 @@ TEST_CASE("a fused update keeps sgd_'s NaN: a learning rate of 0, an empty batch
         CHECK(after[i] == before[i]);
     }
   }
+  SECTION("an f64 lr of 1e-50 on an f32 param: 0 as the GEMM's alpha, still NaN where out_grad is") {
+    Shapes s{{5, 7}, {7, 3}, {5, 3}};
+    TensorMap feeds = feedsFor(s);
+    Tensor lr = Tensor::allocate(DataType::F64, {});
+    lr.data<double>()[0] = 1e-50;
+    feeds["lr"] = lr;
+    feeds["dout"].data<float>()[0] = std::nanf("");
+    std::string text =
+        replaced(replaced(program(s), "() -> tensor<f32>\n", "() -> tensor<f64>\n"),
+                 ", tensor<f32>, tensor<7x3xf32>, <<NULL TYPE>>", ", tensor<f64>, tensor<7x3xf32>, <<NULL TYPE>>");
+    const std::vector<float> before = values(feeds.at("w"));
+    run(text, feeds);
+    const std::vector<float> after = values(feeds.at("w"));
+    for (size_t i = 0; i < after.size(); ++i) {
+      INFO("element " << i);
+      if (i % 3 == 0)
+        CHECK(std::isnan(after[i]));
+      else
+        CHECK(after[i] == before[i]);  // 1e-50·g rounds away
+    }
+  }
   SECTION("an empty batch at lr = inf: dy is 0, inf·0 is NaN everywhere") {
     Shapes s{{0, 7}, {7, 3}, {0, 3}};
     TensorMap feeds = feedsFor(s);
