@@ -19,6 +19,8 @@
 //   - every other result must be what the op declares (dtype, and shape
 //     with -1 any size; a vec's elements each): a kernel's result that is
 //     not is an error located at that op, not at a later consumer;
+//   - a plain sgd_ whose gradient only a matmul_grad's y_grad gives may be
+//     made by that GEMM (CompileOptions::fuseUpdates, update_fusion.h);
 //   - with RunStats::checkFinite, a fed tensor or a kernel's result holding
 //     NaN or an infinity is an error located at its op (pir-run
 //     --check-finite): feeds are checked first, so the first op that fails

@@ -175,12 +175,6 @@ Tensor reduceTo(const Tensor& full, const Tensor& target, std::span<const int64_
   return sumToShape(full, target.shape()).view(shape);
 }
 
-/// matmul_grad (x, y, out_grad){transpose_x, transpose_y} -> (x_grad, y_grad):
-///   tx,ty  dx        dy
-///   F,F    dO·Yᵀ     Xᵀ·dO
-///   F,T    dO·Y      dOᵀ·X
-///   T,F    Y·dOᵀ     X·dO
-///   T,T    Yᵀ·dOᵀ    dOᵀ·Xᵀ
 /// What both grads read: x and y as matrices, and dO (`d`) shaped as their
 /// product, with the unit dims of 1-D operands back and rows folded like x's.
 Status gradOperands(KernelContext& ctx, MatmulPlan& p, Tensor& d) {
