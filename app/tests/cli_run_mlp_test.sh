@@ -31,6 +31,62 @@ test_mlp_matches_pytorch() {
   [ "$(grep -c '^weights after the step: 3 match' cmp.out)" = 2 ] || fail "fused: not compared: $(cat cmp.out)"
 }
 
+# A hand-written backward of shapes gen-program does not write: y transposed with x's batch folded into rows, x
+# transposed, an f64 weight. Each sgd_ is made by its matmul_grad's GEMM (runtime/update_fusion.h); the weights and
+# input gradients against numpy.
+test_fused_updates_hand_written_match_numpy() {
+  /usr/bin/python3 -c 'import numpy' 2> /dev/null || skip "no python3-numpy"
+  cat > p.pir << 'EOF'
+{
+    (%0) = "pd_op.data" () {dtype:float32,name:"lr",shape:[]} : () -> tensor<f32>
+    (%1) = "builtin.parameter" () {parameter_name:"w1"} : () -> tensor<6x4xf32>
+    (%2) = "builtin.parameter" () {parameter_name:"w2"} : () -> tensor<5x2xf32>
+    (%3) = "builtin.parameter" () {parameter_name:"w3"} : () -> tensor<3x3xf64>
+    (%4) = "pd_op.data" () {name:"x1"} : () -> tensor<2x3x4xf32>
+    (%5) = "pd_op.data" () {name:"d1"} : () -> tensor<2x3x6xf32>
+    (%6) = "pd_op.data" () {name:"x2"} : () -> tensor<5x3xf32>
+    (%7) = "pd_op.data" () {name:"d2"} : () -> tensor<3x2xf32>
+    (%8) = "pd_op.data" () {name:"x3"} : () -> tensor<4x3xf64>
+    (%9) = "pd_op.data" () {name:"d3"} : () -> tensor<4x3xf64>
+    (%10, %11) = "pd_op.matmul_grad" (%4, %1, %5) {transpose_x:false,transpose_y:true} : (tensor<2x3x4xf32>, tensor<6x4xf32>, tensor<2x3x6xf32>) -> tensor<2x3x4xf32>, tensor<6x4xf32>
+    (%12, %13) = "pd_op.matmul_grad" (%6, %2, %7) {transpose_x:true,transpose_y:false} : (tensor<5x3xf32>, tensor<5x2xf32>, tensor<3x2xf32>) -> tensor<5x3xf32>, tensor<5x2xf32>
+    (%14, %15) = "pd_op.matmul_grad" (%8, %3, %9) {transpose_x:false,transpose_y:false} : (tensor<4x3xf64>, tensor<3x3xf64>, tensor<4x3xf64>) -> tensor<4x3xf64>, tensor<3x3xf64>
+    (%16, %17) = "pd_op.sgd_" (%1, %0, %11, <<NULL VALUE>>) {multi_precision:false} : (tensor<6x4xf32>, tensor<f32>, tensor<6x4xf32>, <<NULL TYPE>>) -> tensor<6x4xf32>, <<NULL TYPE>>
+    (%18, %19) = "pd_op.sgd_" (%2, %0, %13, <<NULL VALUE>>) {multi_precision:false} : (tensor<5x2xf32>, tensor<f32>, tensor<5x2xf32>, <<NULL TYPE>>) -> tensor<5x2xf32>, <<NULL TYPE>>
+    (%20, %21) = "pd_op.sgd_" (%3, %0, %15, <<NULL VALUE>>) {multi_precision:false} : (tensor<3x3xf64>, tensor<f32>, tensor<3x3xf64>, <<NULL TYPE>>) -> tensor<3x3xf64>, <<NULL TYPE>>
+    () = "builtin.shadow_output" (%10) {output_name:"dx1"} : (tensor<2x3x4xf32>) -> 
+    () = "builtin.shadow_output" (%12) {output_name:"dx2"} : (tensor<5x3xf32>) -> 
+    () = "builtin.shadow_output" (%14) {output_name:"dx3"} : (tensor<4x3xf64>) -> 
+}
+EOF
+  mkdir -p in
+  /usr/bin/python3 - << 'PY' || fail "could not write the inputs"
+import numpy as np
+r = np.random.default_rng(7)
+f = lambda *s: r.standard_normal(s).astype(np.float32)
+arrays = dict(lr=np.array(0.1, np.float32), w1=f(6, 4), w2=f(5, 2), w3=r.standard_normal((3, 3)), x1=f(2, 3, 4),
+              d1=f(2, 3, 6), x2=f(5, 3), d2=f(3, 2), x3=r.standard_normal((4, 3)), d3=r.standard_normal((4, 3)))
+for name, a in arrays.items():
+    np.save("in/%s.npy" % name, a)
+PY
+  prun p.pir --inputs in --output-dir o
+  [ "$rc" = 0 ] || fail "pir-run: $(head -3 err)"
+  grep -q '^    fused_updates: 3$' o/summary.yaml || fail "not 3 updates fused: $(grep fused o/summary.yaml)"
+  /usr/bin/python3 - << 'PY' > cmp.out 2>&1 || fail "against numpy: $(cat cmp.out)"
+import numpy as np
+i = {n: np.load("in/%s.npy" % n).astype(np.float64) for n in ["lr", "w1", "w2", "w3", "x1", "d1", "x2", "d2", "x3", "d3"]}
+X1, D1 = i["x1"].reshape(-1, 4), i["d1"].reshape(-1, 6)  # out = X1 @ w1.T, its batch folded into rows
+want = dict(w1=i["w1"] - i["lr"] * (D1.T @ X1), dx1=(D1 @ i["w1"]).reshape(2, 3, 4),
+            w2=i["w2"] - i["lr"] * (i["x2"] @ i["d2"]), dx2=i["w2"] @ i["d2"].T,  # out = x2.T @ w2
+            w3=i["w3"] - i["lr"] * (i["x3"].T @ i["d3"]), dx3=i["d3"] @ i["w3"].T)
+for n, w in want.items():
+    got = np.load("o/%s.npy" % n)
+    ok = got.shape == w.shape and np.allclose(got, w, rtol=1e-5, atol=1e-6)
+    print(n, "match" if ok else "differs by %s" % np.max(np.abs(got - w)))
+    assert ok, n
+PY
+}
+
 test_mlp_program_ops() {
   mlp p.pir --layers 2
   local op
