@@ -688,6 +688,10 @@ int process(const OptOptions& opts) {
   OutputFile output;
   bool outputOpened = opts.outputDir.empty() && output.openTemporary(opts.output);
   if (outputOpened && opts.threads < std::thread::hardware_concurrency()) output.writeBehind(input.text().size());
+  // One reader goes through the text front to back; a core it leaves idle
+  // maps the pages in ahead of it. (Readers on threads take chunks in no
+  // set order.)
+  if (opts.threads == 1 && std::thread::hardware_concurrency() > 1) input.readAhead();
 
   auto parseStart = Clock::now();
   std::deque<Chunk> chunks;  // stable addresses: units and diagnostic engines point into them

@@ -3,8 +3,6 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,9 +14,10 @@
 #include <deque>
 #include <mutex>
 #include <string_view>
-#include <system_error>
 #include <thread>
 #include <vector>
+
+#include "core/threads.h"
 
 namespace pir::app {
 
@@ -191,37 +190,30 @@ void OutputFile::writeBehind(size_t bytes) {
   if (temp_.empty() || behind_) return;
   behind_ = std::make_unique<Behind>();
   // The thread blocks every signal, so that handlers (signal_cleanup.h) run on the others.
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  try {
-    behind_->thread = std::thread([this, bytes] {
-      // The file's size becomes `bytes` (zeros past what is written), so
-      // that commit can free what is not written by truncating to it.
-      if (bytes && fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) == 0) reserved_ = bytes;
-      Behind& b = *behind_;
-      std::unique_lock<std::mutex> lock(b.mutex);
-      for (;;) {
-        b.queued.wait(lock, [&] { return !b.queue.empty() || b.closing; });
-        if (b.queue.empty()) return;
-        Behind::Buffer buffer = std::move(b.queue.front());
-        b.queue.pop_front();
-        lock.unlock();
-        bool ok = writeNow({buffer.bytes.get(), buffer.size});
-        lock.lock();
-        b.spares.push_back(std::move(buffer));
-        if (!ok) {  // the rest is dropped; the caller learns it at its next hand-on, commit() why
-          b.failed = true;
-          for (Behind::Buffer& q : b.queue) b.spares.push_back(std::move(q));
-          b.queue.clear();
-        }
-        b.returned.notify_one();
+  behind_->thread = core::startHelperThread([this, bytes] {
+    // The file's size becomes `bytes` (zeros past what is written), so
+    // that commit can free what is not written by truncating to it.
+    if (bytes && fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) == 0) reserved_ = bytes;
+    Behind& b = *behind_;
+    std::unique_lock<std::mutex> lock(b.mutex);
+    for (;;) {
+      b.queued.wait(lock, [&] { return !b.queue.empty() || b.closing; });
+      if (b.queue.empty()) return;
+      Behind::Buffer buffer = std::move(b.queue.front());
+      b.queue.pop_front();
+      lock.unlock();
+      bool ok = writeNow({buffer.bytes.get(), buffer.size});
+      lock.lock();
+      b.spares.push_back(std::move(buffer));
+      if (!ok) {  // the rest is dropped; the caller learns it at its next hand-on, commit() why
+        b.failed = true;
+        for (Behind::Buffer& q : b.queue) b.spares.push_back(std::move(q));
+        b.queue.clear();
       }
-    });
-  } catch (const std::system_error&) {
-    behind_.reset();  // written as it comes, then
-  }
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+      b.returned.notify_one();
+    }
+  });
+  if (!behind_->thread.joinable()) behind_.reset();  // written as it comes, then
 }
 
 void OutputFile::finishBehind(bool cancel) {

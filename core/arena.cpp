@@ -1,7 +1,6 @@
 //===- arena.cpp - slabs for the bump allocator ---------------------------===//
 #include "core/arena.h"
 
-#include <signal.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -11,11 +10,11 @@
 #include <deque>
 #include <mutex>
 #include <new>
-#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "core/huge_pages.h"
+#include "core/threads.h"
 
 namespace pir::core {
 
@@ -57,16 +56,7 @@ char* mapSlab(size_t size) {
 class Arena::Prefault {
  public:
   Prefault(size_t slabSize, size_t ahead) : slabSize_(slabSize), ahead_(ahead) {
-    // The helper blocks every signal (it inherits the mask it is started
-    // with), so handlers run on the main thread, whose mask the app controls.
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    try {
-      worker_ = std::thread([this] { run(); });
-    } catch (const std::system_error&) {
-    }
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    worker_ = startHelperThread([this] { run(); });
   }
 
   ~Prefault() {

@@ -8,9 +8,12 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <signal.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -28,6 +31,24 @@ inline unsigned workerThreads() {
 
 /// Sets it for the process (0: the cores present again).
 inline void setWorkerThreads(unsigned n) { detail::workerThreads.store(n, std::memory_order_relaxed); }
+
+/// Starts `work` on a helper thread that blocks every signal (a thread
+/// inherits the mask it is started with), so that handlers run on the main
+/// thread, whose mask the app controls. Where no thread can be made the
+/// result is not joinable: the caller does the work without one.
+template <class Work>
+std::thread startHelperThread(Work&& work) {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  std::thread t;
+  try {
+    t = std::thread(std::forward<Work>(work));
+  } catch (const std::system_error&) {
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return t;
+}
 
 /// One step of a spin-wait: tells the core it waits (x86 `pause`), so the
 /// loop yields the pipeline and leaves the cache line alone a moment.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,7 @@ namespace pir::parser {
 
 class InputFile {
  public:
-  InputFile() = default;
+  InputFile();
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
   ~InputFile();
@@ -29,9 +30,23 @@ class InputFile {
   /// valid: a diagnostic quoting a source line maps its page back in).
   void releaseResidentPages();
   /// The same for the bytes [begin, end) of the text (the whole pages in it).
+  /// With a reader ahead, it drops them, and the reader keeps going.
   void releaseResidentPages(size_t begin, size_t end);
+  /// For a reader that goes through the text once, front to back, telling
+  /// releaseResidentPages how far it got: a thread maps the pages in ahead
+  /// of it and drops them behind it, so that the reader takes no page faults
+  /// on the text. For a core the reader leaves idle; does nothing for
+  /// text that is not a mapped file.
+  void readAhead();
+  /// How far from the start the text is mapped in by that thread: 0 with
+  /// none, or where the kernel cannot (for tests).
+  size_t mappedAhead() const;
 
  private:
+  class ReadAhead;
+  void stopReadingAhead();
+
+  std::unique_ptr<ReadAhead> ahead_;
   void* map_ = nullptr;
   size_t mapSize_ = 0;
   std::string buffer_;

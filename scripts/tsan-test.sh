@@ -5,7 +5,8 @@
 # read, verified and printed on several threads (--threads: the [tsan] cases
 # of parser/tests/threaded_test.cpp and core/tests/verifier_threads_test.cpp),
 # the runner's rank threads (runtime/tests/comm_test.cpp and the like), and
-# -o FILE's write-behind thread (app/tests/output_file_test.cpp). Builds with
+# -o FILE's write-behind thread (app/tests/output_file_test.cpp) and the input's
+# read-ahead thread (parser/tests/input_file_test.cpp). Builds with
 # -DPIR_TSAN=ON into build-tsan/ (or $TSAN_BUILD_DIR), only the test binaries and
 # the libraries they link (CI has two cores), and runs `ctest -L concurrency`.
 # Any report fails the test that triggered it.

@@ -1,0 +1,141 @@
+//===- input_file_test.cpp - a mapped input, read ahead and dropped -------===//
+//
+// InputFile::readAhead maps a file's pages in on a thread ahead of a reader
+// going front to back, and drops what the reader is done with. The text
+// read must be the file's, byte for byte, however the two threads meet;
+// the reader must take no page faults on what was mapped ahead.
+//
+//===----------------------------------------------------------------------===//
+#include <sys/resource.h>
+#include <unistd.h>
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+#include "parser/input_file.h"
+
+using pir::parser::InputFile;
+
+namespace {
+
+/// A file of `bytes` whose every 8-byte word says where it is.
+/// In /dev/shm where there is one: tmpfs maps a file in 4 KiB pages, where
+/// a disk's file system may map big folios at one fault each.
+struct TempFile {
+  std::string path;
+  explicit TempFile(size_t bytes) {
+    std::string pattern =
+        access("/dev/shm", W_OK) == 0 ? "/dev/shm/pir-input-file-XXXXXX" : "/tmp/pir-input-file-XXXXXX";
+    int fd = mkstemp(pattern.data());
+    const char* name = pattern.c_str();
+    REQUIRE(fd >= 0);
+    path = name;
+    std::string data(bytes, '\0');
+    for (size_t at = 0; at + 8 <= bytes; at += 8) std::snprintf(&data[at], 9, "%07zx\n", at / 8 % 0xfffffff);
+    REQUIRE(write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size()));
+    close(fd);
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+uint64_t checksum(std::string_view text, size_t from, size_t to) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = from; i < to; ++i) h = (h ^ static_cast<unsigned char>(text[i])) * 1099511628211ull;
+  return h;
+}
+
+long faultsOfThisThread() {
+  rusage u{};
+  getrusage(RUSAGE_THREAD, &u);
+  return u.ru_minflt + u.ru_majflt;
+}
+
+}  // namespace
+
+TEST_CASE("a file read ahead reads as the file, with its pages dropped behind the reader", "[parser][input][tsan]") {
+  constexpr size_t kBytes = size_t{40} << 20;  // past the helper's window, so it has to follow the reader
+  TempFile file(kBytes);
+  InputFile plain;
+  REQUIRE(plain.open(file.path));
+  uint64_t expected = checksum(plain.text(), 0, kBytes);
+
+  // Steps of every size against the helper's: within a page, across pages,
+  // across its whole window.
+  for (size_t step : {size_t{1000}, size_t{1} << 20, size_t{20} << 20}) {
+    InputFile input;
+    REQUIRE(input.open(file.path));
+    input.readAhead();
+    uint64_t h = 1469598103934665603ull;
+    for (size_t at = 0; at < kBytes; at += step) {
+      size_t to = std::min(kBytes, at + step);
+      for (size_t i = at; i < to; ++i) h = (h ^ static_cast<unsigned char>(input.text()[i])) * 1099511628211ull;
+      input.releaseResidentPages(at, to);
+    }
+    CHECK(h == expected);
+    // Dropped pages map back in from the file: a diagnostic may quote a line long passed.
+    CHECK(checksum(input.text(), 4096, 3 * 4096) == checksum(plain.text(), 4096, 3 * 4096));
+    input.releaseResidentPages();
+    CHECK(checksum(input.text(), 0, kBytes) == expected);
+  }
+
+  // Stopped at once, with the helper mid-step.
+  for (int i = 0; i < 20; ++i) {
+    InputFile input;
+    REQUIRE(input.open(file.path));
+    input.readAhead();
+    input.releaseResidentPages(0, size_t{1} << 20);
+  }
+}
+
+TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][input]") {
+  constexpr size_t kBytes = size_t{16} << 20;  // within the helper's window: it maps all of it
+  TempFile file(kBytes);
+  InputFile plain;  // faults as it reads
+  REQUIRE(plain.open(file.path));
+  long before = faultsOfThisThread();
+  uint64_t h = checksum(plain.text(), 0, kBytes);
+  long unaided = faultsOfThisThread() - before;
+  if (unaided < 64) {
+    WARN("the kernel maps this file in " << unaided << " faults: too few to tell the helper's work");
+    return;
+  }
+  InputFile input;
+  REQUIRE(input.open(file.path));
+  input.readAhead();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (input.mappedAhead() < kBytes && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (input.mappedAhead() < kBytes) {
+    WARN("the kernel maps nothing ahead (no MADV_POPULATE_READ): nothing to check");
+    return;
+  }
+  before = faultsOfThisThread();
+  CHECK(checksum(input.text(), 0, kBytes) == h);
+  long taken = faultsOfThisThread() - before;
+  CHECK(taken < unaided / 8);
+
+  // The helper drops what the reader is done with: a page touched again
+  // faults once the drop is made (it is made on the helper's time).
+  input.releaseResidentPages(0, kBytes);
+  auto faultsToTouch = [&](size_t at) {
+    long b = faultsOfThisThread();
+    volatile char c = input.text()[at];
+    (void)c;
+    return faultsOfThisThread() - b;
+  };
+  bool dropped = false;
+  while (!dropped && std::chrono::steady_clock::now() < deadline) {
+    dropped = faultsToTouch(kBytes - 1) > 0;
+    if (!dropped) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(dropped);
+  CHECK(faultsToTouch(0) > 0);
+  CHECK(faultsToTouch(kBytes / 2) > 0);
+  input.releaseResidentPages();
+  before = faultsOfThisThread();
+  CHECK(checksum(input.text(), 0, kBytes) == h);
+  CHECK(faultsOfThisThread() - before >= unaided / 2);  // dropped: faulted back in
+}
