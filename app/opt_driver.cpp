@@ -593,6 +593,9 @@ void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chu
     parseOptions.doneWith = [&file, &cut](size_t begin, size_t end) {
       file.releaseResidentPages(cut.begin + begin, cut.begin + end);
     };
+    parseOptions.aboutToRead = [&file, &cut](size_t begin, size_t end) {
+      file.mapIn(cut.begin + begin, cut.begin + end);
+    };
     auto parsed = parser::parseFile(session.ctx, chunk.source, chunk.diag, parseOptions);
     spdlog::debug("parsed chunk {} in {:.1f} ms", chunk.index, msSince(parseStart));
     if (!parsed) {

@@ -168,6 +168,12 @@ core::Status InputFile::open(const std::string& path) {
   return core::Status::ok();
 }
 
+void InputFile::mapIn(size_t begin, size_t end) {
+  begin &= ~(kPage - 1);
+  end = std::min(end, mapSize_);
+  if (map_ && begin < end) madvise(static_cast<char*>(map_) + begin, end - begin, MADV_POPULATE_READ);
+}
+
 void InputFile::releaseResidentPages() {
   stopReadingAhead();
   if (map_) madvise(map_, mapSize_, MADV_DONTNEED);

@@ -54,6 +54,9 @@ struct ParseOptions {
   /// (parser/input_file.h). Text read again later (a diagnostic's line, a
   /// cache's key) must still be there, as a mapped file's is.
   std::function<void(size_t begin, size_t end)> doneWith;
+  /// Called on a reading thread before it reads a chunk of the text on
+  /// threads, with the chunk's bytes: a caller may map them in at once.
+  std::function<void(size_t begin, size_t end)> aboutToRead;
 };
 
 /// Parses every program in `source` (programs are separated by `// -----`

@@ -342,6 +342,7 @@ std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const
     Context::Concurrent concurrent(ctx);
     onThreads(static_cast<uint32_t>(n), options, [&](Reader& reader, uint32_t k) {
       reader.diag.clear();
+      if (options.aboutToRead) options.aboutToRead(cuts[k], cuts[k + 1]);
       reader.parser.parseChunk(text, cuts[k], cuts[k + 1], k == 0, k + 1 == n, *program, chunks[k]);
       if (options.doneWith) options.doneWith(cuts[k], cuts[k + 1]);
     });

@@ -139,3 +139,24 @@ TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][in
   CHECK(checksum(input.text(), 0, kBytes) == h);
   CHECK(faultsOfThisThread() - before >= unaided / 2);  // dropped: faulted back in
 }
+
+TEST_CASE("text mapped in at once reads without page faults", "[parser][input]") {
+  constexpr size_t kBytes = size_t{8} << 20;
+  TempFile file(kBytes);
+  InputFile plain;
+  REQUIRE(plain.open(file.path));
+  long before = faultsOfThisThread();
+  uint64_t h = checksum(plain.text(), 0, kBytes);
+  long unaided = faultsOfThisThread() - before;
+  if (unaided < 64) {
+    WARN("the kernel maps this file in " << unaided << " faults: too few to tell mapIn's work");
+    return;
+  }
+  InputFile input;
+  REQUIRE(input.open(file.path));
+  input.mapIn(kBytes / 2 + 100, kBytes + 4096);  // unaligned, and past the end
+  input.mapIn(100, kBytes / 2 + 100);
+  before = faultsOfThisThread();
+  CHECK(checksum(input.text(), 0, kBytes) == h);
+  CHECK(faultsOfThisThread() - before < unaided / 8);
+}

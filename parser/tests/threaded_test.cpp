@@ -5,7 +5,10 @@
 // The cases tagged [tsan] are labelled concurrency: scripts/tsan-test.sh runs
 // them under ThreadSanitizer (the broken-program variants take minutes there).
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -191,6 +194,35 @@ TEST_CASE("threaded reading gives one thread's program and diagnostics on every 
   INFO(threadedReads() - before << " of " << tries);
   REQUIRE((threadedReads() - before) * 2 > tries);
   REQUIRE(landmarked == threadedReads() - before);
+}
+
+TEST_CASE("a threaded read announces each chunk before it reads it, and is done with it after", "[tsan]") {
+  std::string text = testing::readFile(std::string(PIR_SEEDS_DIR) + "/reshard_after.pir");
+  std::mutex mutex;
+  std::vector<std::pair<size_t, size_t>> announced, done;
+  bool doneBeforeAnnounced = false;
+  ParseOptions options = threaded(2, 200);
+  options.aboutToRead = [&](size_t b, size_t e) {
+    std::lock_guard<std::mutex> lock(mutex);
+    announced.push_back({b, e});
+  };
+  options.doneWith = [&](size_t b, size_t e) {
+    std::lock_guard<std::mutex> lock(mutex);
+    done.push_back({b, e});
+    if (std::find(announced.begin(), announced.end(), std::pair{b, e}) == announced.end()) doneBeforeAnnounced = true;
+  };
+  size_t before = threadedReads();
+  requireSame(readWith(text, ParseOptions{}), readWith(text, options));
+  REQUIRE(threadedReads() == before + 1);
+  CHECK_FALSE(doneBeforeAnnounced);
+  // The chunks cover the text once, without a gap: what is mapped in ahead is what is read.
+  std::sort(announced.begin(), announced.end());
+  REQUIRE(announced.size() > 2);
+  CHECK(announced.front().first == 0);
+  CHECK(announced.back().second == text.size());
+  for (size_t k = 1; k < announced.size(); ++k) CHECK(announced[k].first == announced[k - 1].second);
+  std::sort(done.begin(), done.end());
+  CHECK(done == announced);
 }
 
 TEST_CASE("threaded reading reports what one thread reports on broken programs") {
