@@ -53,6 +53,26 @@ long faultsOfThisThread() {
   return u.ru_minflt + u.ru_majflt;
 }
 
+/// Reads `file` once through a plain InputFile, faulting as it goes: the
+/// text's checksum, and the faults it took. Fewer than 64 for the whole
+/// file means the kernel maps it in big folios, and a test cannot tell
+/// mapped-ahead pages from faulted ones.
+struct Unaided {
+  uint64_t sum = 0;
+  long faults = 0;
+  bool telling() const { return faults >= 64; }
+};
+Unaided readUnaided(const TempFile& file, size_t bytes) {
+  InputFile plain;
+  REQUIRE(plain.open(file.path));
+  long before = faultsOfThisThread();
+  Unaided u;
+  u.sum = checksum(plain.text(), 0, bytes);
+  u.faults = faultsOfThisThread() - before;
+  if (!u.telling()) WARN("the kernel maps this file in " << u.faults << " faults: too few to tell mapped pages");
+  return u;
+}
+
 }  // namespace
 
 TEST_CASE("a file read ahead reads as the file, with its pages dropped behind the reader", "[parser][input][tsan]") {
@@ -93,15 +113,9 @@ TEST_CASE("a file read ahead reads as the file, with its pages dropped behind th
 TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][input]") {
   constexpr size_t kBytes = size_t{16} << 20;  // within the helper's window: it maps all of it
   TempFile file(kBytes);
-  InputFile plain;  // faults as it reads
-  REQUIRE(plain.open(file.path));
-  long before = faultsOfThisThread();
-  uint64_t h = checksum(plain.text(), 0, kBytes);
-  long unaided = faultsOfThisThread() - before;
-  if (unaided < 64) {
-    WARN("the kernel maps this file in " << unaided << " faults: too few to tell the helper's work");
-    return;
-  }
+  Unaided unaided = readUnaided(file, kBytes);
+  if (!unaided.telling()) return;
+  uint64_t h = unaided.sum;
   InputFile input;
   REQUIRE(input.open(file.path));
   input.readAhead();
@@ -112,10 +126,10 @@ TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][in
     WARN("the kernel maps nothing ahead (no MADV_POPULATE_READ): nothing to check");
     return;
   }
-  before = faultsOfThisThread();
+  long before = faultsOfThisThread();
   CHECK(checksum(input.text(), 0, kBytes) == h);
   long taken = faultsOfThisThread() - before;
-  CHECK(taken < unaided / 8);
+  CHECK(taken < unaided.faults / 8);
 
   // The helper drops what the reader is done with: a page touched again
   // faults once the drop is made (it is made on the helper's time).
@@ -137,26 +151,20 @@ TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][in
   input.releaseResidentPages();
   before = faultsOfThisThread();
   CHECK(checksum(input.text(), 0, kBytes) == h);
-  CHECK(faultsOfThisThread() - before >= unaided / 2);  // dropped: faulted back in
+  CHECK(faultsOfThisThread() - before >= unaided.faults / 2);  // dropped: faulted back in
 }
 
 TEST_CASE("text mapped in at once reads without page faults", "[parser][input]") {
   constexpr size_t kBytes = size_t{8} << 20;
   TempFile file(kBytes);
-  InputFile plain;
-  REQUIRE(plain.open(file.path));
-  long before = faultsOfThisThread();
-  uint64_t h = checksum(plain.text(), 0, kBytes);
-  long unaided = faultsOfThisThread() - before;
-  if (unaided < 64) {
-    WARN("the kernel maps this file in " << unaided << " faults: too few to tell mapIn's work");
-    return;
-  }
+  Unaided unaided = readUnaided(file, kBytes);
+  if (!unaided.telling()) return;
+  uint64_t h = unaided.sum;
   InputFile input;
   REQUIRE(input.open(file.path));
   input.mapIn(kBytes / 2 + 100, kBytes + 4096);  // unaligned, and past the end
   input.mapIn(100, kBytes / 2 + 100);
-  before = faultsOfThisThread();
+  long before = faultsOfThisThread();
   CHECK(checksum(input.text(), 0, kBytes) == h);
-  CHECK(faultsOfThisThread() - before < unaided / 8);
+  CHECK(faultsOfThisThread() - before < unaided.faults / 8);
 }
