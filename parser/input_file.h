@@ -30,7 +30,7 @@ class InputFile {
   /// valid: a diagnostic quoting a source line maps its page back in).
   void releaseResidentPages();
   /// The same for the bytes [begin, end) of the text (the whole pages in it).
-  /// With a reader ahead, it drops them, and the reader keeps going.
+  /// After readAhead(), its thread drops them, and the caller goes on at once.
   void releaseResidentPages(size_t begin, size_t end);
   /// Maps the pages of bytes [begin, end) of a mapped file in at once, as
   /// a reader about to read them would fault them in, at a fraction of the
