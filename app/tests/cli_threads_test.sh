@@ -98,6 +98,47 @@ test_threads_corpus() {
   [ "$n" -ge 20 ] || fail "only $n files compared"
 }
 
+test_threads_read_ahead_real_dumps() {
+  # Paddle's documentation dumps joined with `// -----` into 40 MB, past the
+  # one-thread reader's 32 MB read-ahead window, so the helper maps pages in
+  # ahead and drops them behind across chunk offsets. A syntax error near
+  # the front and one at the end are quoted at the end of the run, the
+  # first from pages dropped long before. The same bytes on stdin (read into
+  # a buffer: no mapping, no read-ahead) give the same output and
+  # diagnostics, and so do two threads.
+  local corpus=${PIR_CORPUS:-$HERE/../../../shared/corpus} f first
+  [ -d "$corpus" ] || { skip "no corpus at $corpus"; return; }
+  printf '{\n    (%%0) = "pd_op.full" () {broken\n}\n' > broken.pir  # an error on its line 3
+  first=$TESTDATA/roundtrip/$(ls "$TESTDATA/roundtrip" | head -n 1)
+  { cat "$first"; printf '// -----\n'; cat broken.pir; } > many.pir
+  for f in "$corpus"/*.pir; do
+    printf '// -----\n'
+    cat "$f"
+  done > block.pir
+  while [ "$(stat -c %s block.pir)" -lt $((1 << 20)) ]; do cat block.pir block.pir > twice.pir && mv twice.pir block.pir; done
+  while [ "$(stat -c %s many.pir)" -lt $((40 << 20)) ]; do cat block.pir >> many.pir; done
+  { printf '// -----\n'; cat broken.pir; } >> many.pir
+  run many.pir --threads 1 --split-input-file
+  local rc1=$rc
+  mv out out1
+  sed 's|^many\.pir:|INPUT:|' err > err1
+  # The first and the last diagnostics are the two broken chunks' (the dumps
+  # between hold some of Paddle's `.....(省略)` elisions, reported too).
+  [ "$rc1" = 1 ] || fail "exit code $rc1, expected 1"
+  grep -q "^INPUT:$(($(wc -l < "$first") + 4)):1: error: expected ':'" <(head -n 1 err1) ||
+    fail "the front's broken chunk not reported first: $(head -n 1 err1)"
+  grep "error:" err1 | tail -n 1 | grep -q "^INPUT:$(wc -l < many.pir):1: error: expected ':'" ||
+    fail "the last broken chunk not reported last: $(grep 'error:' err1 | tail -n 1)"
+  run_stdin many.pir --threads 1 --split-input-file
+  [ "$rc" = "$rc1" ] || fail "stdin: exit code $rc, the mapped file's $rc1"
+  same out1 out "stdin's output"
+  sed 's|^<stdin>:|INPUT:|' err > err2
+  same err1 err2 "stdin's diagnostics"
+  run many.pir --threads 2 --split-input-file
+  [ "$rc" = "$rc1" ] || fail "--threads 2: exit code $rc, one thread's $rc1"
+  same out1 out "--threads 2 output"
+}
+
 test_threads_errors() {
   # The error cases: one thread's diagnostics and exit code on every thread count.
   local f n=0
