@@ -42,8 +42,9 @@ struct TempFile {
   ~TempFile() { std::remove(path.c_str()); }
 };
 
-uint64_t checksum(std::string_view text, size_t from, size_t to) {
-  uint64_t h = 1469598103934665603ull;
+/// FNV-1a of text[from, to), going on from `h` (a checksum of the bytes before).
+constexpr uint64_t kChecksumStart = 1469598103934665603ull;
+uint64_t checksum(std::string_view text, size_t from, size_t to, uint64_t h = kChecksumStart) {
   for (size_t i = from; i < to; ++i) h = (h ^ static_cast<unsigned char>(text[i])) * 1099511628211ull;
   return h;
 }
@@ -91,10 +92,10 @@ TEST_CASE("a file read ahead reads as the file, with its pages dropped behind th
     InputFile input;
     REQUIRE(input.open(file.path));
     input.readAhead();
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = kChecksumStart;
     for (size_t at = 0; at < kBytes; at += step) {
       size_t to = std::min(kBytes, at + step);
-      for (size_t i = at; i < to; ++i) h = (h ^ static_cast<unsigned char>(input.text()[i])) * 1099511628211ull;
+      h = checksum(input.text(), at, to, h);
       input.releaseResidentPages(at, to);
     }
     CHECK(h == expected);
@@ -118,7 +119,6 @@ TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][in
   TempFile file(kBytes);
   Unaided unaided = readUnaided(file, kBytes);
   if (!unaided.telling()) return;
-  uint64_t h = unaided.sum;
   InputFile input;
   REQUIRE(input.open(file.path));
   input.readAhead();
@@ -130,7 +130,7 @@ TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][in
     return;
   }
   long before = faultsOfThisThread();
-  CHECK(checksum(input.text(), 0, kBytes) == h);
+  CHECK(checksum(input.text(), 0, kBytes) == unaided.sum);
   long taken = faultsOfThisThread() - before;
   CHECK(taken < unaided.faults / 8);
 
@@ -153,7 +153,7 @@ TEST_CASE("the reader takes no page faults on what was read ahead", "[parser][in
   CHECK(faultsToTouch(kBytes / 2) > 0);
   input.releaseResidentPages();
   before = faultsOfThisThread();
-  CHECK(checksum(input.text(), 0, kBytes) == h);
+  CHECK(checksum(input.text(), 0, kBytes) == unaided.sum);
   CHECK(faultsOfThisThread() - before >= unaided.faults / 2);  // dropped: faulted back in
 }
 
@@ -162,12 +162,11 @@ TEST_CASE("text mapped in at once reads without page faults", "[parser][input]")
   TempFile file(kBytes);
   Unaided unaided = readUnaided(file, kBytes);
   if (!unaided.telling()) return;
-  uint64_t h = unaided.sum;
   InputFile input;
   REQUIRE(input.open(file.path));
   input.mapIn(kBytes / 2 + 100, kBytes + 4096);  // unaligned, and past the end
   input.mapIn(100, kBytes / 2 + 100);
   long before = faultsOfThisThread();
-  CHECK(checksum(input.text(), 0, kBytes) == h);
+  CHECK(checksum(input.text(), 0, kBytes) == unaided.sum);
   CHECK(faultsOfThisThread() - before < unaided.faults / 8);
 }
