@@ -22,6 +22,14 @@ namespace pir::core {
 namespace {
 
 constexpr size_t kFlushThreshold = 1 << 20;
+// Bytes set aside per op of the block printed, for its text and for the
+// text kept of its types and attribute lists; a few printed cases of
+// `--split-input-file` must not each allocate a megabyte of buffer and 8 MB
+// of kept text (under ASan each allocation is mapped and poisoned: thousands
+// of small cases took minutes).
+constexpr size_t kOutBytesPerOp = 512;
+constexpr size_t kKeptTextPerOp = 64;
+constexpr size_t kMaxKeptText = size_t{8} << 20;
 // The text of op tails kept (see printTail) is bounded by this.
 constexpr size_t kTailStoreBytes = size_t{16} << 20;
 // How many ops ahead the printer fetches kwarg names (their kwargs are
@@ -326,8 +334,15 @@ class ProgramPrinter {
  public:
   // A value is numbered anew once per print: when its printGen is not `gen`
   // (the program's Context hands out a fresh one each time).
-  ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen, const OpAnnotator* annotate)
-      : style_(style), sink_(sink), annotate_(annotate), out_(sink ? kFlushThreshold + 4096 : 4096), gen_(gen) {}
+  // `ops`: how many ops it will print (a hint: a block's own count, without
+  // its regions'), which sizes its buffers.
+  ProgramPrinter(const PrintStyle& style, const OutputSink* sink, uint32_t gen, const OpAnnotator* annotate, size_t ops)
+      : style_(style),
+        sink_(sink),
+        annotate_(annotate),
+        out_(4096 + (sink ? std::min(kFlushThreshold, ops * kOutBytesPerOp) : 0)),
+        texts_(std::clamp<size_t>(ops * kKeptTextPerOp, 64 << 10, kMaxKeptText)),
+        gen_(gen) {}
 
   void printBlock(const Block& block, std::string_view indent) {
     out_ += indent;
@@ -710,7 +725,7 @@ class ProgramPrinter {
   const OpAnnotator* annotate_;
   OutBuffer out_;
   std::string scratch_;  // what the free printing functions write, then copied
-  TextCache texts_{8 << 20};
+  TextCache texts_;
   struct TailText {
     size_t offset, size;  // in tailStore_
   };
@@ -1041,7 +1056,7 @@ Status checkPrintable(const Program& program, unsigned threads, size_t minOpsPer
 }
 
 Status printProgram(const Program& program, const OutputSink& sink, const OpAnnotator* annotate) {
-  ProgramPrinter p(program.style(), &sink, program.context().newWalkEpoch(), annotate);
+  ProgramPrinter p(program.style(), &sink, program.context().newWalkEpoch(), annotate, program.body().numOps());
   p.printBlock(program.body(), "");
   p.flush();
   if (p.failed()) return Status::error("write error");
@@ -1063,7 +1078,7 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
   uint32_t firstRunGen = ctx.newWalkEpochs(runs);
 
   // The `{` and the block's header, numbered as one thread does.
-  ProgramPrinter open(program.style(), &sink, gen, nullptr);
+  ProgramPrinter open(program.style(), &sink, gen, nullptr, 0);
   open.printOpen(body);
   open.flush();
   if (open.failed()) return Status::error("write error");
@@ -1100,7 +1115,7 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
   const uint32_t ahead = 2 * threads + 2;
   std::vector<std::unique_ptr<ProgramPrinter>> printers(threads);
   forEachRunOnThreads(threads, runs, [&](unsigned t) {
-    printers[t] = std::make_unique<ProgramPrinter>(program.style(), nullptr, gen, nullptr);
+    printers[t] = std::make_unique<ProgramPrinter>(program.style(), nullptr, gen, nullptr, body.numOps());
     ProgramPrinter& p = *printers[t];
     p.runs_ = runs;
     p.firstRunGen_ = firstRunGen;
@@ -1140,7 +1155,7 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
   if (unnumbered)
     return Status::internal("the threaded printer met a value no run numbered (the program does not verify)");
   if (failed || written != runs) return Status::error("write error");
-  ProgramPrinter close(program.style(), &sink, gen, nullptr);
+  ProgramPrinter close(program.style(), &sink, gen, nullptr, 0);
   close.printClose();
   close.flush();
   if (close.failed()) return Status::error("write error");
@@ -1148,7 +1163,7 @@ Status printProgramThreaded(const Program& program, const OutputSink& sink, unsi
 }
 
 std::string printProgram(const Program& program, const OpAnnotator* annotate) {
-  ProgramPrinter p(program.style(), nullptr, program.context().newWalkEpoch(), annotate);
+  ProgramPrinter p(program.style(), nullptr, program.context().newWalkEpoch(), annotate, program.body().numOps());
   p.printBlock(program.body(), "");
   return p.take();
 }
