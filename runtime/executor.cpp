@@ -172,9 +172,9 @@ Result<std::unique_ptr<Executor>> Executor::compile(const core::Program& program
     auto unfused = std::make_shared<Plan>();
     std::vector<ProgramInput> inputs;
     std::vector<std::string> outputs;
-    if (Status s = buildPlan(program.body(), *unfused, inputs, outputs, registry, CompileOptions{.fuseUpdates = false});
-        !s)
-      return s;
+    CompileOptions withoutUpdates = options;  // the loss fusion stays: it moves no read past a write
+    withoutUpdates.fuseUpdates = false;
+    if (Status s = buildPlan(program.body(), *unfused, inputs, outputs, registry, withoutUpdates); !s) return s;
     ex->unfusedState_ = std::make_unique<State>(*unfused);
     ex->unfused_ = std::move(unfused);
   }

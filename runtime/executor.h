@@ -21,6 +21,8 @@
 //     not is an error located at that op, not at a later consumer;
 //   - a plain sgd_ whose gradient only a matmul_grad's y_grad gives may be
 //     made by that GEMM (CompileOptions::fuseUpdates, update_fusion.h);
+//   - a squared loss's square and square_grad may be made by its reduction
+//     and reduction grad (CompileOptions::fuseLoss, loss_fusion.h);
 //   - with RunStats::checkFinite, a fed tensor or a kernel's result holding
 //     NaN or an infinity is an error located at its op (pir-run
 //     --check-finite): feeds are checked first, so the first op that fails
@@ -87,6 +89,11 @@ struct CompileOptions {
   /// every value must be the op's own (--dump-values, --check-finite,
   /// --check's serial reference).
   bool fuseUpdates = true;
+  /// A squared loss's reduction sums the squares as it makes them, and its
+  /// reduction grad makes the square_grad (runtime/loss_fusion.h): bitwise
+  /// the same results, but the squares and the broadcast gradient are never
+  /// stored. Off where every value must be made (as fuseUpdates).
+  bool fuseLoss = true;
 };
 
 class Executor {

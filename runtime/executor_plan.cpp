@@ -8,6 +8,8 @@
 
 #include "core/attr_access.h"
 #include "runtime/kernels/matmul.h"
+#include "runtime/kernels/reduce.h"
+#include "runtime/loss_fusion.h"
 #include "runtime/update_fusion.h"
 
 namespace pir::runtime {
@@ -74,6 +76,7 @@ class PlanBuilder {
     if (!body.arguments().empty()) return Status::error("the executor runs blocks without positional arguments");
     if (Status s = checkKernels(body); !s) return s;
     if (options.fuseUpdates) fusedUpdates_ = findUpdateFusions(body);
+    if (options.fuseLoss) lossFusions_ = findLossFusions(body);
     std::set<std::string> fusedFeeds;
     for (const auto& [mg, f] : fusedUpdates_) {
       updatedEarly_.emplace(f.sgd, mg);
@@ -191,12 +194,13 @@ class PlanBuilder {
     inputs_.push_back({kind, std::move(name), op, dtype, std::move(shape), persistable});
   }
 
-  /// The operand slots of step `s` (at `stepIndex`), from `op`'s operands.
-  Status addOperands(const Operation& op, Step& s, uint32_t stepIndex) {
+  /// The operand slots of step `s` (at `stepIndex`), from `op`'s operands;
+  /// operand 0 reads `firstInstead` when given (a fused loss step's).
+  Status addOperands(const Operation& op, Step& s, uint32_t stepIndex, const Value* firstInstead = nullptr) {
     s.operandBegin = uint32_t(plan_.operandSlots.size());
     s.numOperands = op.numOperands();
     for (uint32_t i = 0; i < op.numOperands(); ++i) {
-      const Value* v = op.operandValue(i);
+      const Value* v = i == 0 && firstInstead ? firstInstead : op.operandValue(i);
       if (!v) {
         plan_.operandSlots.push_back(kNoSlot);
         continue;
@@ -227,6 +231,9 @@ class PlanBuilder {
   }
 
   Status addOp(const Operation& op) {
+    // A fused loss's square or square_grad: the reduction (grad) makes
+    // what is read of it.
+    if (lossFusions_.unrun.count(&op)) return Status::ok();
     for (uint32_t i = 0; i < op.numResults(); ++i)
       if (Status s = checkType(op.result(i)->type(), &op); !s) return s;
     uint32_t stepIndex = uint32_t(plan_.steps.size());
@@ -265,7 +272,17 @@ class PlanBuilder {
       s.fn = registry_.find(info);
       if (!s.fn) return located(op, "no kernel for this op");
     }
-    if (Status st = addOperands(op, s, stepIndex); !st) return st;
+    const Operation* made = &op;  // whose results the step makes
+    const Value* firstInstead = nullptr;
+    if (auto it = lossFusions_.readsSquareInput.find(&op); it != lossFusions_.readsSquareInput.end())
+      firstInstead = it->second;
+    if (lossFusions_.sumsSquares.count(&op)) {
+      s.fn = info->name == "pd_op.mean" ? kernels::meanOfSquares : kernels::sumOfSquares;
+    } else if (auto it = lossFusions_.squareGradMade.find(&op); it != lossFusions_.squareGradMade.end()) {
+      s.fn = info->name == "pd_op.mean_grad" ? kernels::meanGradSquareGrad : kernels::sumGradSquareGrad;
+      made = it->second;
+    }
+    if (Status st = addOperands(op, s, stepIndex, firstInstead); !st) return st;
     uint32_t unmade = UINT32_MAX;
     if (auto it = fusedUpdates_.find(&op); it != fusedUpdates_.end()) {
       // matmul_grad updates sgd_'s parameter: y_grad is not made, the
@@ -280,7 +297,7 @@ class PlanBuilder {
     } else if (updatedEarly_.count(&op)) {
       s.fn = updatedByMatmulGrad;
     }
-    addResults(op, s, stepIndex, true, unmade);
+    addResults(*made, s, stepIndex, true, unmade);
     s.inplaceBegin = uint32_t(plan_.inplace.size());
     if (info)
       for (const core::InplacePair& p : info->inplacePairs(op.numOperands()))
@@ -444,6 +461,7 @@ class PlanBuilder {
   std::vector<uint32_t> enclosing_;  // the steps of the region ops around the op being added, outermost first
   std::unordered_map<const Operation*, FusedUpdate> fusedUpdates_;       // by matmul_grad: the sgd_ it makes
   std::unordered_map<const Operation*, const Operation*> updatedEarly_;  // sgd_ -> its matmul_grad
+  LossFusions lossFusions_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/attr_access.h"
 #include "core/op_table.h"
 #include "core/types.h"
+#include "runtime/fusion_rules.h"
 
 namespace pir::runtime {
 
@@ -15,11 +16,6 @@ using core::Value;
 namespace {
 
 using Positions = std::unordered_map<const Operation*, size_t>;
-
-bool isOp(const Operation* op, std::string_view name) {
-  const core::OpInfo* info = op ? core::lookupRunOp(*op) : nullptr;
-  return info && info->name == name;
-}
 
 /// Where `op` (or the top-level op whose regions hold it) stands in the
 /// block; SIZE_MAX when it is not in it.
@@ -35,16 +31,6 @@ bool definedBefore(const Value* v, size_t pos, const Positions& at) {
   if (!v) return false;
   if (!v->definingOp()) return true;
   return positionOf(v->definingOp(), at) < pos;
-}
-
-/// Whether `user` writes its operand `index` in place (an in-place pair of
-/// the op table).
-bool writesInPlace(const Operation& user, uint32_t index) {
-  const core::OpInfo* info = core::lookupRunOp(user);
-  if (!info) return false;
-  for (const core::InplacePair& p : info->inplacePairs(user.numOperands()))
-    if (p.operand == index) return true;
-  return false;
 }
 
 /// A dense f32 or f64 matrix type.
@@ -83,7 +69,7 @@ bool fedAlone(const Value* v, const FeedReaders& readers) {
 /// `learning_rate` operand without writing it in place (the optimizers), so
 /// no view, alias or in-place write of it exists.
 bool learningRateStays(const Value* lr, const FeedReaders& readers) {
-  if (!fedAlone(lr, readers) && !isOp(lr->definingOp(), "pd_op.full")) return false;
+  if (!fedAlone(lr, readers) && !runsAs(lr->definingOp(), "pd_op.full")) return false;
   for (const core::OpOperand* u = lr->firstUse(); u; u = u->nextUse()) {
     const Operation& user = *u->owner();
     const core::OpInfo* info = core::lookupRunOp(user);
@@ -119,7 +105,7 @@ const Operation* fusableMatmulGrad(const Operation& sgd, const Positions& at, co
   const Value* grad = sgd.operandValue(2);
   if (!param || !lr || !grad || !grad->hasOneUse() || lr == param) return nullptr;
   const Operation* mg = grad->definingOp();
-  if (!isOp(mg, "pd_op.matmul_grad") || grad->index() != 1 || mg->numOperands() != 3) return nullptr;
+  if (!runsAs(mg, "pd_op.matmul_grad") || grad->index() != 1 || mg->numOperands() != 3) return nullptr;
   if (mg->operandValue(1) != param || mg->parentBlock() != sgd.parentBlock()) return nullptr;
   auto p = floatMatrix(param->type()), g = floatMatrix(grad->type());
   if (!p || !g || p->dtype != g->dtype || !std::equal(p->dims.begin(), p->dims.end(), g->dims.begin(), g->dims.end()))
@@ -138,7 +124,7 @@ const Operation* fusableMatmulGrad(const Operation& sgd, const Positions& at, co
       continue;
     }
     const size_t pos = positionOf(user, at);
-    bool before = pos < mgAt && (isOp(user, "pd_op.matmul") || isOp(user, "pd_op.matmul_grad"));
+    bool before = pos < mgAt && (runsAs(user, "pd_op.matmul") || runsAs(user, "pd_op.matmul_grad"));
     if (!before && !(pos > sgdAt && pos != SIZE_MAX)) return nullptr;
   }
   return mg;
@@ -154,7 +140,7 @@ std::unordered_map<const Operation*, FusedUpdate> findUpdateFusions(const core::
   size_t i = 0;
   for (const Operation& op : body) {
     at.emplace(&op, i++);
-    if (isOp(&op, "pd_op.sgd_")) sgds.push_back(&op);
+    if (runsAs(&op, "pd_op.sgd_")) sgds.push_back(&op);
   }
   if (sgds.empty()) return fused;
   for (const core::BlockArgument* kw : body.kwargs()) ++feedReaders[std::string(kw->name())];

@@ -68,21 +68,33 @@ Shape broadcastStrides(std::span<const int64_t> in, std::span<const int64_t> out
 
 namespace {
 
-/// The sum of n contiguous values in Acc, in eight running sums added
+/// Element i of g as sumToShape adds it: its value, or its square as
+/// pd_op.square makes it (computed in ComputeT, rounded to T).
+template <Summand kSummand, class T>
+auto summand(const T* g, int64_t i) {
+  if constexpr (kSummand == Summand::Square) {
+    auto v = load(g[i]);
+    return load(store<T>(v * v));
+  } else {
+    return load(g[i]);
+  }
+}
+
+/// The sum of n contiguous summands in Acc, in eight running sums added
 /// pairwise at the end: one chain of dependent adds ran at one add per add
 /// latency, these run as vectors. A fixed order, so runs agree bitwise.
-template <class Acc, class T>
+template <Summand kSummand, class Acc, class T>
 Acc rowSum(const T* g, int64_t n) {
   Acc s[8] = {};
   int64_t j = 0;
   for (; j + 8 <= n; j += 8)
-    for (int k = 0; k < 8; ++k) s[k] += Acc(load(g[j + k]));
+    for (int k = 0; k < 8; ++k) s[k] += Acc(summand<kSummand>(g, j + k));
   Acc tail = 0;
-  for (; j < n; ++j) tail += Acc(load(g[j]));
+  for (; j < n; ++j) tail += Acc(summand<kSummand>(g, j));
   return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7])) + tail;
 }
 
-template <class T>
+template <Summand kSummand, class T>
 void sumInto(const Tensor& grad, std::span<const int64_t> shape, Tensor& out) {
   using C = ComputeT<T>;
   // Floats accumulate in f64: a shard's sum and the whole's then agree far
@@ -97,9 +109,9 @@ void sumInto(const Tensor& grad, std::span<const int64_t> shape, Tensor& out) {
   int64_t tl = gs.empty() ? 0 : target[last];
   forEachRow(gs, contiguous, target, [&](int64_t offG, int64_t offT, int64_t, int64_t n) {
     if (tl == 0) {
-      acc[size_t(offT)] += rowSum<Acc>(g + offG, n);
+      acc[size_t(offT)] += rowSum<kSummand, Acc>(g + offG, n);
     } else {
-      for (int64_t j = 0; j < n; ++j) acc[size_t(offT + j)] += load(g[offG + j]);
+      for (int64_t j = 0; j < n; ++j) acc[size_t(offT + j)] += summand<kSummand>(g + offG, j);
     }
   });
   T* o = out.data<T>();
@@ -108,17 +120,23 @@ void sumInto(const Tensor& grad, std::span<const int64_t> shape, Tensor& out) {
 
 }  // namespace
 
-Tensor sumToShape(const Tensor& grad, std::span<const int64_t> shape) {
-  if (std::equal(grad.shape().begin(), grad.shape().end(), shape.begin(), shape.end())) return grad.clone();
+Tensor sumToShape(const Tensor& grad, std::span<const int64_t> shape, Summand summand) {
+  const bool same = std::equal(grad.shape().begin(), grad.shape().end(), shape.begin(), shape.end());
+  if (same && summand == Summand::Value) return grad.clone();
   if (shape.size() > grad.rank()) {  // leading unit dims the gradient lacks
     Shape wide(shape.size() - grad.rank(), 1);
     wide.insert(wide.end(), grad.shape().begin(), grad.shape().end());
-    return sumToShape(grad.view(wide), shape);
+    return sumToShape(grad.view(wide), shape, summand);
   }
   Tensor out = Tensor::allocate(grad.dtype(), shape);
   visitDtype(grad.dtype(), [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
-    if constexpr (!std::is_same_v<T, bool>) sumInto<T>(grad, shape, out);
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (summand == Summand::Square)
+        sumInto<Summand::Square, T>(grad, shape, out);  // with `same`, each element squared
+      else
+        sumInto<Summand::Value, T>(grad, shape, out);
+    }
   });
   return out;
 }

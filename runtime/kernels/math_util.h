@@ -159,10 +159,15 @@ void forEachRow(std::span<const int64_t> shape, std::span<const int64_t> sa, std
   }
 }
 
+/// What sumToShape adds up: each element, or its square rounded to the
+/// dtype as pd_op.square rounds it (the sum of squares a fused loss makes:
+/// runtime/loss_fusion.h), so both sum bitwise alike.
+enum class Summand : uint8_t { Value, Square };
+
 /// `grad` (of a broadcast shape) summed over the dims that broadcasting
 /// stretched, as a contiguous tensor of `shape` (same dtype; floats summed
 /// in f64).
-Tensor sumToShape(const Tensor& grad, std::span<const int64_t> shape);
+Tensor sumToShape(const Tensor& grad, std::span<const int64_t> shape, Summand summand = Summand::Value);
 
 /// `axis` wrapped into [0, rank), or nothing when out of range. For a 0-D
 /// tensor, axis 0 and -1 are the (empty) whole.

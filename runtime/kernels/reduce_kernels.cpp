@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "runtime/kernels/math_util.h"
+#include "runtime/kernels/reduce.h"
 
 namespace pir::runtime {
 namespace kernels {
@@ -27,6 +28,9 @@ namespace {
 using core::Status;
 
 constexpr size_t kNoOperand = SIZE_MAX;  // mean's axis is an attribute only
+
+/// The dtypes pd_op.square and square_grad compute.
+bool isFloat(DataType dtype) { return dtype == DataType::F32 || dtype == DataType::F64 || dtype == DataType::BF16; }
 
 /// x's shape with the reduced dims set to 1.
 Status keptShape(const KernelContext& ctx, std::span<const int64_t> xs, const std::vector<int64_t>& axes, bool all,
@@ -76,8 +80,8 @@ Shape resultShape(std::span<const int64_t> xs, const std::vector<int64_t>& axes,
   return out;
 }
 
-/// The sum (or mean) of x over `axes` in `dtype`.
-template <bool kMean>
+/// The sum (or mean) of x (or of its squares) over `axes` in `dtype`.
+template <bool kMean, Summand kSummand = Summand::Value>
 Status sumOver(KernelContext& ctx, const Tensor& x, const std::vector<int64_t>& axes, bool all, bool keepdim,
                DataType dtype) {
   Shape kept;
@@ -85,15 +89,20 @@ Status sumOver(KernelContext& ctx, const Tensor& x, const std::vector<int64_t>& 
   if (dtype == DataType::Bool) return kernelError(ctx, "no reduction into bool");
   if (kMean && dtype != DataType::F32 && dtype != DataType::F64 && dtype != DataType::BF16)
     return kernelError(ctx, "mean needs a float dtype");
+  if (kSummand == Summand::Square && (dtype != x.dtype() || !isFloat(dtype)))
+    return Status::internal("a sum of squares of " + std::string(core::dataTypeName(x.dtype())) + " into " +
+                            std::string(core::dataTypeName(dtype)));
   Tensor in = castTensor(x, dtype);
-  Tensor r = sumToShape(in, kept);
+  Tensor r = sumToShape(in, kept, kSummand);
   if (kMean && x.numel() > 0) scaleBy(r, double(r.numel()) / double(x.numel()));
   ctx.setOut(0, r.view(resultShape(x.shape(), axes, all, keepdim, kept)));
   return Status::ok();
 }
 
-/// mean (axis an attribute) and sum (axis operand 1 or an attribute).
-template <bool kMean>
+/// mean (axis an attribute) and sum (axis operand 1 or an attribute); with
+/// Summand::Square, of x's squares: a fused loss's pd_op.square and its
+/// reduction, x being the square's input (runtime/loss_fusion.h).
+template <bool kMean, Summand kSummand = Summand::Value>
 Status reduceKernel(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {0}); !s) return s;
   const Tensor& x = ctx.in(0);
@@ -108,7 +117,7 @@ Status reduceKernel(KernelContext& ctx) {
     bool promote = x.dtype() == DataType::Bool || x.dtype() == DataType::I32;
     dtype = given && *given != DataType::Undefined ? *given : promote ? DataType::I64 : x.dtype();
   }
-  return sumOver<kMean>(ctx, x, *axes, all, keepdim, dtype);
+  return sumOver<kMean, kSummand>(ctx, x, *axes, all, keepdim, dtype);
 }
 
 /// The maximum (or minimum) of x over `axes`, NaN propagating; an error
@@ -177,13 +186,20 @@ Status cinnReduceKernel(KernelContext& ctx) {
 
 /// mean_grad (x, out_grad){axis, keepdim, reduce_all} and sum_grad (x,
 /// out_grad, axis?){keepdim, reduce_all}: out_grad broadcast back to x's
-/// shape, divided by the reduced count for mean.
-template <bool kMean>
+/// shape, divided by the reduced count for mean. With kSquareGrad, a fused
+/// loss's reduction grad and the square_grad that reads it
+/// (runtime/loss_fusion.h): x is the square's input, and each broadcast
+/// element b, rounded as the reduction grad rounds it, becomes 2·x·b as
+/// square_grad computes it.
+template <bool kMean, bool kSquareGrad = false>
 Status reduceGradKernel(KernelContext& ctx) {
   if (Status s = requireOperands(ctx, {1}); !s) return s;
   if (!ctx.has(0)) return kernelError(ctx, "x is needed for its shape");
   const Tensor& x = ctx.in(0);
   const Tensor& dout = ctx.in(1);
+  if (kSquareGrad && (x.dtype() != dout.dtype() || !isFloat(x.dtype())))
+    return kernelError(ctx, "square_grad of " + std::string(core::dataTypeName(x.dtype())) + " x and " +
+                                std::string(core::dataTypeName(dout.dtype())) + " out_grad");
   auto axes = intArrayArg(ctx, kMean ? kNoOperand : 2, "axis");
   if (!axes) return kernelError(ctx, "axis is neither an int tensor nor an IntArray attribute");
   Shape kept;
@@ -194,16 +210,22 @@ Status reduceGradKernel(KernelContext& ctx) {
   double k = kMean && dout.numel() > 0 ? double(dout.numel()) / double(x.numel()) : 1.0;
   return visitNumber(ctx, dout.dtype(), [&](auto* tag) -> Status {
     using T = std::remove_pointer_t<decltype(tag)>;
-    Tensor out = reuseOrAllocate(ctx, 0, dout.dtype(), x.shape());  // x is read for its shape only
+    // x is read for its shape only, or (kSquareGrad) element i before o[i] is written.
+    Tensor out = reuseOrAllocate(ctx, 0, dout.dtype(), x.shape());
     Shape sd = broadcastStrides(kept, x.shape());
     Shape so = broadcastStrides(x.shape(), x.shape());
     int64_t ld = sd.empty() ? 0 : sd.back();
     const T* d = dout.data<T>();
+    const T* xs = x.data<T>();
     T* o = out.data<T>();
     forEachRow(x.shape(), so, sd, [&](int64_t offO, int64_t offD, int64_t, int64_t n) {
       for (int64_t j = 0; j < n; ++j) {
         auto v = load(d[offD + j * ld]);
-        o[offO + j] = kMean ? store<T>(double(v) * k) : store<T>(v);
+        T b = kMean ? store<T>(double(v) * k) : store<T>(v);
+        if constexpr (kSquareGrad)
+          o[offO + j] = store<T>(decltype(v)(2) * load(xs[offO + j]) * load(b));
+        else
+          o[offO + j] = b;
       }
     });
     ctx.setOut(0, std::move(out));
@@ -383,6 +405,12 @@ Status logsumexpGrad(KernelContext& ctx) {
 }
 
 }  // namespace
+
+Status sumOfSquares(KernelContext& ctx) { return reduceKernel<false, Summand::Square>(ctx); }
+Status meanOfSquares(KernelContext& ctx) { return reduceKernel<true, Summand::Square>(ctx); }
+Status sumGradSquareGrad(KernelContext& ctx) { return reduceGradKernel<false, true>(ctx); }
+Status meanGradSquareGrad(KernelContext& ctx) { return reduceGradKernel<true, true>(ctx); }
+
 }  // namespace kernels
 
 void registerReduceKernels(KernelRegistry& r) {

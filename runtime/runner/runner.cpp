@@ -461,7 +461,7 @@ Status Runner::State::report(const RunConfig& cfg, const TensorMap& original, Ru
 Status Runner::run(const RunConfig& cfg, RunReport& report) {
   State& st = *state_;
   // Values shown or checked one by one are each op's own.
-  st.session.compile.fuseUpdates = !cfg.dumpValues && !cfg.checkFinite;
+  st.session.compile.fuseUpdates = st.session.compile.fuseLoss = !cfg.dumpValues && !cfg.checkFinite;
   if (!cfg.programsDir.empty()) {
     if (cfg.checkDeterminism) return Status::error("--check-determinism runs a dense PROGRAM, not --programs");
     if (Status s = loadFolder(cfg, st.loaded, st.session, st.comm, st.sourceHash); !s) return s;

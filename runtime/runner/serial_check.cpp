@@ -46,8 +46,8 @@ core::Result<RunValues> serialResults(core::Program& program, const core::Source
   if (Status s = runPassesOn("drop-dist,export-gradients", program, source, "serial meaning: "); !s) return s;
   auto compiled = [&] {
     PhaseTimer timer("compile");
-    // The reference runs every op as the program says it: no update fused.
-    return Executor::compile(program, kernelRegistry(), CompileOptions{.fuseUpdates = false});
+    // The reference runs every op as the program says it: nothing fused.
+    return Executor::compile(program, kernelRegistry(), CompileOptions{.fuseUpdates = false, .fuseLoss = false});
   }();
   if (!compiled) return compiled.status().prefixed("serial run: ").in(&source);
   Executor& ex = **compiled;

@@ -1,7 +1,9 @@
 //===- run_helpers.h - parse a program and run it, for tests ----*- C++ -*-===//
 #pragma once
 
+#include <cmath>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "core/context.h"
@@ -48,6 +50,35 @@ inline Tensor f32(std::vector<int64_t> shape, std::vector<float> v) {
 
 inline std::vector<float> values(const Tensor& t) { return {t.data<float>(), t.data<float>() + t.numel()}; }
 inline std::vector<int64_t> dims(const Tensor& t) { return {t.shape().begin(), t.shape().end()}; }
+
+/// A tensor of `dims` (f32 or f64) drawn uniformly from [-range, range),
+/// fixed by `seed`.
+inline Tensor randomTensor(const std::vector<int64_t>& dims, DataType dt, uint32_t seed, double range = 1) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-range, range);
+  Tensor t = Tensor::allocate(dt, dims);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (dt == DataType::F32)
+      t.data<float>()[i] = float(u(gen));
+    else
+      t.data<double>()[i] = u(gen);
+  }
+  return t;
+}
+
+/// Element i of an f32 or f64 tensor, as a double.
+inline double at(const Tensor& t, int64_t i) {
+  return t.dtype() == DataType::F32 ? double(t.data<float>()[i]) : t.data<double>()[i];
+}
+
+/// Whether every element is within f32's tolerance, 1e-6 + 1e-5 relative,
+/// of `want`.
+inline bool close(const Tensor& got, const std::vector<double>& want) {
+  if (got.numel() != int64_t(want.size())) return false;
+  for (int64_t i = 0; i < got.numel(); ++i)
+    if (std::abs(at(got, i) - want[size_t(i)]) > 1e-6 + 1e-5 * std::abs(want[size_t(i)])) return false;
+  return true;
+}
 
 }  // namespace pir::runtime::testing
 

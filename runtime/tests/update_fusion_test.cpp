@@ -62,23 +62,6 @@ std::string program(const Shapes& s, std::vector<std::string> between = {}, std:
   return text + "}\n";
 }
 
-Tensor randomTensor(const std::vector<int64_t>& dims, DataType dt, uint32_t seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  Tensor t = Tensor::allocate(dt, dims);
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    if (dt == DataType::F32)
-      t.data<float>()[i] = float(u(gen));
-    else
-      t.data<double>()[i] = u(gen);
-  }
-  return t;
-}
-
-double at(const Tensor& t, int64_t i) {
-  return t.dtype() == DataType::F32 ? double(t.data<float>()[i]) : t.data<double>()[i];
-}
-
 /// The feeds of `s`: x, dout, w and lr, random but fixed.
 TensorMap feedsFor(const Shapes& s) {
   DataType dt = std::string(s.dtype) == "f32" ? DataType::F32 : DataType::F64;
@@ -122,13 +105,6 @@ Expected expected(const Shapes& s, const TensorMap& feeds, double lr) {
   for (int64_t k = 0; k < K; ++k)
     for (int64_t j = 0; j < N; ++j) e.w[size_t(s.ty ? j * K + k : k * N + j)] = W(k, j) - lr * dw[size_t(k * N + j)];
   return e;
-}
-
-bool close(const Tensor& got, const std::vector<double>& want) {
-  if (got.numel() != int64_t(want.size())) return false;
-  for (int64_t i = 0; i < got.numel(); ++i)
-    if (std::abs(at(got, i) - want[size_t(i)]) > 1e-6 + 1e-5 * std::abs(want[size_t(i)])) return false;
-  return true;
 }
 
 /// Compiles `text` (fusing unless told not to), runs it once on the feeds
