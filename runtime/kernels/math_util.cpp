@@ -82,9 +82,10 @@ auto summand(const T* g, int64_t i) {
 
 /// The sum of n contiguous summands in Acc, in eight running sums added
 /// pairwise at the end: one chain of dependent adds ran at one add per add
-/// latency, these run as vectors. A fixed order, so runs agree bitwise.
+/// latency, these run as vectors (one AVX-512 register). A fixed order, so
+/// runs (and clones) agree bitwise.
 template <Summand kSummand, class Acc, class T>
-Acc rowSum(const T* g, int64_t n) {
+PIR_SIMD_CLONES Acc rowSum(const T* g, int64_t n) {
   Acc s[8] = {};
   int64_t j = 0;
   for (; j + 8 <= n; j += 8)

@@ -184,6 +184,12 @@ Status cinnReduceKernel(KernelContext& ctx) {
     return extremeOver<true>(ctx, x, *dims, keepdim);
 }
 
+/// o[i] = 2·x[i]·b: square_grad of x with every out_grad element b.
+template <class T>
+PIR_SIMD_CLONES void twiceTimes(const T* x, ComputeT<T> b, T* o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = store<T>(ComputeT<T>(2) * load(x[i]) * b);
+}
+
 /// mean_grad (x, out_grad){axis, keepdim, reduce_all} and sum_grad (x,
 /// out_grad, axis?){keepdim, reduce_all}: out_grad broadcast back to x's
 /// shape, divided by the reduced count for mean. With kSquareGrad, a fused
@@ -218,12 +224,21 @@ Status reduceGradKernel(KernelContext& ctx) {
     const T* d = dout.data<T>();
     const T* xs = x.data<T>();
     T* o = out.data<T>();
+    auto rounded = [&](int64_t i) {  // out_grad's element i as the reduction grad stores it
+      auto v = load(d[i]);
+      return kMean ? store<T>(double(v) * k) : store<T>(v);
+    };
     forEachRow(x.shape(), so, sd, [&](int64_t offO, int64_t offD, int64_t, int64_t n) {
+      if constexpr (kSquareGrad) {
+        if (ld == 0) {
+          if constexpr (std::is_floating_point_v<ComputeT<T>>) twiceTimes(xs + offO, load(rounded(offD)), o + offO, n);
+          return;
+        }
+      }
       for (int64_t j = 0; j < n; ++j) {
-        auto v = load(d[offD + j * ld]);
-        T b = kMean ? store<T>(double(v) * k) : store<T>(v);
+        T b = rounded(offD + j * ld);
         if constexpr (kSquareGrad)
-          o[offO + j] = store<T>(decltype(v)(2) * load(xs[offO + j]) * load(b));
+          o[offO + j] = store<T>(ComputeT<T>(2) * load(xs[offO + j]) * load(b));
         else
           o[offO + j] = b;
       }
