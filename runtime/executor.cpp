@@ -161,6 +161,7 @@ Executor::Executor() = default;
 Executor::~Executor() = default;
 size_t Executor::numSteps() const { return plan_->steps.size(); }
 size_t Executor::numFusedUpdates() const { return plan_->fusedUpdates; }
+size_t Executor::numFusedLossOps() const { return plan_->fusedLossOps; }
 const Operation& Executor::stepOp(uint32_t step) const { return *plan_->steps[step].op; }
 
 Result<std::unique_ptr<Executor>> Executor::compile(const core::Program& program, const KernelRegistry& registry,

@@ -117,6 +117,9 @@ class Executor {
   /// A run whose feeds hold a fused update's parameter or learning rate
   /// under a second name too runs a plan without them.
   size_t numFusedUpdates() const;
+  /// How many squares and square_grads their reduction or reduction grad
+  /// makes (CompileOptions::fuseLoss).
+  size_t numFusedLossOps() const;
   const core::Operation& stepOp(uint32_t step) const;
 
   struct Plan;   // opaque, immutable after compile(): executor.cpp

@@ -77,6 +77,7 @@ class PlanBuilder {
     if (Status s = checkKernels(body); !s) return s;
     if (options.fuseUpdates) fusedUpdates_ = findUpdateFusions(body);
     if (options.fuseLoss) lossFusions_ = findLossFusions(body);
+    plan_.fusedLossOps = uint32_t(lossFusions_.unrun.size());
     std::set<std::string> fusedFeeds;
     for (const auto& [mg, f] : fusedUpdates_) {
       updatedEarly_.emplace(f.sgd, mg);

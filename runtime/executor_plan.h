@@ -77,6 +77,7 @@ struct Executor::Plan {
   std::vector<uint32_t> yieldTargets;   // per cf.yield operand: the slot it writes
   std::vector<bool> yieldCarries;       // beside yieldTargets: a while's carried value (made the body's own)
   uint32_t fusedUpdates = 0;            // sgd_ steps their matmul_grad's GEMM makes (update_fusion.h)
+  uint32_t fusedLossOps = 0;            // squares and square_grads their reduction (grad) makes (loss_fusion.h)
   std::vector<std::string> fusedFeeds;  // their parameters' and learning rates' feed names, each once
   std::vector<std::string> feedNames;   // every name a feed step reads, each once
 };

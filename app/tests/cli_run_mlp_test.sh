@@ -26,6 +26,10 @@ test_mlp_matches_pytorch() {
   [ "$rc" = 0 ] || fail "pir-run, fused: $(head -3 err)"
   grep -q '^    fused_updates: 3$' fused/summary.yaml || fail "not 3 updates fused: $(grep fused fused/summary.yaml)"
   grep -q '^    fused_updates: 0$' o/summary.yaml || fail "fused beside --dump-values"
+  # the loss's square and square_grad are made by its sum and sum_grad (runtime/loss_fusion.h), bitwise as op by op
+  grep -q '^    fused_loss_ops: 2$' fused/summary.yaml || fail "the loss not fused: $(grep fused fused/summary.yaml)"
+  grep -q '^    fused_loss_ops: 0$' o/summary.yaml || fail "the loss fused beside --dump-values"
+  cmp -s fused/loss_0.npy o/loss_0.npy || fail "the fused loss is not the op-by-op loss bit for bit"
   /usr/bin/python3 "$TORCH_REF" compare $SIZES --inputs in p.pir dump fused > cmp.out 2>&1 ||
     fail "fused, against PyTorch: $(cat cmp.out)"
   [ "$(grep -c '^weights after the step: 3 match' cmp.out)" = 2 ] || fail "fused: not compared: $(cat cmp.out)"
@@ -87,6 +91,71 @@ for n, w in want.items():
 PY
 }
 
+# Paddle's mse_loss as users write it, mean(square(input - label)) with mean_grad, beside a loss gen-program does not
+# write: a per-row sum over axis 1 with keepdim of an f64 difference, each with its own upstream gradient. Both
+# chains are fused (runtime/loss_fusion.h): the losses and input gradients against numpy, and bit for bit against
+# the op-by-op run (--check-finite fuses nothing).
+test_fused_mse_loss_hand_written_match_numpy() {
+  /usr/bin/python3 -c 'import numpy' 2> /dev/null || skip "no python3-numpy"
+  cat > p.pir << 'EOF'
+{
+    (%1) = "pd_op.data" () {name:"x"} : () -> tensor<6x10xf32>
+    (%2) = "pd_op.data" () {name:"label"} : () -> tensor<6x10xf32>
+    (%3) = "pd_op.data" () {name:"g"} : () -> tensor<f32>
+    (%4) = "pd_op.subtract" (%1, %2) {} : (tensor<6x10xf32>, tensor<6x10xf32>) -> tensor<6x10xf32>
+    (%5) = "pd_op.square" (%4) {} : (tensor<6x10xf32>) -> tensor<6x10xf32>
+    (%6) = "pd_op.mean" (%5) {axis:(pd_op.IntArray)[],keepdim:false} : (tensor<6x10xf32>) -> tensor<f32>
+    (%7) = "pd_op.mean_grad" (%5, %3) {axis:(pd_op.IntArray)[],keepdim:false,reduce_all:false} : (tensor<6x10xf32>, tensor<f32>) -> tensor<6x10xf32>
+    (%8) = "pd_op.square_grad" (%4, %7) {} : (tensor<6x10xf32>, tensor<6x10xf32>) -> tensor<6x10xf32>
+    (%9, %10) = "pd_op.subtract_grad" (%1, %2, %8) {axis:-1} : (tensor<6x10xf32>, tensor<6x10xf32>, tensor<6x10xf32>) -> tensor<6x10xf32>, tensor<6x10xf32>
+    (%11) = "pd_op.data" () {name:"y"} : () -> tensor<5x9xf64>
+    (%12) = "pd_op.data" () {name:"rows"} : () -> tensor<5x1xf64>
+    (%13) = "pd_op.square" (%11) {} : (tensor<5x9xf64>) -> tensor<5x9xf64>
+    (%14) = "pd_op.full_int_array" () {dtype:int64,value:[1]} : () -> tensor<1xi64>
+    (%15) = "pd_op.sum" (%13, %14) {dtype:float64,keepdim:true} : (tensor<5x9xf64>, tensor<1xi64>) -> tensor<5x1xf64>
+    (%16) = "pd_op.sum_grad" (%13, %12, %14) {keepdim:true,reduce_all:false} : (tensor<5x9xf64>, tensor<5x1xf64>, tensor<1xi64>) -> tensor<5x9xf64>
+    (%17) = "pd_op.square_grad" (%11, %16) {} : (tensor<5x9xf64>, tensor<5x9xf64>) -> tensor<5x9xf64>
+    () = "builtin.shadow_output" (%6) {output_name:"mse"} : (tensor<f32>) -> 
+    () = "builtin.shadow_output" (%9) {output_name:"dx"} : (tensor<6x10xf32>) -> 
+    () = "builtin.shadow_output" (%10) {output_name:"dlabel"} : (tensor<6x10xf32>) -> 
+    () = "builtin.shadow_output" (%15) {output_name:"row_sums"} : (tensor<5x1xf64>) -> 
+    () = "builtin.shadow_output" (%17) {output_name:"dy"} : (tensor<5x9xf64>) -> 
+}
+EOF
+  mkdir -p in
+  /usr/bin/python3 - << 'PY' || fail "could not write the inputs"
+import numpy as np
+r = np.random.default_rng(11)
+f = lambda *s: r.standard_normal(s).astype(np.float32)
+for name, a in dict(x=f(6, 10), label=f(6, 10), g=np.array(0.75, np.float32), y=r.standard_normal((5, 9)),
+                    rows=r.standard_normal((5, 1))).items():
+    np.save("in/%s.npy" % name, a)
+PY
+  prun p.pir --inputs in --output-dir fused
+  [ "$rc" = 0 ] || fail "pir-run: $(head -3 err)"
+  grep -q '^    fused_loss_ops: 4$' fused/summary.yaml || fail "not both losses fused: $(grep fused fused/summary.yaml)"
+  prun p.pir --inputs in --output-dir plain --check-finite
+  [ "$rc" = 0 ] || fail "pir-run, op by op: $(head -3 err)"
+  grep -q '^    fused_loss_ops: 0$' plain/summary.yaml || fail "fused beside --check-finite"
+  local n
+  for n in mse dx dlabel row_sums dy; do
+    cmp -s fused/$n.npy plain/$n.npy || fail "$n: the fused run is not the op-by-op run bit for bit"
+  done
+  /usr/bin/python3 - << 'PY' > cmp.out 2>&1 || fail "against numpy: $(cat cmp.out)"
+import numpy as np
+i = {n: np.load("in/%s.npy" % n).astype(np.float64) for n in ["x", "label", "g", "y", "rows"]}
+d = i["x"] - i["label"]
+dx = 2 * d * i["g"] / d.size
+want = dict(mse=np.mean(d * d), dx=dx, dlabel=-dx, row_sums=np.sum(i["y"] ** 2, axis=1, keepdims=True),
+            dy=2 * i["y"] * i["rows"])
+for n, w in want.items():
+    got = np.load("fused/%s.npy" % n)
+    ok = got.shape == np.shape(w) and np.allclose(got, w, rtol=1e-5, atol=1e-6)
+    print(n, "match" if ok else "differs by %s" % np.max(np.abs(got - w)))
+    assert ok, n
+PY
+}
+
 test_mlp_program_ops() {
   mlp p.pir --layers 2
   local op
@@ -118,7 +187,9 @@ test_mlp_data_parallel() {
   mlp p.pir --layers 4 --mesh 2x1
   # mlp_torch.py's data parallel step: each weight's gradient and the loss
   [ "$(collectives p.pir)" = "5 5" ] || fail "not 4 gradients and the loss all-reduced: $(collectives p.pir)"
-  check_passes "--mesh 2x1" p.pir --steps 2
+  # each rank's loss fused (runtime/loss_fusion.h), checked against the serial meaning, which runs op by op
+  check_passes "--mesh 2x1" p.pir --steps 2 --output-dir o
+  [ "$(grep -c '^    fused_loss_ops: 2$' o/summary.yaml)" = 2 ] || fail "the loss not fused on each rank under --check"
 }
 
 test_mlp_tensor_parallel() {
@@ -131,6 +202,7 @@ test_mlp_tensor_parallel() {
   prun p.pir --steps 2 --output-dir fused
   [ "$rc" = 0 ] || fail "tensor parallel, fused: $(head -3 err)"
   [ "$(grep -c '^    fused_updates: 4$' fused/summary.yaml)" = 2 ] || fail "not 4 updates fused a rank"
+  [ "$(grep -c '^    fused_loss_ops: 2$' fused/summary.yaml)" = 2 ] || fail "the loss not fused on each rank"
   prun p.pir --steps 2 --output-dir plain --check-finite
   [ "$rc" = 0 ] || fail "tensor parallel, op by op: $(head -3 err)"
   grep -q '^    fused_updates: 0$' plain/summary.yaml || fail "fused beside --check-finite"

@@ -48,12 +48,17 @@ double copyBytesPerUs() {
   return best;
 }
 
-/// How many sgd_ updates the rank's plans make in their gradient's GEMM
-/// (runtime/update_fusion.h).
-size_t fusedUpdates(const RankSession& r) {
-  size_t n = 0;
-  for (const JobPlan& j : r.jobs) n += j.executor->numFusedUpdates();
-  return n;
+/// `fused_updates` and `fused_loss_ops`: how many sgd_ updates the rank's
+/// plans make in their gradient's GEMM (runtime/update_fusion.h), and how
+/// many squares and square_grads in their loss's reduction and its grad
+/// (runtime/loss_fusion.h).
+std::string fusionsYaml(const RankSession& r) {
+  size_t updates = 0, lossOps = 0;
+  for (const JobPlan& j : r.jobs) {
+    updates += j.executor->numFusedUpdates();
+    lossOps += j.executor->numFusedLossOps();
+  }
+  return "\n    fused_updates: " + std::to_string(updates) + "\n    fused_loss_ops: " + std::to_string(lossOps);
 }
 
 std::string plainSummary(const Session& session, int64_t steps, const std::vector<double>& losses) {
@@ -65,8 +70,7 @@ std::string plainSummary(const Session& session, int64_t steps, const std::vecto
     y += "  - rank: " + std::to_string(r.rank) + "\n    seconds: " + number(r.seconds) + "\n    step_seconds: [";
     for (size_t i = 0; i < r.stepSeconds.size(); ++i) y += (i ? ", " : "") + number(r.stepSeconds[i]);
     y += "]\n    kernel_seconds: " + number(r.kernelSeconds) + "\n    comm_seconds: " + number(r.commSeconds) +
-         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
-         "\n    fused_updates: " + std::to_string(fusedUpdates(r)) +
+         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) + fusionsYaml(r) +
          "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
          "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
   }
@@ -88,8 +92,7 @@ std::string pipelineSummary(const Session& set, const std::vector<double>& mbLos
   for (const RankSession& r : set.ranks) {
     y += "  - rank: " + std::to_string(r.rank) + "\n    stage: " + std::to_string(r.stage) +
          "\n    seconds: " + number(r.seconds) + "\n    comm_seconds: " + number(r.commSeconds) +
-         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) +
-         "\n    fused_updates: " + std::to_string(fusedUpdates(r)) +
+         "\n    peak_tensor_bytes: " + std::to_string(r.peakBytes) + fusionsYaml(r) +
          "\n    bytes_sent: " + bytesByRingYaml(r.bytesSent) +
          "\n    bytes_received: " + bytesByRingYaml(r.bytesReceived) + "\n";
     for (auto& [type, c] : r.costs) {
