@@ -288,9 +288,10 @@ class Interpreter {
   /// RunStats::madeValues (a later in-place op leaves the copy as it was).
   void keepMade(const Step& s) {
     if (!s.op || s.kind == StepKind::Fetch || s.kind == StepKind::Yield) return;
-    for (uint32_t k = 0; k < s.numResults && k < s.op->numResults(); ++k) {
+    const Operation& made = s.made ? *s.made : *s.op;
+    for (uint32_t k = 0; k < s.numResults && k < made.numResults(); ++k) {
       const RuntimeValue& v = slots_[s.resultBegin + k];
-      if (!v.isList && v.tensor.defined()) stats_->madeValues->emplace_back(s.op->result(k), v.tensor.clone());
+      if (!v.isList && v.tensor.defined()) stats_->madeValues->emplace_back(made.result(k), v.tensor.clone());
     }
   }
 

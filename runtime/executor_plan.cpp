@@ -299,6 +299,7 @@ class PlanBuilder {
       s.fn = updatedByMatmulGrad;
     }
     addResults(*made, s, stepIndex, true, unmade);
+    s.made = made;
     s.inplaceBegin = uint32_t(plan_.inplace.size());
     if (info)
       for (const core::InplacePair& p : info->inplacePairs(op.numOperands()))

@@ -24,6 +24,7 @@ enum class StepKind : uint8_t { Kernel, Feed, Fetch, If, While, Inline, Yield };
 struct Step {
   KernelFn fn = nullptr;
   const core::Operation* op = nullptr;
+  const core::Operation* made = nullptr;  // the op whose results the step makes: op, or a fused loss's square_grad
   StepKind kind = StepKind::Kernel;
   uint32_t next = 0;                           // the step after this one and its regions' steps
   uint32_t region = 0;                         // If/While/Inline: its first region in Plan::regions

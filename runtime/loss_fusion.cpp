@@ -56,6 +56,8 @@ const Operation* squareMaking(const Value* v, const Positions& at) {
 ///   - g (sum_grad or mean_grad) reduces the result of a pd_op.square of x,
 ///     and its one result, of x's type, is read only by a square_grad of
 ///     the top level as its out_grad;
+///   - g's out_grad has x's dtype (another is the program's error, which
+///     the op-by-op kernels name);
 ///   - that square_grad's x is the square's, and its result x's type;
 ///   - nothing between g and the square_grad may write x (the fused step
 ///     reads it at g).
@@ -64,6 +66,8 @@ const Operation* fusableSquareGrad(const Operation& g, const Positions& at, cons
   const Operation* q = squareMaking(g.operandValue(0), at);
   const Value* r = g.result(0);
   if (!q || !r->hasOneUse() || r->type() != q->result(0)->type()) return nullptr;
+  auto outGrad = core::tensorShape(g.operandValue(1)->type());
+  if (!outGrad || outGrad->dtype != core::tensorShape(r->type())->dtype) return nullptr;
   const Operation* sg = r->firstUse()->owner();
   if (!runsAs(sg, "pd_op.square_grad") || r->firstUse()->index() != 1 || !at.count(sg) || sg->numOperands() != 2 ||
       sg->numResults() != 1)

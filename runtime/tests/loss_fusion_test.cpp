@@ -261,3 +261,57 @@ TEST_CASE("a sum of squares into another dtype is not fused", "[loss_fusion]") {
   for (int64_t i = 0; i < 35; ++i) want += at(feeds.at("a"), i) * at(feeds.at("a"), i);
   CHECK(std::abs(at(fusedF32.fetches.at("loss"), 0) - want) <= 1e-6 + 1e-5 * want);
 }
+
+TEST_CASE("a fused loss grad's value is shown as the square_grad's", "[loss_fusion]") {
+  // RunStats::madeValues with a fused plan (pir-run's --dump-values compiles without fusions; a library user may not)
+  Chain c;
+  auto p = parse(program(c));
+  REQUIRE(p->program);
+  auto ex = Executor::compile(*p->program);
+  REQUIRE(ex);
+  REQUIRE((*ex)->numFusedLossOps() == 2);
+  std::vector<std::pair<const core::Value*, Tensor>> made;
+  RunStats stats;
+  stats.madeValues = &made;
+  TensorMap fetches;
+  REQUIRE((*ex)->run(feedsFor(c), fetches, nullptr, &stats));
+  const core::Operation* squareGrad = nullptr;
+  for (const core::Operation& op : p->program->body())
+    if (op.name() == "pd_op.square_grad") squareGrad = &op;
+  REQUIRE(squareGrad);
+  bool shown = false;
+  for (const auto& [value, tensor] : made) {
+    INFO(value->definingOp()->name());
+    CHECK(value->definingOp()->name() != "pd_op.sum_grad");  // never made: the step makes the square_grad's
+    CHECK(value->definingOp()->name() != "pd_op.square");
+    if (value == squareGrad->result(0)) shown = sameBits(tensor, fetches.at("dd"));
+  }
+  CHECK(shown);
+}
+
+TEST_CASE("a reduction grad whose out_grad is of another dtype is not fused: its error is the op's", "[loss_fusion]") {
+  const std::string td = "tensor<4x6xf32>";
+  std::string text = block({
+      R"((%1) = "pd_op.data" () {name:"a"} : () -> )" + td,
+      R"((%2) = "pd_op.data" () {name:"g"} : () -> tensor<f64>)",
+      R"((%3) = "pd_op.square" (%1) {} : ()" + td + ") -> " + td,
+      R"((%4) = "pd_op.mean_grad" (%3, %2) {axis:(pd_op.IntArray)[],keepdim:false,reduce_all:false} : ()" + td +
+          ", tensor<f64>) -> " + td,
+      R"((%5) = "pd_op.square_grad" (%1, %4) {} : ()" + td + ", " + td + ") -> " + td,
+      R"(() = "builtin.shadow_output" (%5) {output_name:"da"} : ()" + td + ") -> ",
+  });
+  TensorMap feeds{{"a", randomTensor({4, 6}, DataType::F32, 5)}, {"g", Tensor::allocate(DataType::F64, {})}};
+  std::string fused, plain;
+  auto p = parse(text);
+  REQUIRE(p->program);
+  for (bool fuse : {true, false}) {
+    auto ex = Executor::compile(*p->program, kernelRegistry(), CompileOptions{.fuseLoss = fuse});
+    REQUIRE(ex);
+    CHECK((*ex)->numFusedLossOps() == 0);
+    TensorMap fetches;
+    core::Status st = (*ex)->run(feeds, fetches);
+    CHECK(!st);
+    (fuse ? fused : plain) = st.message();
+  }
+  CHECK(fused == plain);
+}
