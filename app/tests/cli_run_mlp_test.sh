@@ -156,6 +156,22 @@ for n, w in want.items():
 PY
 }
 
+# The seed program of Paddle's PR 63072 (a real dump) ends in Paddle's mse_loss: square, mean, mean_grad,
+# square_grad. Split into its 2 ranks, each fuses it (runtime/loss_fusion.h) and --check compares them with the
+# serial meaning, which runs op by op; the loss bit for bit against --check-finite's op-by-op run.
+test_seed_mse_loss_fused_on_its_ranks() {
+  prun "$SEED" --check --steps 2 --output-dir o
+  [ "$rc" = 0 ] || fail "pir-run --check: $(head -3 err)"
+  grep -Eq '^check: [0-9]+ tensors match' out || fail "no 'tensors match': $(cat out err)"
+  [ "$(grep -c '^    fused_loss_ops: 2$' o/summary.yaml)" = 2 ] || fail "not fused on each rank: $(grep fused o/summary.yaml)"
+  prun "$SEED" --output-dir fused
+  [ "$rc" = 0 ] || fail "pir-run: $(head -3 err)"
+  prun "$SEED" --output-dir plain --check-finite
+  [ "$rc" = 0 ] || fail "pir-run --check-finite: $(head -3 err)"
+  grep -q '^    fused_loss_ops: 0$' plain/summary.yaml || fail "fused beside --check-finite"
+  cmp -s fused/loss_0.npy plain/loss_0.npy || fail "the fused loss is not the op-by-op loss bit for bit"
+}
+
 test_mlp_program_ops() {
   mlp p.pir --layers 2
   local op
