@@ -222,7 +222,7 @@ Status reduceGradKernel(KernelContext& ctx) {
     Shape so = broadcastStrides(x.shape(), x.shape());
     int64_t ld = sd.empty() ? 0 : sd.back();
     const T* d = dout.data<T>();
-    const T* xs = x.data<T>();
+    const T* xs = kSquareGrad ? x.data<T>() : nullptr;  // x's elements, when they are read
     T* o = out.data<T>();
     auto rounded = [&](int64_t i) {  // out_grad's element i as the reduction grad stores it
       auto v = load(d[i]);
