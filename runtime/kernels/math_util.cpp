@@ -82,10 +82,9 @@ auto summand(const T* g, int64_t i) {
 
 /// The sum of n contiguous summands in Acc, in eight running sums added
 /// pairwise at the end: one chain of dependent adds ran at one add per add
-/// latency, these run as vectors (one AVX-512 register). A fixed order, so
-/// runs (and clones) agree bitwise.
+/// latency, these run as vectors. A fixed order, so runs agree bitwise.
 template <Summand kSummand, class Acc, class T>
-PIR_SIMD_CLONES Acc rowSum(const T* g, int64_t n) {
+inline Acc rowSum(const T* g, int64_t n) {
   Acc s[8] = {};
   int64_t j = 0;
   for (; j + 8 <= n; j += 8)
@@ -94,6 +93,15 @@ PIR_SIMD_CLONES Acc rowSum(const T* g, int64_t n) {
   for (; j < n; ++j) tail += Acc(summand<kSummand>(g, j));
   return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7])) + tail;
 }
+
+/// rowSum built for AVX-512 and AVX2 too (the same operations in the same
+/// order, so the same bits), for rows long enough to pay for the call
+/// through the loader's choice; a short row sums inline.
+template <Summand kSummand, class Acc, class T>
+PIR_SIMD_CLONES Acc longRowSum(const T* g, int64_t n) {
+  return rowSum<kSummand, Acc>(g, n);
+}
+constexpr int64_t kLongRow = 256;
 
 template <Summand kSummand, class T>
 void sumInto(const Tensor& grad, std::span<const int64_t> shape, Tensor& out) {
@@ -110,7 +118,7 @@ void sumInto(const Tensor& grad, std::span<const int64_t> shape, Tensor& out) {
   int64_t tl = gs.empty() ? 0 : target[last];
   forEachRow(gs, contiguous, target, [&](int64_t offG, int64_t offT, int64_t, int64_t n) {
     if (tl == 0) {
-      acc[size_t(offT)] += rowSum<kSummand, Acc>(g + offG, n);
+      acc[size_t(offT)] += n >= kLongRow ? longRowSum<kSummand, Acc>(g + offG, n) : rowSum<kSummand, Acc>(g + offG, n);
     } else {
       for (int64_t j = 0; j < n; ++j) acc[size_t(offT + j)] += summand<kSummand>(g + offG, j);
     }
