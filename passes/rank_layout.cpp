@@ -84,7 +84,31 @@ std::string rangeList(std::span<const core::ShardPiece> ranges) {
   return out;
 }
 
-void writeValue(const LayoutValue& v, std::string& out) {
+/// Spells each list of pieces once: the values of one type share theirs.
+class PiecesText {
+ public:
+  std::string_view operator()(const LayoutPieces& pieces) {
+    const void* key = pieces.identity();
+    if (auto it = spelled_.find(key); it != spelled_.end()) return it->second;
+    std::string out;
+    if (pieces.empty()) out += " []";
+    for (const LayoutPiece& p : pieces) {
+      out += "\n      - {rank: ";
+      appendInt(out, p.rank);
+      out += ", shape: ";
+      appendIntList(out, p.shape);
+      out += ", ranges: ";
+      appendRangeList(out, p.ranges);
+      out += '}';
+    }
+    return spelled_.emplace(key, std::move(out)).first->second;
+  }
+
+ private:
+  std::unordered_map<const void*, std::string> spelled_;
+};
+
+void writeValue(const LayoutValue& v, std::string& out, PiecesText& piecesText) {
   out += "  - name: ";
   out += yamlString(v.name);
   out += "\n    kind: ";
@@ -109,16 +133,7 @@ void writeValue(const LayoutValue& v, std::string& out) {
   out += "\n    persistable: ";
   out += v.persistable ? "true" : "false";
   out += "\n    pieces:";
-  if (v.pieces.empty()) out += " []";
-  for (const LayoutPiece& p : v.pieces) {
-    out += "\n      - {rank: ";
-    appendInt(out, p.rank);
-    out += ", shape: ";
-    appendIntList(out, p.shape);
-    out += ", ranges: ";
-    appendRangeList(out, p.ranges);
-    out += '}';
-  }
+  out += piecesText(v.pieces);
   out += '\n';
 }
 
@@ -274,7 +289,7 @@ Status readPartial(const YAML::Node& node, LayoutValue& v) {
 
 /// A piece: its rank in the value's mesh, one range per dim within it, and
 /// its shape the ranges' sizes.
-Status readPiece(const YAML::Node& node, LayoutValue& v, int64_t worldSize) {
+Status readPiece(const YAML::Node& node, const LayoutValue& v, int64_t worldSize, std::vector<LayoutPiece>& pieces) {
   if (Status s = checkKeys(node, {"rank", "shape", "ranges"}, "a piece"); !s) return s;
   LayoutPiece p;
   if (Status s = readInt(node["rank"], "a piece's 'rank'", 0, worldSize - 1, p.rank); !s) return s;
@@ -298,7 +313,7 @@ Status readPiece(const YAML::Node& node, LayoutValue& v, int64_t worldSize) {
                                     std::to_string(v.shape[d]) + ", its size the piece's dim");
     p.ranges.push_back(r);
   }
-  v.pieces.push_back(std::move(p));
+  pieces.push_back(std::move(p));
   return Status::ok();
 }
 
@@ -351,8 +366,10 @@ Status readValue(const YAML::Node& node, int64_t worldSize, LayoutValue& v) {
   if (Status s = readPartial(node["partial"], v); !s) return s;
   if (Status s = readBool(node["persistable"], "'persistable'", v.persistable); !s) return s;
   if (!node["pieces"].IsSequence()) return errorAt(node["pieces"], "'pieces' must be a list of pieces");
+  std::vector<LayoutPiece> pieces;
   for (const YAML::Node& piece : node["pieces"])
-    if (Status s = readPiece(piece, v, worldSize); !s) return s;
+    if (Status s = readPiece(piece, v, worldSize, pieces); !s) return s;
+  v.pieces = std::move(pieces);
   return checkPieces(node["pieces"], v);
 }
 
@@ -576,8 +593,9 @@ bool writeRankLayout(const RankLayout& layout, const core::OutputSink& sink) {
   for (const core::ProcessGroup& g : layout.rings.rings())
     out += "\n  - {id: " + std::to_string(g.ringId) + ", ranks: " + intList(g.ranks) + "}";
   out += std::string("\nvalues:") + (layout.values.empty() ? " []\n" : "\n");
+  PiecesText piecesText;
   for (const LayoutValue& v : layout.values) {
-    writeValue(v, out);
+    writeValue(v, out, piecesText);
     if (out.size() >= kChunk) {
       if (!sink(out)) return false;
       out.clear();

@@ -197,7 +197,22 @@ TEST_CASE("rank layout: values of one type keep their own name, kind and persist
     CHECK(v.shape == std::vector<int64_t>{3, 4});
     CHECK(v.dimsMapping == std::vector<int64_t>{-1, 0});
     CHECK(v.pieces == pieces);
+    // One list of pieces for the type, shared, not copied per value.
+    CHECK(v.pieces.identity() == layout->values[0].pieces.identity());
   }
+  // Giving one value another layout leaves the others' pieces alone, and
+  // the text (which spells a shared list once) spells each value's own.
+  RankLayout changed = *layout;
+  changed.values[2].dimsMapping = {-1, -1};
+  changed.values[2].pieces = {{0, {3, 4}, {{0, 3}, {0, 4}}}, {1, {3, 4}, {{0, 3}, {0, 4}}}};
+  CHECK(changed.values[1].pieces == pieces);
+  CHECK(changed.values[3].pieces == pieces);
+  std::string text2 = writeRankLayout(changed);
+  CHECK(text2.find("- {rank: 1, shape: [3, 4], ranges: [[0, 3], [0, 4]]}") != std::string::npos);
+  core::Result<RankLayout> reread = parseRankLayout(text2);
+  REQUIRE(reread.isOk());
+  CHECK(*reread == changed);
+  CHECK(reread->values[2].pieces.identity() != reread->values[3].pieces.identity());
 }
 
 TEST_CASE("rank layout reads back what it writes") {

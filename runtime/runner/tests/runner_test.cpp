@@ -37,7 +37,7 @@ passes::LayoutValue partialOnTwo(core::ReduceType reduce) {
   v.processIds = {0, 1};
   v.dimsMapping = {-1};
   v.partial = {{0, reduce}};
-  for (int64_t r : {0, 1}) v.pieces.push_back({r, {4}, {{0, 4}}});
+  v.pieces = {{0, {4}, {{0, 4}}}, {1, {4}, {{0, 4}}}};
   return v;
 }
 
