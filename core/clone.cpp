@@ -238,6 +238,9 @@ class ProgramCloner {
         values_(src.values().size()),
         ops_(src.ops().size()) {}
 
+  /// The copy of each source op, by the source op's index (after run()).
+  std::vector<Operation*> takeCopies() { return std::move(ops_); }
+
   std::unique_ptr<Program> run() {
     const Program& from = src_.program();
     auto out = std::make_unique<Program>(dst_);
@@ -321,6 +324,13 @@ class ProgramCloner {
 }  // namespace
 
 std::unique_ptr<Program> cloneProgram(const CloneSource& src, Context& dst) { return ProgramCloner(src, dst).run(); }
+
+std::unique_ptr<Program> cloneProgram(const CloneSource& src, Context& dst, std::vector<Operation*>& copies) {
+  ProgramCloner cloner(src, dst);
+  std::unique_ptr<Program> out = cloner.run();
+  copies = cloner.takeCopies();
+  return out;
+}
 
 std::unique_ptr<Program> cloneProgram(const Program& src, Context& dst) { return cloneProgram(CloneSource(src), dst); }
 

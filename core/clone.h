@@ -114,6 +114,8 @@ class CloneSource {
 /// Context, which may be destroyed after.
 /// An operand whose value `src` does not define is null in the copy.
 std::unique_ptr<Program> cloneProgram(const CloneSource& src, Context& dst);
+/// As above; `copies[i]` is then the copy of `src.ops()[i]`.
+std::unique_ptr<Program> cloneProgram(const CloneSource& src, Context& dst, std::vector<Operation*>& copies);
 /// The same through a CloneSource of its own: `src`'s scratch is written,
 /// so one thread at a time (number once with CloneSource for many copies).
 std::unique_ptr<Program> cloneProgram(const Program& src, Context& dst);

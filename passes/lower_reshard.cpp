@@ -7,7 +7,9 @@
 // (lowering/emitter.h) builds each step's ops for R. Ring ids come from
 // planRings over the whole program, so every rank's lowering agrees on them.
 // Ops for other ranks' sub-meshes and fake reshards stay, as in Paddle, for
-// partition-rank to remove.
+// partition-rank to remove. The reshards are found by a walk, or taken
+// from the KnownReshards result its maker gave for the program (split-ranks:
+// passes/known_reshards.h).
 //
 //===----------------------------------------------------------------------===//
 #include <memory>
@@ -16,6 +18,7 @@
 
 #include "core/operation.h"
 #include "core/verifier.h"
+#include "passes/known_reshards.h"
 #include "passes/lowering/cost_model.h"
 #include "passes/lowering/emission_memo.h"
 #include "passes/lowering/emitter.h"
@@ -56,9 +59,13 @@ class LowerReshardPass : public ProgramPass {
       return Status::error("lower-reshard could not plan the rings");
     }
     std::vector<Operation*> reshards;
-    walk(program.body(), [&](Operation& op) {
-      if (op.name() == "dist_op.reshard") reshards.push_back(&op);
-    });
+    if (const KnownReshards* known = result<KnownReshards>(); known && known->program == &program) {
+      reshards = known->ops;
+    } else {
+      walk(program.body(), [&](Operation& op) {
+        if (isReshard(op)) reshards.push_back(&op);
+      });
+    }
     DistOpFactory factory(program);
     bool failed = false;
     lowering::PlanMemo memo;           // this program's plans: it repeats a few reshards (no longer than its Context)

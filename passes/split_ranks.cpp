@@ -14,6 +14,10 @@
 // it when the input's NamedProgram owns it, else its owner (pir-opt's
 // session, a caller's) keeps it longer than the pieces.
 //
+// Each rank's pipeline gets the copy's reshards as a result
+// (passes/known_reshards.h), found once in the input, so lower-reshard does
+// not walk the copy to find them.
+//
 // The ring table is planRings over the distributed input, plus the rings
 // `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
 // already holds, whose ranks the text does not say. An op with a `ring_id`
@@ -40,6 +44,7 @@
 #include "core/context.h"
 #include "core/threads.h"
 #include "core/verifier.h"
+#include "passes/known_reshards.h"
 #include "passes/lowering/cost_model.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
@@ -183,7 +188,10 @@ class SplitRanksPass : public SplittingPass {
     std::vector<Diagnostic> found;
     std::vector<Counters> counters(ranks.size());  // added in rank order, whichever thread finishes first
     CloneSource source(*named.program);            // before the threads: it writes the input's scratch
-    std::shared_ptr<const Context> inputOwner;     // the input's Context, when the input owns it
+    std::vector<uint32_t> reshards;                // the input's, by walk index: each rank's copy's are handed on
+    for (uint32_t i = 0; i < source.ops().size(); ++i)
+      if (isReshard(*source.ops()[i])) reshards.push_back(i);
+    std::shared_ptr<const Context> inputOwner;  // the input's Context, when the input owns it
     if (named.context.get() == &named.program->context()) inputOwner = named.context;
     auto pool = std::make_shared<SlabPool>();  // a finished rank's pages serve the next
     auto work = [&] {
@@ -191,7 +199,8 @@ class SplitRanksPass : public SplittingPass {
         DiagnosticEngine local(diag.source());
         Status s;
         try {
-          Result<NamedProgram> piece = makeRank(source, inputOwner, pool, ranks[i], rings, local, counters[i]);
+          Result<NamedProgram> piece =
+              makeRank(source, reshards, inputOwner, pool, ranks[i], rings, local, counters[i]);
           if (piece && !layout.get()) {  // reported by splitInto
             stop = true;
             break;
@@ -227,22 +236,30 @@ class SplitRanksPass : public SplittingPass {
   /// the rank pipeline, run by a pass manager of its own whose results hold
   /// the ring table and the planned rings (what lower-reshard and
   /// remove-unuseful-comm read). The outer manager verifies the pieces.
-  Result<NamedProgram> makeRank(const CloneSource& program, const std::shared_ptr<const Context>& inputOwner,
-                                const std::shared_ptr<SlabPool>& pool, int64_t rank,
-                                const std::shared_ptr<const RingTable>& rings, DiagnosticEngine& diag,
+  Result<NamedProgram> makeRank(const CloneSource& program, const std::vector<uint32_t>& reshards,
+                                const std::shared_ptr<const Context>& inputOwner, const std::shared_ptr<SlabPool>& pool,
+                                int64_t rank, const std::shared_ptr<const RingTable>& rings, DiagnosticEngine& diag,
                                 Counters& counters) {
     ProgramSet one;
     NamedProgram& piece = one.programs.emplace_back();
     piece.name = "rank" + std::to_string(rank);
     piece.rank = static_cast<int>(rank);
     piece.context = std::make_shared<Context>(&program.program().context(), pool, inputOwner);
-    piece.program = cloneProgram(program, *piece.context);
+    auto known = std::make_shared<KnownReshards>();
+    {
+      std::vector<Operation*> copies;  // of every op of the input, by walk index
+      piece.program = cloneProgram(program, *piece.context, copies);
+      known->program = piece.program.get();
+      known->ops.reserve(reshards.size());
+      for (uint32_t i : reshards) known->ops.push_back(copies[i]);
+    }
     PassManagerOptions o;
     o.verifyEach = false;
     o.nameFailures = false;
     PassManager pm(o);
     pm.results().share(rings);
     pm.results().share(planned_);
+    pm.results().share<KnownReshards>(std::move(known));  // lower-reshard, first, finds them without a walk
     std::vector<PassSpec> specs;
     for (std::string_view passName : kRankPipeline) {
       PassSpec& spec = specs.emplace_back();

@@ -372,6 +372,15 @@ TEST_CASE("a CloneSource numbers values and ops in walk order, and copies from i
   CHECK(printProgram(*one) == printProgram(src));
   CHECK(printProgram(*two) == printProgram(src));
   CHECK(useLists(*one) == useLists(src));
+  // The copy of each op, by the source op's walk index: the copy's own walk.
+  Context c;
+  std::vector<Operation*> copies;
+  std::unique_ptr<Program> three = cloneProgram(numbered, c, copies);
+  std::vector<Operation*> walked;
+  walk(three->body(), [&](Operation& op) { walked.push_back(&op); });
+  CHECK(copies == walked);
+  REQUIRE(copies.size() == ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) CHECK(copies[i]->name() == ops[i]->name());
 }
 
 TEST_CASE("a copy sets operands as it goes when the source's use lists run in walk order, else links them after",

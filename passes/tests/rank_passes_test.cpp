@@ -9,6 +9,7 @@
 #include "core/printer.h"
 #include "core/verifier.h"
 #include "parser/parser.h"
+#include "passes/known_reshards.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_layout.h"
@@ -326,4 +327,32 @@ TEST_CASE("a pass manager streams the last splitting pass's pieces to its sink, 
   CHECK(end(seen[1]) == "-> builtin.tensor<1xf32>");
   CHECK(seen[2].rfind("net.rank4 4: ", 0) == 0);
   CHECK(end(seen[2]) == "-> builtin.tensor<3xf32>");
+}
+
+TEST_CASE("lower-reshard lowers the reshards its maker lists for the program, and walks for them otherwise") {
+  registerAllPasses();
+  auto lowerWith = [](bool listForThisProgram) {
+    Context ctx;
+    std::string text = kProgram;
+    SourceFile src("t.pir", text);
+    DiagnosticEngine diag(&src);
+    auto p = parser::parseProgram(ctx, src, diag);
+    REQUIRE(p.isOk());
+    ProgramSet set;
+    set.programs.emplace_back("", std::move(p.value()));
+    std::vector<PassSpec> specs;
+    REQUIRE(parsePassPipeline("lower-reshard{rank=0}", specs, diag));
+    PassManager pm;
+    REQUIRE(pm.addPipeline(specs, diag));
+    // An empty list: the program's one reshard is left if the list is read.
+    auto known = std::make_shared<KnownReshards>();
+    known->program = listForThisProgram ? set.programs[0].program.get() : nullptr;
+    pm.results().share<KnownReshards>(known);
+    REQUIRE(pm.run(set, diag).isOk());
+    size_t left = 0;
+    walk(set.programs[0].program->body(), [&](const Operation& op) { left += isReshard(op); });
+    return left;
+  };
+  CHECK(lowerWith(true) == 1);   // the (empty) list was lowered
+  CHECK(lowerWith(false) == 0);  // a list for another program is not trusted: the walk finds the reshard
 }
