@@ -214,9 +214,11 @@ void CloneSource::number(const Block& block) {
   for (const Operation& op : block) {
     op.setPassIndex(static_cast<uint32_t>(ops_.size()));
     ops_.push_back(&op);
-    for (uint32_t i = 0; i < op.numOperands() && operandsDefinedBefore_; ++i) {
+    for (uint32_t i = 0; i < op.numOperands(); ++i) {
       const Value* v = op.operandValue(i);
-      operandsDefinedBefore_ = !v || (v->passIndex < values_.size() && values_[v->passIndex] == v);  // or a null
+      bool before = !v || (v->passIndex < values_.size() && values_[v->passIndex] == v);  // or a null
+      operandsDefinedBefore_ = operandsDefinedBefore_ && before;
+      operandValues_.push_back(v && before ? v->passIndex : kNoValue);
     }
     for (uint32_t i = 0; i < op.numResults(); ++i) add(op.result(i));
     for (uint32_t r = 0; r < op.numRegions(); ++r)
@@ -271,11 +273,13 @@ class ProgramCloner {
     for (uint32_t i = 0; i < op.numResults(); ++i) types_.push_back(import_.type(op.result(i)->type()));
     // Operands set here (each use put at the head of its list) rebuild the
     // lists of a source whose uses run in walk order; else linkUses does.
+    // Their values by index, from the source's flat list: reading each
+    // value's index from the value itself missed the cache on most operands.
     operands_.clear();
-    for (uint32_t i = 0; i < op.numOperands(); ++i) {
-      const Value* v = src_.usesInWalkOrder() ? op.operandValue(i) : nullptr;
-      operands_.push_back(v ? values_[v->passIndex] : nullptr);
-    }
+    std::span<const uint32_t> indices = src_.operandValues().subspan(nextOperand_, op.numOperands());
+    nextOperand_ += op.numOperands();
+    for (uint32_t v : indices)
+      operands_.push_back(src_.usesInWalkOrder() && v != CloneSource::kNoValue ? values_[v] : nullptr);
     Operation* copy = Operation::createInterned(dst_, import_.internedString(op.name()), operands_, types_,
                                                 import_.attrList(op.attributes()));
     copy->setDebugId(op.debugId());
@@ -317,6 +321,7 @@ class ProgramCloner {
   ContextImporter import_;
   std::vector<Value*> values_;   // by the source value's index
   std::vector<Operation*> ops_;  // by the source op's index
+  size_t nextOperand_ = 0;       // the next op's first entry in src_.operandValues()
   std::vector<const Type*> types_;
   std::vector<Value*> operands_;  // copyOp's, reused
 };

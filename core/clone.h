@@ -93,6 +93,11 @@ class CloneSource {
   /// copy then sets each op's operands as it makes it, without a second walk
   /// over the use lists.
   bool usesInWalkOrder() const { return usesInWalkOrder_; }
+  /// Every op's operands in walk order, each its value's index in values(),
+  /// or kNoValue for a null operand or a value defined after the op or
+  /// outside the program.
+  static constexpr uint32_t kNoValue = ~uint32_t{0};
+  std::span<const uint32_t> operandValues() const { return operandValues_; }
 
  private:
   void number(const Block& block);
@@ -101,6 +106,7 @@ class CloneSource {
   const Program& program_;
   std::vector<const Value*> values_;
   std::vector<const Operation*> ops_;
+  std::vector<uint32_t> operandValues_;
   bool operandsDefinedBefore_ = true;
   bool usesInWalkOrder_ = false;
 };

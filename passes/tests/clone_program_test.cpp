@@ -193,6 +193,7 @@ std::vector<std::string> cloneCases() {
   files.push_back(PIR_TESTDATA_DIR "/seeds/reshard_before.pir");
   files.push_back(PIR_TESTDATA_DIR "/seeds/reshard_after.pir");
   files.push_back(PIR_TESTDATA_DIR "/pipeline/19_seed_mlp_vpp_split_bw.pir");
+  files.push_back(PIR_TESTDATA_DIR "/gradient_merge/03_pipeline_rank1.pir");  // a null operand
   return files;
 }
 
@@ -200,7 +201,7 @@ std::vector<std::string> cloneCases() {
 
 TEST_CASE("a program cloned into another Context prints as the source, after the source is gone", "[passes][clone]") {
   std::vector<std::string> files = cloneCases();
-  REQUIRE(files.size() >= 26);  // 23 roundtrip cases, two seeds, one pipeline input
+  REQUIRE(files.size() >= 27);  // 23 roundtrip cases, two seeds, a pipeline input, a null operand
   for (const std::string& file : files) {
     CAPTURE(file);
     auto srcCtx = std::make_unique<Context>();
@@ -366,6 +367,14 @@ TEST_CASE("a CloneSource numbers values and ops in walk order, and copies from i
   CHECK(std::vector<const Value*>(numbered.values().begin(), numbered.values().end()) == values);
   CHECK(std::vector<const Operation*>(numbered.ops().begin(), numbered.ops().end()) == ops);
   for (size_t i = 0; i < values.size(); ++i) CHECK(values[i]->passIndex == i);
+  // Each op's operands, in walk order, as the indices of their values.
+  std::vector<uint32_t> operandValues;
+  for (const Operation* op : ops)
+    for (uint32_t i = 0; i < op->numOperands(); ++i) {
+      const Value* v = op->operandValue(i);
+      operandValues.push_back(v ? v->passIndex : CloneSource::kNoValue);
+    }
+  CHECK(std::vector<uint32_t>(numbered.operandValues().begin(), numbered.operandValues().end()) == operandValues);
   Context a, b;
   std::unique_ptr<Program> one = cloneProgram(numbered, a);
   std::unique_ptr<Program> two = cloneProgram(numbered, b);
