@@ -61,6 +61,8 @@ class LowerReshardPass : public ProgramPass {
     std::vector<Operation*> reshards;
     if (const KnownReshards* known = result<KnownReshards>(); known && known->program == &program) {
       reshards = known->ops;
+      if (!reshards.empty())
+        stats_.add("reshards listed by the program's maker", static_cast<int64_t>(reshards.size()));
     } else {
       walk(program.body(), [&](Operation& op) {
         if (isReshard(op)) reshards.push_back(&op);

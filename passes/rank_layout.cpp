@@ -84,13 +84,20 @@ std::string rangeList(std::span<const core::ShardPiece> ranges) {
   return out;
 }
 
-/// Spells each list of pieces once: the values of one type share theirs.
+/// Spells each shared list of pieces once (the values of one type share
+/// theirs); a list of one value is spelled as it comes, not kept.
 class PiecesText {
  public:
   std::string_view operator()(const LayoutPieces& pieces) {
-    const void* key = pieces.identity();
-    if (auto it = spelled_.find(key); it != spelled_.end()) return it->second;
-    std::string out;
+    if (!pieces.shared()) return spell(pieces, scratch_);
+    auto [it, fresh] = spelled_.try_emplace(pieces.identity());
+    if (fresh) spell(pieces, it->second);
+    return it->second;
+  }
+
+ private:
+  static std::string_view spell(const LayoutPieces& pieces, std::string& out) {
+    out.clear();
     if (pieces.empty()) out += " []";
     for (const LayoutPiece& p : pieces) {
       out += "\n      - {rank: ";
@@ -101,11 +108,10 @@ class PiecesText {
       appendRangeList(out, p.ranges);
       out += '}';
     }
-    return spelled_.emplace(key, std::move(out)).first->second;
+    return out;
   }
-
- private:
-  std::unordered_map<const void*, std::string> spelled_;
+  std::unordered_map<const void*, std::string> spelled_;  // by the shared list's address
+  std::string scratch_;
 };
 
 void writeValue(const LayoutValue& v, std::string& out, PiecesText& piecesText) {

@@ -100,6 +100,8 @@ class LayoutPieces {
   const LayoutPiece& operator[](size_t i) const { return all()[i]; }
   /// The list's address: values of equal addresses share it (null: none).
   const void* identity() const { return pieces_.get(); }
+  /// Whether another value holds this list too.
+  bool shared() const { return pieces_.use_count() > 1; }
   bool operator==(const LayoutPieces& other) const { return pieces_ == other.pieces_ || all() == other.all(); }
   bool operator==(const std::vector<LayoutPiece>& other) const { return all() == other; }
 

@@ -61,6 +61,9 @@ using namespace pir::core;
 /// What every rank runs, in order.
 constexpr std::string_view kRankPipeline[] = {"lower-reshard", "partition-rank", "dist-to-dense",
                                               "remove-unuseful-comm"};
+// The copy's reshards are handed to the first pass: found before any pass
+// ran, they hold only while nothing has changed the copy.
+static_assert(kRankPipeline[0] == "lower-reshard");
 
 using Counters = std::vector<std::pair<std::string, int64_t>>;
 

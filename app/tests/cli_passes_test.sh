@@ -41,6 +41,24 @@ test_split_ranks_then_pipeline_split() {
   [ "$(job_lines)" = "rank0 rank1 rank2 " ] || fail "jobs: $(job_lines)"
 }
 
+# split-ranks hands each rank's lower-reshard the copy's reshards, found once
+# in the input: every reshard of every rank is lowered from that list, and
+# lower-reshard run alone finds them itself.
+test_split_ranks_lists_the_reshards() {
+  timeout 60 "$PIR_OPT" "$TESTDATA/seeds/reshard_before.pir" --pass-pipeline=apply-partition > dist.pir 2> /dev/null ||
+    fail "apply-partition"
+  local n
+  n=$(grep -c '"dist_op.reshard"' dist.pir)
+  [ "$n" -gt 0 ] || fail "no reshard to lower"
+  run dist.pir --pass-pipeline=split-ranks --pass-statistics --output-dir split
+  expect_rc 0
+  grep -q "^  (S) $((2 * n)) lower-reshard: reshards listed by the program's maker$" err ||
+    fail "not every rank's reshards came from split-ranks' list (want $((2 * n))): $(grep listed err)"
+  run dist.pir '--pass-pipeline=lower-reshard{rank=0}' --pass-statistics
+  expect_rc 0
+  ! grep -q "listed by" err || fail "lower-reshard alone was given a list"
+}
+
 # A 1-to-1 pass after a split runs on every piece.
 test_program_pass_after_split() {
   run "$DENSE" '--pass-pipeline=pipeline-split,fold-reshard' --pass-statistics
