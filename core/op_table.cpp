@@ -68,7 +68,7 @@ int OpInfo::operandIndex(std::string_view operand, uint32_t numOperands) const {
   const OpLayout* l = layoutFor(numOperands);
   if (!l) return -1;
   for (size_t i = 0; i < l->operands.size(); ++i)
-    if (l->operands[i] == operand) return static_cast<int>(i);
+    if (l->operands[i] == operand) return i < numOperands ? static_cast<int>(i) : -1;  // an op short of it has none
   return -1;
 }
 
@@ -145,10 +145,8 @@ Result<std::vector<ValueSpec>> inferResultTypes(const Operation& op) {
 OptimizerOperands optimizerOperands(const Operation& op) {
   const OpInfo* info = lookupOp(op);
   if (!info) return {};
-  int param = info->operandIndex("param", op.numOperands());
-  if (param < 0) return {};  // most ops: one search, not two
-  OptimizerOperands o{param, info->operandIndex("grad", op.numOperands())};
-  return o ? o : OptimizerOperands{};
+  if (info->operandIndex("param") < 0 || info->operandIndex("grad") < 0) return {};  // most ops: one search
+  return {info->operandIndex("param", op.numOperands()), info->operandIndex("grad", op.numOperands()), true};
 }
 
 }  // namespace pir::core

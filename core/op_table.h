@@ -208,7 +208,9 @@ struct OpInfo {
   /// Whether some layout of the op writes an operand in place.
   bool writesInPlace() const;
   /// The index of the operand called `operand` (the first of a variadic
-  /// tail), or -1; without a count, in Paddle's current signature.
+  /// tail) in an op of `numOperands` operands, or -1, also when the op has
+  /// too few operands to hold it; without a count, in Paddle's current
+  /// signature.
   int operandIndex(std::string_view operand, uint32_t numOperands) const;
   int operandIndex(std::string_view operand) const {
     return operandIndex(operand, static_cast<uint32_t>(layout.operands.size()));
@@ -253,11 +255,14 @@ class OpInfoCache {
 /// it carries (pd_op.add); null when there is none.
 const OpInfo* lookupRunOp(const Operation& op);
 
-/// An optimizer op's parameter and gradient operands (an entry with a
-/// `param` and a `grad` operand: sgd_, adam_, adamw_, lamb_, momentum_);
-/// -1 and -1 for any other op. The one optimizer test.
+/// An optimizer op's parameter and gradient operands (an entry whose
+/// signature has a `param` and a `grad` operand: sgd_, adam_, adamw_, lamb_,
+/// momentum_). An optimizer op short of either has -1 for it, not an index
+/// past its operands; any other op has -1, -1 and `optimizer` false. The
+/// one optimizer test.
 struct OptimizerOperands {
   int param = -1, grad = -1;
+  bool optimizer = false;  // the op is of an optimizer's kind, whatever its operands
   explicit operator bool() const { return param >= 0 && grad >= 0; }
 };
 OptimizerOperands optimizerOperands(const Operation& op);

@@ -47,9 +47,6 @@ namespace {
 
 using namespace pir::core;
 
-/// The operand index of `grad` in an optimizer op, or -1 for any other op.
-int gradOperandOf(const Operation& op) { return optimizerOperands(op).grad; }
-
 /// Whether the merge may look through `op`, the producer of `v`, to its
 /// operand: one operand, one result used once (so the op serves only the
 /// optimizer), linear in it, dtype kept, not forward, at the top level.
@@ -102,10 +99,10 @@ class GradientMergePass : public ProgramPass {
     std::unordered_set<std::string> names;
     for (const BlockArgument* k : body.kwargs()) names.insert(std::string(k->name()));
     for (Operation& op : body) {
-      int g = gradOperandOf(op);
-      if (g < 0) continue;
-      Merge m{&op, static_cast<uint32_t>(g), nullptr, {}, {}};
-      Value* v = g < static_cast<int>(op.numOperands()) ? op.operandValue(m.gradIndex) : nullptr;
+      OptimizerOperands o = optimizerOperands(op);
+      if (!o.optimizer) continue;
+      Merge m{&op, static_cast<uint32_t>(o.grad), nullptr, {}, {}};
+      Value* v = o.grad >= 0 ? op.operandValue(m.gradIndex) : nullptr;  // -1: the op is short of it
       if (!v) {
         diag.error(reportLocation(&op), "optimizer op '" + std::string(op.name()) +
                                             "' has no gradient operand: nothing to merge for its parameter");
@@ -121,7 +118,7 @@ class GradientMergePass : public ProgramPass {
                    "the gradient of optimizer op '" + std::string(op.name()) + "' is no tensor: it cannot be merged");
         return Status::error("no tensor gradient");
       }
-      std::string param = scopeName(op.operandValue(uint32_t(optimizerOperands(op).param)));
+      std::string param = o.param >= 0 ? scopeName(op.operandValue(uint32_t(o.param))) : std::string();
       if (param.empty()) {
         diag.error(reportLocation(&op), "the parameter of optimizer op '" + std::string(op.name()) +
                                             "' has no name (no builtin.parameter, pd_op.data or kwarg): its merge "

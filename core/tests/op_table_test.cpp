@@ -101,6 +101,11 @@ TEST_CASE("operand and result names are Paddle's, in Paddle's order", "[core][op
   REQUIRE(mg.layout.results[1] == "y_grad");
 
   REQUIRE(info("pd_op.sgd_").operandIndex("grad", 4) == 2);
+  // An op short of the operand has none (found by fuzz_passes: a pd_op.sgd_
+  // of one operand had its gradient read past its operands).
+  REQUIRE(info("pd_op.sgd_").operandIndex("grad", 1) == -1);
+  REQUIRE(info("pd_op.sgd_").operandIndex("param", 0) == -1);
+  REQUIRE(info("pd_op.sgd_").operandIndex("param", 1) == 0);
   REQUIRE(info("pd_op.momentum_").operandIndex("grad", 5) == 1);
   REQUIRE(info("pd_op.lamb_").operandIndex("grad", 9) == 1);
   for (uint32_t n : {9u, 10u, 12u, 13u}) {
