@@ -222,6 +222,7 @@ void Block::remove(Operation* op) {
   op->parent_ = nullptr;
   --numOps_;
   ++version_;
+  ++removals_;
 }
 
 BlockArgument* Block::addArgument(Context& ctx, const Type* type) {

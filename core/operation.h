@@ -199,6 +199,9 @@ class Block {
   /// Changes whenever an op is linked in or out: what was learnt of the
   /// list's order (core/op_runs.h) holds while it stays.
   uint64_t version() const { return version_; }
+  /// How many ops were ever unlinked from the block (a version of its list
+  /// that insertions leave alone).
+  uint64_t removals() const { return removals_; }
 
   void pushBack(Operation* op) { insertBefore(nullptr, op); }
   /// Links `op` at the end of `chain` as an op of this block to be; the
@@ -230,6 +233,7 @@ class Block {
   Operation* last_ = nullptr;
   size_t numOps_ = 0;
   uint64_t version_ = 0;
+  uint64_t removals_ = 0;
   ArenaVector<BlockArgument*> args_;
   ArenaVector<BlockArgument*> kwargs_;
 };

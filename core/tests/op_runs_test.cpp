@@ -19,8 +19,8 @@ std::vector<const Operation*> opsOf(const Block& b) {
 
 /// Runs cover the block's ops in order, each starting where one does, the
 /// first at its front; at most `runs` of them, none shorter than n / runs
-/// but the last.
-void checkRuns(const Block& block, const std::vector<const Operation*>& starts, size_t runs) {
+/// but the last, none longer by more than a stride and `linkedIn` ops.
+void checkRuns(const Block& block, const std::vector<const Operation*>& starts, size_t runs, size_t linkedIn = 0) {
   std::vector<const Operation*> ops = opsOf(block);
   REQUIRE(starts.size() >= 2);
   REQUIRE(starts.size() - 1 <= runs);
@@ -33,7 +33,7 @@ void checkRuns(const Block& block, const std::vector<const Operation*>& starts, 
     size_t len = 0;
     for (const Operation* op = starts[r]; op != starts[r + 1]; op = op->nextOp()) ++len;
     if (r + 2 < starts.size()) REQUIRE(len >= per);
-    REQUIRE(len <= per + OpChain::kLandmarkStride);
+    REQUIRE(len <= per + OpChain::kLandmarkStride + linkedIn);
     at += len;
   }
   REQUIRE(at == ops.size());
@@ -68,11 +68,34 @@ TEST_CASE("op runs: landmarks a reader left, and a walk once the list changes", 
   SECTION("a landmark unlinked is never a start") {
     const Operation* gone = landmarks[2].first;
     body.remove(const_cast<Operation*>(gone));
+    REQUIRE_FALSE(prog.bodyLandmarks().usable(body));  // a removal voids them, whichever op went
     for (size_t runs : {2, 6, 100}) {
       std::vector<const Operation*> starts = prog.bodyLandmarks().runs(body, runs);
       REQUIRE(std::find(starts.begin(), starts.end(), gone) == starts.end());
       checkRuns(body, starts, runs);
     }
+  }
+  SECTION("ops linked in keep the landmarks, up to half again as many ops") {
+    // 2000 ops linked in around the middle (under half of 5501): no walk, so
+    // a run may hold them beside its share; the starts stay the landmarks.
+    Operation* at = const_cast<Operation*>(opsOf(body)[2750]);
+    for (int i = 0; i < 2000; ++i) body.insertBefore(at, Operation::create(ctx, "test.linked", {}, {}, {}));
+    REQUIRE(prog.bodyLandmarks().usable(body));
+    for (size_t runs : {1, 2, 3, 5, 8, 100}) {
+      std::vector<const Operation*> starts = prog.bodyLandmarks().runs(body, runs);
+      for (size_t r = 0; r + 1 < starts.size(); ++r)
+        REQUIRE(std::any_of(landmarks.begin(), landmarks.end(), [&](const auto& l) { return l.first == starts[r]; }));
+      checkRuns(body, starts, runs, 2000);
+    }
+    // More than half again: taken anew, the runs even again.
+    for (int i = 0; i < 1000; ++i) body.pushBack(Operation::create(ctx, "test.linked", {}, {}, {}));
+    REQUIRE_FALSE(prog.bodyLandmarks().usable(body));
+    for (size_t runs : {2, 3, 8}) checkRuns(body, prog.bodyLandmarks().runs(body, runs), runs);
+  }
+  SECTION("an op linked in before the front voids the landmarks") {
+    body.insertBefore(body.front(), Operation::create(ctx, "test.first", {}, {}, {}));
+    REQUIRE_FALSE(prog.bodyLandmarks().usable(body));
+    checkRuns(body, prog.bodyLandmarks().runs(body, 3), 3);
   }
   SECTION("landmarks that do not start at the front are not used") {
     landmarks.erase(landmarks.begin());

@@ -32,7 +32,7 @@ struct Read {
 /// and printer: each names the op at its position, the first the front.
 size_t checkLandmarks(const core::Program& p) {
   const core::OpLandmarks& l = p.bodyLandmarks();
-  if (!l.current(p.body())) return 0;
+  if (!l.usable(p.body())) return 0;
   REQUIRE(!l.landmarks().empty());
   REQUIRE(l.landmarks()[0].first == p.body().front());
   size_t at = 0, k = 0;
