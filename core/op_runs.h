@@ -12,7 +12,8 @@
 // had: a pass that links ops in (apply-partition's reshards, 48% more ops)
 // does not cost the walk, which at 1M ops was 9% of such a run. Positions
 // are then those of when they were taken, so a run may hold the ops linked
-// in since beside its share.
+// in since beside its share: a pass that linked half again the ops into one
+// place would give one run (whose text the printer buffers) all of them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -177,7 +177,6 @@ void Block::insertBefore(Operation* pos, Operation* op) {
   else
     last_ = op;
   ++numOps_;
-  ++version_;
 }
 
 void Block::pushBack(OpChain& chain, Operation* op) const {
@@ -204,7 +203,6 @@ void Block::append(OpChain& chain) {
     first_ = chain.first;
   last_ = chain.last;
   numOps_ += chain.size;
-  ++version_;
   chain = OpChain();
 }
 
@@ -221,7 +219,6 @@ void Block::remove(Operation* op) {
   op->prev_ = op->next_ = nullptr;
   op->parent_ = nullptr;
   --numOps_;
-  ++version_;
   ++removals_;
 }
 

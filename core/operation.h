@@ -196,11 +196,9 @@ class Block {
   OpIterator begin() const { return OpIterator(first_); }
   OpIterator end() const { return OpIterator(nullptr); }
   size_t numOps() const { return numOps_; }
-  /// Changes whenever an op is linked in or out: what was learnt of the
-  /// list's order (core/op_runs.h) holds while it stays.
-  uint64_t version() const { return version_; }
-  /// How many ops were ever unlinked from the block (a version of its list
-  /// that insertions leave alone).
+  /// How many ops were ever unlinked from the block: the ops it holds keep
+  /// their order while this stays, whatever is linked in (what
+  /// core/op_runs.h learnt of the list holds).
   uint64_t removals() const { return removals_; }
 
   void pushBack(Operation* op) { insertBefore(nullptr, op); }
@@ -232,7 +230,6 @@ class Block {
   Operation* first_ = nullptr;
   Operation* last_ = nullptr;
   size_t numOps_ = 0;
-  uint64_t version_ = 0;
   uint64_t removals_ = 0;
   ArenaVector<BlockArgument*> args_;
   ArenaVector<BlockArgument*> kwargs_;
