@@ -79,13 +79,13 @@ bool Context::hasInterned(std::string_view s) {
   uint64_t h = hashString(s);
   auto same = [&](const InternedString* e) { return e->s == s; };
   if (findInParents(&Context::strings_, h, same)) return true;
-  MaybeLock lock(stringsLock_, concurrent_);
+  MaybeLock lock(strings_.lockFor(h), concurrent_);
   return strings_.find(h, same) != nullptr;
 }
 
 std::string_view Context::intern(std::string_view s, uint64_t h) {
   auto same = [&](const InternedString* e) { return e->s == s; };
-  MaybeLock lock(stringsLock_, concurrent_);
+  MaybeLock lock(strings_.lockFor(h), concurrent_);
   if (const InternedString* found = strings_.find(h, same)) return found->s;
   if (const InternedString* found = findInParents(&Context::strings_, h, same)) return found->s;
   Arena& arena = this->arena();
@@ -110,7 +110,7 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
         return false;
     return true;
   };
-  MaybeLock lock(objectsLock_, concurrent_);
+  MaybeLock lock(attrLists_.lockFor(h), concurrent_);
   if (const InternedAttrList* found = attrLists_.find(h, same)) return found->attrs;
   if (const InternedAttrList* found = findInParents(&Context::attrLists_, h, same)) return found->attrs;
   Arena& arena = this->arena();
@@ -123,7 +123,7 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 // with the key, `make` allocates a new one with the given hash.
 #define PIR_UNIQUE(table, T, h, eqExpr, makeExpr)                                                 \
   do {                                                                                            \
-    MaybeLock lock(objectsLock_, concurrent_);                                                    \
+    MaybeLock lock(table.lockFor(h), concurrent_);                                                \
     Arena& objArena = this->arena();                                                              \
     (void)objArena;                                                                               \
     auto eq = [&](const auto* base) {                                                             \
@@ -142,7 +142,7 @@ std::span<const NamedAttr> Context::attrList(std::span<const NamedAttr> attrs) {
 const ScalarType* Context::scalarType(DataType dtype) {
   auto& slot = scalars_[static_cast<unsigned>(dtype)];
   if (slot) return slot;
-  MaybeLock lock(objectsLock_, concurrent_);
+  MaybeLock lock(scalarsLock_, concurrent_);
   if (!slot) slot = arena_.make<ScalarType>(hashMix(seedFor(101), static_cast<uint64_t>(dtype)), dtype);
   return slot;
 }
@@ -185,21 +185,20 @@ const StringAttr* Context::stringAttr(std::string_view raw, uint64_t h, uint64_t
 size_t Context::stringAttrs(std::span<const std::string_view> raws, std::span<const StringAttr*> out) {
   size_t stringsBefore = strings_.size();
   // Both hashes, for the attribute table and the string table.
-  std::vector<std::pair<uint64_t, uint64_t>> hashes(raws.size());
-  for (size_t i = 0; i < raws.size(); ++i) hashes[i] = {stringAttrHash(raws[i]), hashString(raws[i])};
-  {
-    MaybeLock objects(objectsLock_, concurrent_);
-    MaybeLock strings(stringsLock_, concurrent_);
-    attrs_.reserve(attrs_.size() + raws.size());
-    strings_.reserve(strings_.size() + raws.size());
+  std::vector<uint64_t> attrHashes(raws.size()), textHashes(raws.size());
+  for (size_t i = 0; i < raws.size(); ++i) {
+    attrHashes[i] = stringAttrHash(raws[i]);
+    textHashes[i] = hashString(raws[i]);
   }
+  attrs_.reserveFor(attrHashes, concurrent_);
+  strings_.reserveFor(textHashes, concurrent_);
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < raws.size(); ++i) {
     if (i + kAhead < raws.size()) {
-      attrs_.prefetch(hashes[i + kAhead].first);
-      strings_.prefetch(hashes[i + kAhead].second);
+      attrs_.prefetch(attrHashes[i + kAhead]);
+      strings_.prefetch(textHashes[i + kAhead]);
     }
-    out[i] = stringAttr(raws[i], hashes[i].first, hashes[i].second);
+    out[i] = stringAttr(raws[i], attrHashes[i], textHashes[i]);
   }
   return strings_.size() - stringsBefore;
 }
@@ -291,13 +290,13 @@ const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span
   auto byDim = [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; };
   if (!std::is_sorted(partial.begin(), partial.end(), byDim)) {
     {
-      MaybeLock lock(objectsLock_, concurrent_);
+      MaybeLock lock(attrs_.lockFor(h), concurrent_);  // the shard attr is in guards its canonical_
       if (attr->canonical_) return attr;
     }
     std::vector<PartialEntry> sorted(partial.begin(), partial.end());
     std::sort(sorted.begin(), sorted.end(), byDim);
     const TensorDistAttr* canonical = tensorDistAttr(mesh, dimsMapping, sorted, placements);
-    MaybeLock lock(objectsLock_, concurrent_);
+    MaybeLock lock(attrs_.lockFor(h), concurrent_);
     attr->canonical_ = canonical;
   }
   return attr;

@@ -15,7 +15,8 @@
 //   splits them as printProgram's and verifyProgram's threaded forms do.
 // - While a Context::Concurrent scope is open (`--threads`: the reader's
 //   chunks), any thread may intern strings, types, attributes and attribute
-//   lists into it, each call taking the table's lock; and a thread holding
+//   lists into it, each call taking the lock of the table's shard its hash
+//   falls in (core/sharded_table.h); and a thread holding
 //   a Context::Worker allocates IR from an arena of its own through
 //   arena(). What each thread builds is its own until the scope closes.
 //   newWalkEpoch() and stringAttrs() stay with the thread that opened it.
@@ -36,6 +37,7 @@
 #include "core/arena.h"
 #include "core/attributes.h"
 #include "core/hash.h"
+#include "core/sharded_table.h"
 #include "core/threads.h"
 #include "core/types.h"
 #include "core/value.h"
@@ -179,7 +181,7 @@ class Context {
   /// What the parents hold for `h` in their `table`, the nearest first;
   /// read without their locks (nothing writes them while this reads).
   template <class T, class Eq>
-  const T* findInParents(UniqueTable<T> Context::*table, uint64_t h, Eq&& eq) const {
+  const T* findInParents(ShardedTable<T> Context::*table, uint64_t h, Eq&& eq) const {
     for (const Context* up = parent_; up; up = up->parent_)
       if (const T* found = (up->*table).find(h, eq)) return found;
     return nullptr;
@@ -188,19 +190,21 @@ class Context {
   const Context* parent_ = nullptr;
   std::shared_ptr<const Context> parentOwner_;  // when the parent's owner was given: it outlives this
   Arena arena_;
-  // Concurrent interning: objectsLock_ guards the type, attribute and list
-  // tables and may be held while taking stringsLock_, never the reverse.
+  // Concurrent interning: each shard's lock guards its part of a table. A
+  // type, attribute or list shard's may be held while taking a string
+  // shard's, never the reverse, and no two of one table's at once.
+  // scalarsLock_ guards scalars_.
   bool concurrent_ = false;
-  SpinLock objectsLock_, stringsLock_;
+  SpinLock scalarsLock_;
   std::mutex workersMutex_;
   std::vector<std::unique_ptr<Arena>> workerArenas_;
   std::shared_ptr<SlabPool> workerSlabs_;  // worker arenas' slabs: none faulted in ahead
   static inline thread_local Context* tlsContext_ = nullptr;
   static inline thread_local Arena* tlsArena_ = nullptr;
-  UniqueTable<InternedString> strings_;
-  UniqueTable<InternedAttrList> attrLists_;
-  UniqueTable<Type> types_;
-  UniqueTable<Attribute> attrs_;
+  ShardedTable<InternedString> strings_;
+  ShardedTable<InternedAttrList> attrLists_;
+  ShardedTable<Type> types_;
+  ShardedTable<Attribute> attrs_;
   const ScalarType* scalars_[32] = {};
   const NullType* nullType_;
   const BoolAttr* true_;

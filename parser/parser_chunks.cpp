@@ -5,12 +5,13 @@
 // chunk's ops into a chain of its own (core/operation.h: OpChain), with the
 // Context's interning locked (core/context.h: Context::Concurrent). An
 // operand naming a value its chunk does not define is left null and noted.
-// Joining the chunks in order then does what one reader would have done in
-// between: it finds each noted value in an earlier chunk and sets the
-// operand (uses join each value's list in text order, as one reader makes
-// them), rereads the operand's type where its value's mesh was the hint,
-// checks it, and takes each print-style fact from the first chunk that
-// noted one.
+// Joining the chunks then does what one reader would have done in between:
+// it finds each noted value in an earlier chunk and sets the operand,
+// rereads the operand's type where its value's mesh was the hint, checks
+// it, and takes each print-style fact from the first chunk that noted one.
+// The operands are set on the threads too, each thread the uses of its own
+// share of the values (by name: Parser::joinPart) in text order, so that
+// each value's uses come in the order one reader makes them.
 //
 // The join gives up, and one thread reads the whole text again, on anything
 // one reader would have said something about or read otherwise: a
@@ -68,14 +69,20 @@ int64_t Parser::numberOf(std::string_view name) {
   return ec == std::errc() && p == digits.data() + digits.size() ? n : -1;
 }
 
+size_t Parser::joinPart(std::string_view name, int64_t n, size_t parts) {
+  if (parts <= 1) return 0;
+  return static_cast<size_t>(n >= 0 ? static_cast<uint64_t>(n) : hashString(name)) % parts;
+}
+
 void Parser::parseChunk(std::string_view fullText, size_t begin, size_t end, bool first, bool last, Program& program,
-                        ChunkOut& out) {
+                        size_t joinParts, ChunkOut& out) {
   // The text ends where the chunk does: nothing reads past it.
   text_ = fullText.substr(0, end);
   lex_ = Lexer(text_);
   lex_.resetTo(text_.data() + begin);
   program_ = &program;
   out = ChunkOut();
+  out.deferred.resize(std::max<size_t>(joinParts, 1));
   style_ = &out.style;
   chunk_ = &out;
   chunkBlock_ = &program.body();
@@ -198,7 +205,7 @@ const ProcessMesh* hintOf(const Value* v, const ProcessMesh* opMesh) {
 
 /// Checks a deferred operand's type against its value's as one reader
 /// would (reread with the value's mesh for a hint where that differs); a
-/// kwarg or block argument without a type learns it here.
+/// kwarg or block argument without a type learns it here, at its first use.
 bool checkType(const Parser::Deferred& d, Parser& types) {
   Value* v = d.value;
   const Type* t = d.type;
@@ -211,42 +218,44 @@ bool checkType(const Parser::Deferred& d, Parser& types) {
   return true;
 }
 
-/// On a thread: finds the value of each deferred operand of chunk `k`
-/// in an earlier chunk, and checks its type where the value has one (no
-/// type changes until the join).
-void resolveDeferred(std::vector<Parser::ChunkOut>& chunks, size_t k, Parser& types) {
-  // Checking a type reads the value, a cache miss each: values are found
-  // (and fetched) kAhead operands before their types are checked.
-  constexpr size_t kAhead = 8;
-  auto find = [&](Parser::Deferred& d) {
+/// On a thread: sets the deferred operands of part `part` of every chunk,
+/// in text order, each to the value an earlier chunk defines, and checks
+/// its type. The values of a part are only its own, so no other thread
+/// touches their uses or types. False where one reader would have said
+/// something.
+bool joinDeferred(std::vector<Parser::ChunkOut>& chunks, size_t part, Parser& types) {
+  // Finding a value, checking its type and setting the operand each miss
+  // the cache: values are found (and fetched) kFind operands ahead, and
+  // their first uses (which setting relinks) fetched kFirstUse ahead.
+  constexpr size_t kFind = 8, kFirstUse = 4;
+  for (size_t k = 1; k < chunks.size(); ++k) {
     // Undefined, or defined later (also in its own chunk, after the use): one reader reports it.
-    Value* v = findEarlier(chunks, k, d.name, d.number);
-    if (!v || Parser::definedIn(chunks[k], d.name, d.number)) {
-      d.check = Parser::Deferred::Check::Fails;
-      return;
-    }
-    d.value = v;
-    prefetch(v);
-  };
-  for (const auto& segment : chunks[k].deferred.segments()) {
-    Parser::Deferred* end = segment.end();
-    for (Parser::Deferred* d = segment.begin(); d != end && d != segment.begin() + kAhead; ++d) find(*d);
-    for (Parser::Deferred* d = segment.begin(); d != end; ++d) {
-      if (static_cast<size_t>(end - d) > kAhead) find(d[kAhead]);
-      if (d->check == Parser::Deferred::Check::Fails) continue;
-      if (!d->typeAt)
-        d->check = Parser::Deferred::Check::Done;
-      else if (d->value->type())
-        d->check = checkType(*d, types) ? Parser::Deferred::Check::Done : Parser::Deferred::Check::Fails;
+    auto find = [&](Parser::Deferred& d) {
+      Value* v = findEarlier(chunks, k, d.name, d.number);
+      if (v && Parser::definedIn(chunks[k], d.name, d.number)) v = nullptr;
+      d.value = v;
+      if (v) prefetch(v);
+      prefetch(d.operand);
+    };
+    for (const auto& segment : chunks[k].deferred[part].segments()) {
+      Parser::Deferred* end = segment.end();
+      for (Parser::Deferred* d = segment.begin(); d != end && d != segment.begin() + kFind; ++d) find(*d);
+      for (Parser::Deferred* d = segment.begin(); d != end; ++d) {
+        if (static_cast<size_t>(end - d) > kFind) find(d[kFind]);
+        if (static_cast<size_t>(end - d) > kFirstUse && d[kFirstUse].value) prefetch(d[kFirstUse].value->firstUse());
+        if (!d->value) return false;
+        if (d->typeAt && !checkType(*d, types)) return false;
+        d->operand->set(d->value);
+      }
     }
   }
+  return true;
 }
 
-/// Joins the chunks into `program`; false where one reader would have
-/// read otherwise or said something (the caller then reads it alone).
-bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& chunks, Program& program) {
-  for (const Parser::ChunkOut& c : chunks)
-    if (!c.ok) return false;
+/// Joins the chunks into `program`, their deferred operands set already
+/// (joinDeferred); false where one reader would have read otherwise or said
+/// something (the caller then reads it alone).
+bool join(std::vector<Parser::ChunkOut>& chunks, Program& program) {
   // No value defined twice. Chunks' `%N` ranges mostly follow each other.
   for (size_t k = 1; k < chunks.size(); ++k)
     for (size_t j = 0; j < k; ++j)
@@ -264,27 +273,9 @@ bool join(Context& ctx, std::string_view text, std::vector<Parser::ChunkOut>& ch
   for (const auto& [shape, n] : shapes) ids += n;
   if (ids > (int64_t{1} << 22)) return false;
 
-  // Operands set in text order, so that each value's uses come in the order
-  // one reader makes them; the values were found, and most types checked,
-  // on the threads (resolveDeferred).
-  DiagnosticEngine quiet;
-  Parser types(ctx, text, quiet);
-  for (size_t k = 1; k < chunks.size(); ++k)
-    for (const auto& segment : chunks[k].deferred.segments())
-      for (const Parser::Deferred& d : segment) {
-        // Each set misses on the operand, the value and its first use: fetch them ahead.
-        if (&d + 8 < segment.end()) {
-          prefetch((&d + 8)->operand);
-          prefetch((&d + 8)->value);
-        }
-        if (&d + 4 < segment.end() && (&d + 4)->value) prefetch((&d + 4)->value->firstUse());
-        if (!d.value || d.check == Parser::Deferred::Check::Fails) return false;
-        d.operand->set(d.value);
-        if (d.check == Parser::Deferred::Check::Done) continue;
-        if (!checkType(d, types)) return false;
-      }
   // Chunk 0 defers nothing: everything before its ops is in it.
-  if (!chunks[0].deferred.empty()) return false;
+  for (const auto& part : chunks[0].deferred)
+    if (!part.empty()) return false;
 
   PrintStyle& style = program.style();
   auto take = [&](auto saw, auto apply) {
@@ -343,15 +334,20 @@ std::unique_ptr<Program> parseChunked(Context& ctx, std::string_view text, const
     onThreads(static_cast<uint32_t>(n), options, [&](Reader& reader, uint32_t k) {
       reader.diag.clear();
       if (options.aboutToRead) options.aboutToRead(cuts[k], cuts[k + 1]);
-      reader.parser.parseChunk(text, cuts[k], cuts[k + 1], k == 0, k + 1 == n, *program, chunks[k]);
+      reader.parser.parseChunk(text, cuts[k], cuts[k + 1], k == 0, k + 1 == n, *program, threads, chunks[k]);
       if (options.doneWith) options.doneWith(cuts[k], cuts[k + 1]);
     });
-    // The deferred operands' values, found on the threads too (chunk 0
-    // defers none), types reread over the whole text.
-    onThreads(static_cast<uint32_t>(n - 1), ParseOptions{},
-              [&](Reader& reader, uint32_t k) { resolveDeferred(chunks, k + 1, reader.parser); });
+    for (const Parser::ChunkOut& c : chunks)
+      if (!c.ok) return nullptr;
+    // The deferred operands set on the threads too, a part each (types
+    // reread over the whole text).
+    std::vector<char> joined(threads, 0);
+    onThreads(threads, ParseOptions{},
+              [&](Reader& reader, uint32_t part) { joined[part] = joinDeferred(chunks, part, reader.parser); });
+    for (char ok : joined)
+      if (!ok) return nullptr;
   }
-  if (!join(ctx, text, chunks, *program)) return nullptr;
+  if (!join(chunks, *program)) return nullptr;
   threadedReadCount.fetch_add(1, std::memory_order_relaxed);
   offset = chunks[0].programAt;
   program->setLocation(offset);

@@ -166,12 +166,12 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
   if (chunk_) {
     bool typed = tail.operandTypes.size() == operands_.size();
     for (uint32_t i : unresolved_)
-      chunk_->deferred.push_back(Deferred{.operand = &op->operand(i),
-                                          .name = operandNames_[i].text,
-                                          .typeAt = typed ? tailScan_.end - tail.operandTypesFromEnd[i] : nullptr,
-                                          .type = typed ? tail.operandTypes[i] : nullptr,
-                                          .opMesh = tail.opMesh,
-                                          .number = static_cast<int32_t>(numberOf(operandNames_[i].text))});
+      chunk_->defer(Deferred{.operand = &op->operand(i),
+                             .name = operandNames_[i].text,
+                             .typeAt = typed ? tailScan_.end - tail.operandTypesFromEnd[i] : nullptr,
+                             .type = typed ? tail.operandTypes[i] : nullptr,
+                             .opMesh = tail.opMesh,
+                             .number = static_cast<int32_t>(numberOf(operandNames_[i].text))});
   }
   for (size_t i = 0; i < resultNames_.size(); ++i) defineValue(resultNames_[i], op->result(static_cast<uint32_t>(i)));
   Token typesAt{TokenKind::Colon, false, std::string_view(tailScan_.end - tail.colonFromEnd, 1)};

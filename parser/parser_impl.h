@@ -47,11 +47,8 @@ class Parser {
     const char* typeAt;  // its type's text, or null when the op lists no operand types
     const Type* type;    // as read with the op's mesh for a hint
     const ProcessMesh* opMesh;
-    // What the join found: the value, and whether its type checked already
-    // (one that learns its type on first use is checked in text order).
-    Value* value = nullptr;
-    int32_t number;  // N of `%N` (at most 9 digits), or -1
-    enum class Check : uint8_t { Later, Done, Fails } check = Check::Later;
+    Value* value = nullptr;  // what the join found
+    int32_t number;          // N of `%N` (at most 9 digits), or -1
   };
   static_assert(sizeof(Deferred) <= 64, "a deferred operand in one cache line: 1.6M of them at 1M ops");
   /// What reading a chunk left for the join.
@@ -64,7 +61,10 @@ class Parser {
     std::vector<ValueEntry> numbered;
     std::unordered_map<std::string_view, ValueEntry> named;
     bool numbersInNamed = false;
-    SegmentedList<Deferred> deferred;
+    // Its deferred operands, in text order, in as many parts as the join
+    // has threads: all the uses of one value are in one part (joinPart).
+    std::vector<SegmentedList<Deferred>> deferred;
+    void defer(const Deferred& d) { deferred[joinPart(d.name, d.number, deferred.size())].push_back(d); }
     std::vector<std::string_view> argsMade;  // `%arg_N` made where first used
     PrintStyle style;
     bool sawDistEra = false, sawNumberStyle = false, sawTensorSpelling = false, sawChunkStyle = false;
@@ -72,10 +72,14 @@ class Parser {
   };
   /// Reads the bytes [begin, end) of the text, a run of whole ops of
   /// `program`'s own block (the first chunk starts at its `{` and reads its
-  /// header, the last ends at its `}` and the end of the text), into `out`.
+  /// header, the last ends at its `}` and the end of the text), into `out`,
+  /// its deferred operands in `joinParts` parts.
   /// Caches carry over from the chunks read before (later ones, in order).
   void parseChunk(std::string_view fullText, size_t begin, size_t end, bool first, bool last, Program& program,
-                  ChunkOut& out);
+                  size_t joinParts, ChunkOut& out);
+  /// Which of `parts` the join sets the uses of the value named `name`
+  /// (number `n` for `%N`, or -1) in.
+  static size_t joinPart(std::string_view name, int64_t n, size_t parts);
   /// A value a chunk defines, by name (and its number `n` for `%N`, or -1), or null.
   static Value* definedIn(const ChunkOut& chunk, std::string_view name, int64_t n);
   /// N of `%N` written the canonical way, or -1.

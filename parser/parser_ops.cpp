@@ -305,12 +305,12 @@ bool Parser::parseOp(Block& block) {
   ++numOpsRead_;
   for (uint32_t i : opDeferred_) {
     bool typed = hasOperandTypes && operandTypes.size() == operands.size();
-    chunk_->deferred.push_back(Deferred{.operand = &op->operand(i),
-                                        .name = operandNames[i].text,
-                                        .typeAt = typed ? operandTypesAt_[i] : nullptr,
-                                        .type = typed ? operandTypes[i] : nullptr,
-                                        .opMesh = opMesh,
-                                        .number = static_cast<int32_t>(numberOf(operandNames[i].text))});
+    chunk_->defer(Deferred{.operand = &op->operand(i),
+                           .name = operandNames[i].text,
+                           .typeAt = typed ? operandTypesAt_[i] : nullptr,
+                           .type = typed ? operandTypes[i] : nullptr,
+                           .opMesh = opMesh,
+                           .number = static_cast<int32_t>(numberOf(operandNames[i].text))});
   }
   for (size_t i = 0; i < resultNames.size(); ++i) defineValue(resultNames[i], op->result(static_cast<uint32_t>(i)));
   if (hasOperandTypes) checkOperandTypes(*op, operandTypes, typesAt, operandNames);
