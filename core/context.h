@@ -109,6 +109,11 @@ class Context {
   /// same attributes, same order) share storage. Most ops of a program
   /// repeat the list of another op, so this keeps an op to a pointer.
   std::span<const NamedAttr> attrList(std::span<const NamedAttr> attrs);
+  /// A copy of `attrs` for one op, not interned: for a list that holds an
+  /// attribute just made (every parameter's name is one), which no list
+  /// the Context holds can equal. Looking it up would miss, and keeping it
+  /// would grow the table by a list no other op shares.
+  std::span<const NamedAttr> ownAttrList(std::span<const NamedAttr> attrs) { return arena().copy(attrs); }
 
   // Types.
   const ScalarType* scalarType(DataType dtype);
@@ -121,6 +126,9 @@ class Context {
   // Attributes.
   const BoolAttr* boolAttr(bool v) { return v ? true_ : false_; }
   const StringAttr* stringAttr(std::string_view raw);
+  /// As stringAttr(raw), and `made` says whether the attribute is new: no
+  /// attribute list the Context holds can then hold it (see ownAttrList).
+  const StringAttr* stringAttr(std::string_view raw, bool& made);
   /// Escapes `"` and `\` in `value` and interns the result.
   const StringAttr* stringAttrFromValue(std::string_view value);
   /// stringAttr() of each of `raws` into `out` (the same size). For a pass

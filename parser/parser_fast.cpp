@@ -151,11 +151,15 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
   std::span<const NamedAttr> attrs = tail.attrs;
   if (!tail.holeEntries.empty()) {
     attrs_.assign(tail.attrs.begin(), tail.attrs.end());
+    bool fresh = false;  // a string no op had before (a parameter's name): a list no op has
     for (size_t k = 0; k < tail.holeEntries.size(); ++k) {
       auto [open, close] = tailScan_.holes[k];
-      attrs_[tail.holeEntries[k]].value = ctx_.stringAttr(std::string_view(open, static_cast<size_t>(close - open)));
+      bool made = false;
+      attrs_[tail.holeEntries[k]].value =
+          ctx_.stringAttr(std::string_view(open, static_cast<size_t>(close - open)), made);
+      fresh = fresh || made;
     }
-    attrs = ctx_.attrList(attrs_);
+    attrs = fresh ? ctx_.ownAttrList(attrs_) : ctx_.attrList(attrs_);
   }
   ++depth_;
   Operation* op = Operation::createInterned(ctx_, internOpName(name), operands_, tail.resultTypes, attrs);

@@ -79,3 +79,32 @@ TEST_CASE("string attributes made in a batch are the ones made one at a time", "
   REQUIRE(attrs[2000] == attrs[0]);
   ctx.stringAttrs({}, {});
 }
+
+TEST_CASE("a string attribute says whether it was made, and a list holding a new one is the op's own", "[core][hash]") {
+  pir::core::Context parent;
+  bool made = false;
+  const pir::core::StringAttr* a = parent.stringAttr("linear_0.w_0", made);
+  REQUIRE(made);
+  REQUIRE(parent.stringAttr("linear_0.w_0", made) == a);
+  REQUIRE_FALSE(made);
+  REQUIRE(parent.stringAttr("linear_0.w_0") == a);
+
+  // A child finds the parent's: not made.
+  pir::core::Context child(&parent, nullptr);
+  REQUIRE(child.stringAttr("linear_0.w_0", made) == a);
+  REQUIRE_FALSE(made);
+  REQUIRE(child.stringAttr("linear_0.b_0", made) != a);
+  REQUIRE(made);
+
+  // An own list is a copy: equal entries, its own storage, not interned.
+  pir::core::NamedAttr list[] = {{parent.intern("parameter_name"), a}};
+  std::span<const pir::core::NamedAttr> own = parent.ownAttrList(list);
+  REQUIRE(own.size() == 1);
+  REQUIRE(own.data() != list);
+  REQUIRE(own[0].key.data() == list[0].key.data());
+  REQUIRE(own[0].value == a);
+  std::span<const pir::core::NamedAttr> interned = parent.attrList(list);
+  REQUIRE(interned.data() != own.data());
+  REQUIRE(parent.attrList(own).data() == interned.data());
+  REQUIRE(parent.ownAttrList(list).data() != own.data());
+}

@@ -279,6 +279,47 @@ TEST_CASE("the fast path keeps strings, escapes and hints apart") {
   REQUIRE(fast.printed == "\n" + text);
 }
 
+TEST_CASE("an op whose string is new to the Context keeps its list to itself; one repeating a string shares") {
+  // Parameters, each with its own name: the fast path reads the second on
+  // with the first's tail, and the name is a new string each time. The last
+  // repeats the third's name.
+  std::string text = "{\n";
+  auto param = [&](int id, const std::string& name) {
+    text += "    (%" + std::to_string(id) + ") = \"builtin.parameter\" () {is_parameter:[true],parameter_name:\"" +
+            name + "\",persistable:[true],stop_gradient:[false]} : () -> builtin.tensor<8x8xf32>\n";
+  };
+  for (int i = 0; i < 6; ++i) param(i, "linear_" + std::to_string(i) + ".w_0");
+  param(6, "linear_2.w_0");
+  text += "}\n";
+  for (bool fast : {true, false}) {
+    CAPTURE(fast);
+    core::Context ctx;
+    core::SourceFile src("t.pir", text);
+    core::DiagnosticEngine diag(&src);
+    ParseOptions options;
+    options.fastPath = fast;
+    auto r = parseFile(ctx, src, diag, options);
+    REQUIRE(r);
+    core::Program& program = *(*r)[0].program;
+    REQUIRE(core::printProgram(program) == text);
+    std::vector<const core::Operation*> ops;
+    for (const core::Operation& op : program.body()) ops.push_back(&op);
+    REQUIRE(ops.size() == 7);
+    auto interned = [&](const core::Operation* op) {
+      return ctx.attrList(op->attributes()).data() == op->attributes().data();
+    };
+    size_t own = 0;
+    for (size_t i = 0; i < 6; ++i) own += !interned(ops[i]);
+    // The fast path gives an op whose name it makes a list of its own; the general path interns every list.
+    if (fast)
+      CHECK(own >= 3);
+    else
+      CHECK(own == 0);
+    CHECK(interned(ops[6]));  // its name was there: the list is looked up, and kept
+    CHECK(ops[6]->attributes()[1].value == ops[2]->attributes()[1].value);
+  }
+}
+
 TEST_CASE("threaded verifying reports what one thread reports", "[tsan]") {
   forEachParsed([](core::Program& program, const core::SourceFile& src) {
     for (bool dist : {false, true}) {

@@ -304,3 +304,50 @@ TEST_CASE("one program read, verified and printed on several threads gives one t
   REQUIRE(one == text);
   for (unsigned threads : {2u, unsigned{kThreads}}) REQUIRE(readPrint(threads) == one);
 }
+
+// The Context's tables while threads intern at once (Context::Concurrent):
+// each is cut into shards with a lock each (core/sharded_table.h). Threads
+// interning overlapping strings, string attributes, dist types and lists
+// get one object for each, and each string attribute is made exactly once.
+TEST_CASE("threads interning at once into one Context get one object for each thing") {
+  Context ctx;
+  constexpr int kNames = 3000;
+  std::vector<std::vector<const void*>> got(kThreads);
+  std::vector<int> madeCount(kThreads, 0);
+  {
+    Context::Concurrent concurrent(ctx);
+    onThreads([&](int t) {
+      Context::Worker worker(ctx);
+      got[t].resize(3 * kNames);
+      // Each thread walks the names from its own start, so that threads make different ones first.
+      for (int k = 0; k < kNames; ++k) {
+        int i = (k + t * kNames / kThreads) % kNames;
+        std::string name = "param_" + std::to_string(i);
+        bool made = false;
+        const StringAttr* s = ctx.stringAttr(name, made);
+        madeCount[t] += made;
+        int64_t shape[] = {2};
+        int64_t ids[] = {0, 1};
+        int64_t mapping[] = {i % 2 - 1, -1};
+        int64_t dims[] = {2 + i % 7, 8};
+        const Type* type =
+            ctx.distTensorType(DataType::F32, dims, ctx.tensorDistAttr(ctx.processMesh(shape, ids), mapping));
+        NamedAttr list[] = {{ctx.intern("parameter_name"), s}, {ctx.intern("shape_" + std::to_string(i % 5)), s}};
+        got[t][3 * i] = s;
+        got[t][3 * i + 1] = type;
+        got[t][3 * i + 2] = ctx.attrList(list).data();
+      }
+      return std::string();
+    });
+  }
+  int made = 0;
+  for (int t = 0; t < kThreads; ++t) made += madeCount[t];
+  CHECK(made == kNames);
+  for (int t = 1; t < kThreads; ++t) CHECK(got[t] == got[0]);
+  // And the same objects once the scope is closed, from one thread.
+  for (int i = 0; i < kNames; i += 7) {
+    const StringAttr* s = ctx.stringAttr("param_" + std::to_string(i));
+    CHECK(static_cast<const void*>(s) == got[0][3 * i]);
+    CHECK(s->raw() == "param_" + std::to_string(i));
+  }
+}
