@@ -279,6 +279,39 @@ TEST_CASE("the fast path keeps strings, escapes and hints apart") {
   REQUIRE(fast.printed == "\n" + text);
 }
 
+TEST_CASE("a kwarg typed at its first use, in a later chunk, and named values across chunks, read as one thread does",
+          "[tsan]") {
+  // Kwargs have no type until their first use, and are named, not numbered
+  // (their uses are set by the thread their name hashes to); one is used in
+  // many ops, which each chunk of one op reads on its own. The broken copy
+  // uses it with another type further on: one reader reports that.
+  auto program = [](const std::string& laterType) {
+    std::string text = "{\n    ^kw:\n        %kwarg_a {}\n        %kwarg_b {}\n        %kwarg_c {}\n";
+    for (int i = 0; i < 24; ++i) {
+      // %kwarg_c is first used by the 11th op, far from the chunk that declares it.
+      std::string type = i == 18 ? laterType : "builtin.tensor<4x8xf32>";  // an op reading %kwarg_c
+      std::string first = i >= 10 && i % 2 == 0 ? "%kwarg_c" : "%kwarg_a";
+      std::string other = i % 3 == 0 ? "%kwarg_b" : "%" + std::to_string(i - 1);
+      text += "    (%" + std::to_string(i) + ") = \"pd_op.add\" (" + first + ", " + other +
+              ") {stop_gradient:[false]} : (" + type + ", builtin.tensor<4x8xf32>) -> builtin.tensor<4x8xf32>\n";
+    }
+    return text + "}\n";
+  };
+  for (const std::string& laterType :
+       {std::string("builtin.tensor<4x8xf32>"), std::string("builtin.tensor<4x9xf32>")}) {
+    CAPTURE(laterType);
+    std::string text = program(laterType);
+    Read one = readWith(text, ParseOptions{});
+    CHECK(one.ok == (laterType == "builtin.tensor<4x8xf32>"));
+    for (unsigned threads : {2u, 3u, 5u}) {
+      CAPTURE(threads);
+      size_t before = threadedReads();
+      requireSame(one, readWith(text, threaded(threads, 1)));
+      CHECK(threadedReads() == before + (one.ok ? 1 : 0));  // read on threads, or given up on as designed
+    }
+  }
+}
+
 TEST_CASE("an op whose string is new to the Context keeps its list to itself; one repeating a string shares") {
   // Parameters, each with its own name: the fast path reads the second on
   // with the first's tail, and the name is a new string each time. The last
