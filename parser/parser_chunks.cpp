@@ -23,7 +23,6 @@
 //===----------------------------------------------------------------------===//
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <cstring>
 #include <memory>
 #include <set>
@@ -60,14 +59,6 @@ std::vector<size_t> cutPoints(std::string_view text, unsigned threads, size_t mi
 }
 
 }  // namespace
-
-int64_t Parser::numberOf(std::string_view name) {
-  std::string_view digits = name.substr(1);
-  if (digits.empty() || digits.size() > 9 || !isDigit(digits[0]) || (digits[0] == '0' && digits.size() > 1)) return -1;
-  uint32_t n = 0;
-  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  return ec == std::errc() && p == digits.data() + digits.size() ? n : -1;
-}
 
 size_t Parser::joinPart(std::string_view name, int64_t n, size_t parts) {
   if (parts <= 1) return 0;

@@ -1,5 +1,4 @@
 //===- parser_ops.cpp - programs, blocks, operations and values -----------===//
-#include <charconv>
 #include <unordered_set>
 
 #include "core/huge_pages.h"
@@ -480,31 +479,41 @@ bool Parser::parseNamedAttrList(std::vector<NamedAttr>& attrs, const ProcessMesh
 // Values
 //===----------------------------------------------------------------------===//
 
-Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
-  std::string_view digits = name.substr(1);
+int64_t Parser::numberOf(std::string_view name) {
   // `%N` written the canonical way (`%0123` is another name than `%123`).
-  if (!digits.empty() && digits.size() <= 9 && isDigit(digits[0]) && (digits[0] != '0' || digits.size() == 1)) {
-    uint32_t n = 0;
-    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-    if (ec == std::errc() && p == digits.data() + digits.size()) {
-      // A number that once fell outside the dense table's window lives in
-      // named_ for good, though the window has grown past it since.
-      if (numbersInNamed_)
-        if (auto it = named_.find(name); it != named_.end()) return &it->second;
-      // A dense table for `%N` while N stays near the number of ops read, so
-      // a hostile `%999999999` cannot make it huge. The table never holds
-      // more than the window, so what is outside it was never in it.
-      // (A chunk's table starts at the first number it defines.)
-      if (n >= numberBase_ && n - numberBase_ < 4 * static_cast<int64_t>(numOpsRead_) + 4096) {
-        auto i = static_cast<size_t>(n - numberBase_);
-        if (i < numbered_.size()) return &numbered_[i];
-        if (!create) return nullptr;
-        if (i >= numbered_.capacity()) numbered_.reserve(std::max<size_t>(i + 1, numbered_.capacity() * 2));
-        numbered_.resize(i + 1);  // usually one more: values are numbered in order
-        return &numbered_[i];
-      }
-      if (create) numbersInNamed_ = true;
+  // Nine digits at most: no overflow to check.
+  std::string_view digits = name.substr(std::min<size_t>(1, name.size()));
+  if (digits.empty() || digits.size() > 9 || (digits[0] == '0' && digits.size() > 1)) return -1;
+  int64_t n = 0;
+  for (char c : digits) {
+    if (!isDigit(c)) return -1;
+    n = n * 10 + (c - '0');
+  }
+  return n;
+}
+
+Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
+  if (int64_t n = numberOf(name); n >= 0) {
+    // A number that once fell outside the dense table's window lives in
+    // named_ for good, though the window has grown past it since.
+    if (numbersInNamed_)
+      if (auto it = named_.find(name); it != named_.end()) return &it->second;
+    // A dense table for `%N` while N stays near the number of ops read, so
+    // a hostile `%999999999` cannot make it huge. The table never holds
+    // more than the window, so what is outside it was never in it.
+    // (A chunk's table starts at the first number it defines.)
+    if (n >= numberBase_ && n - numberBase_ < 4 * static_cast<int64_t>(numOpsRead_) + 4096) {
+      auto i = static_cast<size_t>(n - numberBase_);
+      if (i < numbered_.size()) return &numbered_[i];
+      if (!create) return nullptr;
+      if (i >= numbered_.capacity()) numbered_.reserve(std::max<size_t>(i + 1, numbered_.capacity() * 2));
+      if (i == numbered_.size())
+        numbered_.emplace_back();  // values are mostly numbered in order
+      else
+        numbered_.resize(i + 1);
+      return &numbered_[i];
     }
+    if (create) numbersInNamed_ = true;
   }
   if (create) return &named_[name];
   auto it = named_.find(name);
