@@ -596,8 +596,10 @@ void parseChunks(Session& session, std::string_view text, std::deque<Chunk>& chu
     parseOptions.aboutToRead = [&file, &cut](size_t begin, size_t end) {
       file.mapIn(cut.begin + begin, cut.begin + end);
     };
+    size_t threadedBefore = parser::threadedReads();
     auto parsed = parser::parseFile(session.ctx, chunk.source, chunk.diag, parseOptions);
-    spdlog::debug("parsed chunk {} in {:.1f} ms", chunk.index, msSince(parseStart));
+    spdlog::debug("parsed chunk {} in {:.1f} ms{}", chunk.index, msSince(parseStart),
+                  parser::threadedReads() > threadedBefore ? " on threads" : "");
     if (!parsed) {
       chunk.ok = false;
       // A marker with no program after it: said of the marker, as when the

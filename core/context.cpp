@@ -304,15 +304,12 @@ const TensorDistAttr* Context::tensorDistAttr(const ProcessMesh* mesh, std::span
   const TensorDistAttr* attr = lookup();
   auto byDim = [](const PartialEntry& a, const PartialEntry& b) { return a.meshDim < b.meshDim; };
   if (!std::is_sorted(partial.begin(), partial.end(), byDim)) {
-    {
-      MaybeLock lock(attrs_.lockFor(h), concurrent_);  // the shard attr is in guards its canonical_
-      if (attr->canonical_) return attr;
-    }
+    if (attr->canonical_.load(std::memory_order_acquire)) return attr;
     std::vector<PartialEntry> sorted(partial.begin(), partial.end());
     std::sort(sorted.begin(), sorted.end(), byDim);
+    // Two threads may both get here: both store the same interned attr.
     const TensorDistAttr* canonical = tensorDistAttr(mesh, dimsMapping, sorted, placements);
-    MaybeLock lock(attrs_.lockFor(h), concurrent_);
-    attr->canonical_ = canonical;
+    attr->canonical_.store(canonical, std::memory_order_release);
   }
   return attr;
 }

@@ -14,11 +14,12 @@
 //   scratch marks into values, so they count as writes, unless a walk
 //   splits them as printProgram's and verifyProgram's threaded forms do.
 // - While a Context::Concurrent scope is open (`--threads`: the reader's
-//   chunks), any thread may intern strings, types, attributes and attribute
-//   lists into it, each call taking the lock of the table's shard its hash
-//   falls in (core/sharded_table.h); and a thread holding
-//   a Context::Worker allocates IR from an arena of its own through
-//   arena(). What each thread builds is its own until the scope closes.
+//   chunks), any thread holding a Context::Worker may intern strings,
+//   types, attributes and attribute lists into it, each call taking the
+//   lock of the table's shard its hash falls in (core/sharded_table.h).
+//   The Worker is what makes allocating safe: arena() gives that thread an
+//   arena of its own (the Context's own is not locked), for interned objects
+//   and IR alike. What each thread builds is its own until the scope closes.
 //   newWalkEpoch() and stringAttrs() stay with the thread that opened it.
 // - A Context made over a parent (core::Context(parent, pool)) finds what
 //   the parent holds there, reading the parent's tables without its locks:

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -75,7 +76,10 @@ class TensorDistAttr : public Attribute {
 
   /// The representative of all attrs equal to this one (partial sorted by
   /// mesh dim). Two attrs are equal iff their canonical pointers are equal.
-  const TensorDistAttr* canonical() const { return canonical_ ? canonical_ : this; }
+  const TensorDistAttr* canonical() const {
+    const TensorDistAttr* c = canonical_.load(std::memory_order_acquire);
+    return c ? c : this;
+  }
 
   bool isShard() const;
   bool isPartial() const { return !partial_.empty(); }
@@ -87,7 +91,9 @@ class TensorDistAttr : public Attribute {
   std::span<const int64_t> dims_;
   std::span<const PartialEntry> partial_;
   const PlacementsAttr* placements_;
-  mutable const TensorDistAttr* canonical_ = nullptr;
+  // Set once, by the Context, to the same interned attr whichever thread
+  // sets it (--threads: readers compare types while others intern).
+  mutable std::atomic<const TensorDistAttr*> canonical_{nullptr};
 };
 
 inline bool sameDistAttr(const TensorDistAttr* a, const TensorDistAttr* b) {

@@ -73,7 +73,7 @@ void Parser::parseChunk(std::string_view fullText, size_t begin, size_t end, boo
   lex_.resetTo(text_.data() + begin);
   program_ = &program;
   out = ChunkOut();
-  out.deferred.resize(std::max<size_t>(joinParts, 1));
+  out.parts.resize(std::max<size_t>(joinParts, 1));
   style_ = &out.style;
   chunk_ = &out;
   chunkBlock_ = &program.body();
@@ -228,16 +228,16 @@ bool joinDeferred(std::vector<Parser::ChunkOut>& chunks, size_t part, Parser& ty
       if (v) prefetch(v);
       prefetch(d.operand);
     };
-    for (const auto& segment : chunks[k].deferred[part].segments()) {
-      Parser::Deferred* end = segment.end();
-      for (Parser::Deferred* d = segment.begin(); d != end && d != segment.begin() + kFind; ++d) find(*d);
-      for (Parser::Deferred* d = segment.begin(); d != end; ++d) {
-        if (static_cast<size_t>(end - d) > kFind) find(d[kFind]);
-        if (static_cast<size_t>(end - d) > kFirstUse && d[kFirstUse].value) prefetch(d[kFirstUse].value->firstUse());
-        if (!d->value) return false;
-        if (d->typeAt && !checkType(*d, types)) return false;
-        d->operand->set(d->value);
-      }
+    const std::vector<Parser::Deferred*>& mine = chunks[k].parts[part];
+    size_t n = mine.size();
+    for (size_t i = 0; i < n && i < kFind; ++i) find(*mine[i]);
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kFind < n) find(*mine[i + kFind]);
+      if (i + kFirstUse < n && mine[i + kFirstUse]->value) prefetch(mine[i + kFirstUse]->value->firstUse());
+      Parser::Deferred& d = *mine[i];
+      if (!d.value) return false;
+      if (d.typeAt && !checkType(d, types)) return false;
+      d.operand->set(d.value);
     }
   }
   return true;
@@ -265,8 +265,7 @@ bool join(std::vector<Parser::ChunkOut>& chunks, Program& program) {
   if (ids > (int64_t{1} << 22)) return false;
 
   // Chunk 0 defers nothing: everything before its ops is in it.
-  for (const auto& part : chunks[0].deferred)
-    if (!part.empty()) return false;
+  if (!chunks[0].deferred.empty()) return false;
 
   PrintStyle& style = program.style();
   auto take = [&](auto saw, auto apply) {

@@ -61,10 +61,17 @@ class Parser {
     std::vector<ValueEntry> numbered;
     std::unordered_map<std::string_view, ValueEntry> named;
     bool numbersInNamed = false;
-    // Its deferred operands, in text order, in as many parts as the join
-    // has threads: all the uses of one value are in one part (joinPart).
-    std::vector<SegmentedList<Deferred>> deferred;
-    void defer(const Deferred& d) { deferred[joinPart(d.name, d.number, deferred.size())].push_back(d); }
+    // Its deferred operands in text order, and each of them again in one of
+    // as many parts as the join has threads, in text order: all the uses of
+    // one value are in one part (joinPart). (One list of parts' pointers: a
+    // segmented list a part would map a huge page for each of threads x
+    // chunks parts, 1 GB on 8 threads.)
+    SegmentedList<Deferred> deferred;
+    std::vector<std::vector<Deferred*>> parts;
+    void defer(const Deferred& d) {
+      deferred.push_back(d);
+      parts[joinPart(d.name, d.number, parts.size())].push_back(&deferred.back());
+    }
     std::vector<std::string_view> argsMade;  // `%arg_N` made where first used
     PrintStyle style;
     bool sawDistEra = false, sawNumberStyle = false, sawTensorSpelling = false, sawChunkStyle = false;

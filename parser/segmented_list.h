@@ -63,6 +63,8 @@ class SegmentedList {
   }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  /// The last element (it stays where it is as the list grows).
+  T& back() { return *(segments_.back().data_ + segments_.back().size_ - 1); }
 
   /// The elements in order, a segment at a time: `for (auto& s : l.segments()) for (T& v : s)`.
   const std::vector<Segment>& segments() const { return segments_; }

@@ -6,7 +6,8 @@
 # change that must not change any output (a faster pass, a threaded reader):
 # run it with the binary before and after.
 #
-#   COMPARE_INPUTS   the programs (default: every .pir of testdata and the corpus)
+#   COMPARE_INPUTS   the programs (default: every .pir of testdata and the corpus, and two
+#                    generated ones of 10 MB, big enough to be read on threads)
 #   COMPARE_RUNS     one run a line, its arguments after the program; OUT
 #                    stands for a fresh output folder (default: the list below)
 #   COMPARE_TIMEOUT  seconds a run may take (default 60)
@@ -29,14 +30,20 @@ default_runs='--threads 1
 --pass-pipeline=apply-partition,lower-reshard{rank=1},partition-rank{rank=1},dist-to-dense{rank=1},remove-unuseful-comm'
 runs=${COMPARE_RUNS:-$default_runs}
 timeout=${COMPARE_TIMEOUT:-60}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 if [ -n "${COMPARE_INPUTS:-}" ]; then
   inputs=$COMPARE_INPUTS
 else
+  # testdata and the corpus are under 100 KB a program: --threads reads a
+  # program on threads only from two chunks of 4 MB, so two bigger ones
+  # (gen-program, one of them on a 2x4 mesh for split-ranks) run that path.
+  mkdir -p "$work/gen"
+  "$root/scripts/gen-program" --ops 20000 --seed 3 -o "$work/gen/big.pir" || exit 2
+  "$root/scripts/gen-program" --ops 20000 --seed 5 --mesh 2x4 -o "$work/gen/big_mesh.pir" || exit 2
   inputs=$(find "$root/testdata" "$root/../shared/corpus" -name '*.pir' 2>/dev/null | sort)
+  inputs+=$'\n'"$work/gen/big.pir"$'\n'"$work/gen/big_mesh.pir"
 fi
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 # One run of one binary into $work/$side: rc, out, err and the folder OUT.
 run_one() {
@@ -47,7 +54,7 @@ run_one() {
   read -r -a args <<< "${line//OUT/$work/$side/out-dir}"
   timeout "$timeout" "$bin" "$input" "${args[@]}" > "$work/$side/stdout" 2> "$work/$side/stderr"
   echo $? > "$work/$side/rc"
-  sed -i "s|$work/$side|OUT|g" "$work/$side/stderr"
+  sed -i "s|$work/$side|OUT|g" "$work/$side/stdout" "$work/$side/stderr"
 }
 
 total=0 differing=0

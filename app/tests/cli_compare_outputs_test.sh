@@ -71,6 +71,7 @@ test_compare_outputs_blanks_its_scratch_folder() {
   bash "$COMPARE" ./names_folder ./names_folder > out 2> err
   rc=$?
   [ "$rc" = 0 ] || fail "exit $rc, expected 0: $(cat out err)"
+  grep -qx "compare-outputs: 4 runs, 0 differing" out || fail "summary: $(cat out)"
 }
 
 cli_main

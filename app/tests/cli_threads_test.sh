@@ -35,6 +35,11 @@ test_threads_round_trip() {
   threads_agree big.pir
   expect_rc 0
   same big.pir out "round trip"
+  # It was read on threads (so scripts/compare-outputs.sh's 20000-op inputs are too); a small one is not.
+  run big.pir --threads 2 --log-level=debug -o /dev/null
+  grep -q "parsed chunk 1 in .* ms on threads" err || fail "big.pir was not read on threads: $(cat err)"
+  run "$SIMPLE" --threads 2 --log-level=debug -o /dev/null
+  grep -q "on threads" err && fail "a small program was read on threads: $(cat err)"
   run big.pir --threads 2 -o file.pir
   expect_rc 0
   same big.pir file.pir "-o FILE"
