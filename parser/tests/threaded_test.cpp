@@ -338,6 +338,8 @@ TEST_CASE("an op whose string is new to the Context keeps its list to itself; on
     std::vector<const core::Operation*> ops;
     for (const core::Operation& op : program.body()) ops.push_back(&op);
     REQUIRE(ops.size() == 7);
+    // (Asking the Context interns an own list's copy; no other op's list is equal to it but op 6's, which the
+    // Context held already.)
     auto interned = [&](const core::Operation* op) {
       return ctx.attrList(op->attributes()).data() == op->attributes().data();
     };
@@ -349,6 +351,24 @@ TEST_CASE("an op whose string is new to the Context keeps its list to itself; on
     else
       CHECK(own == 0);
     CHECK(interned(ops[6]));  // its name was there: the list is looked up, and kept
+    CHECK(ops[6]->attributes()[1].value == ops[2]->attributes()[1].value);
+  }
+  // On threads, a chunk an op: which of ops 2 and 6 makes the name depends on which is read first, but they share
+  // the one attribute, and the text is one thread's.
+  for (unsigned threads : {2u, 3u}) {
+    CAPTURE(threads);
+    core::Context ctx;
+    core::SourceFile src("t.pir", text);
+    core::DiagnosticEngine diag(&src);
+    size_t before = threadedReads();
+    auto r = parseFile(ctx, src, diag, threaded(threads, 1));
+    REQUIRE(r);
+    REQUIRE(threadedReads() == before + 1);
+    core::Program& program = *(*r)[0].program;
+    REQUIRE(core::printProgram(program) == text);
+    std::vector<const core::Operation*> ops;
+    for (const core::Operation& op : program.body()) ops.push_back(&op);
+    REQUIRE(ops.size() == 7);
     CHECK(ops[6]->attributes()[1].value == ops[2]->attributes()[1].value);
   }
 }
