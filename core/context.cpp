@@ -181,16 +181,7 @@ const StringAttr* Context::stringAttr(std::string_view raw) {
 const StringAttr* Context::stringAttr(std::string_view raw, bool& made) {
   made = false;
   uint64_t h = stringAttrHash(raw);
-  auto eq = [&](const Attribute* base) {
-    return base->kind() == StringAttr::kKind && static_cast<const StringAttr*>(base)->raw() == raw;
-  };
-  MaybeLock lock(attrs_.lockFor(h), concurrent_);
-  if (auto* found = attrs_.find(h, eq)) return static_cast<const StringAttr*>(found);
-  if (auto* found = findInParents(&Context::attrs_, h, eq)) return static_cast<const StringAttr*>(found);
-  const StringAttr* created = arena().make<StringAttr>(h, intern(raw));
-  attrs_.insert(created);
-  made = true;
-  return created;
+  PIR_UNIQUE(attrs_, StringAttr, h, e->raw() == raw, (made = true, objArena.make<StringAttr>(h, intern(raw))));
 }
 
 const StringAttr* Context::stringAttr(std::string_view raw, uint64_t h, uint64_t textHash) {

@@ -4,8 +4,8 @@
 // each hash falls in one of kShards UniqueTables, each with a lock of its
 // own. Two threads wait for each other only when they land in the same
 // shard, and a growing shard holds up only its own lookups. With one lock
-// for all (as before), the readers of a program whose every parameter has a
-// new name spent half their time interning those names waiting for it.
+// for all (as before), most of the time two readers spent interning the
+// names of a program's parameters (each a new string) went to waiting for it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
