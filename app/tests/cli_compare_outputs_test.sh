@@ -28,17 +28,22 @@ EOF
   chmod +x "$1"
 }
 
-# compare NEW: runs the harness of pir-opt against NEW into ./out, exit code in $rc.
+# compare NEW [OLD]: runs the harness of OLD (default pir-opt) against NEW into ./out, exit code in $rc.
 compare() {
-  bash "$COMPARE" "$PIR_OPT" "$1" > out 2> err
+  bash "$COMPARE" "${2:-$PIR_OPT}" "$1" > out 2> err
   rc=$?
+}
+
+# expect_summary RC DIFFERING WHAT: the harness exited RC and counted DIFFERING of its 4 runs.
+expect_summary() {
+  [ "$rc" = "$1" ] || fail "$3: exit $rc, expected $1: $(cat out err)"
+  grep -qx "compare-outputs: 4 runs, $2 differing" out || fail "$3: summary: $(cat out)"
 }
 
 test_compare_outputs_agree_with_itself() {
   wrapper same ':'
   compare ./same
-  [ "$rc" = 0 ] || fail "exit $rc, expected 0: $(cat out err)"
-  grep -qx "compare-outputs: 4 runs, 0 differing" out || fail "summary: $(cat out)"
+  expect_summary 0 0 "same"
 }
 
 test_compare_outputs_finds_one_changed_rank_file() {
@@ -47,31 +52,26 @@ test_compare_outputs_finds_one_changed_rank_file() {
   ls_ranks=$("$PIR_OPT" "$SEED" --pass-pipeline=split-ranks --output-dir ranks > /dev/null 2>&1 && ls ranks)
   echo "$ls_ranks" | grep -qx rank1.pir || fail "split-ranks of the seed writes no rank1.pir: $ls_ranks"
   compare ./rank_file
-  [ "$rc" = 1 ] || fail "exit $rc, expected 1: $(cat out err)"
+  expect_summary 1 1 "rank file"
   grep -qx "differs: $SEED --pass-pipeline=split-ranks --output-dir OUT" out || fail "not reported: $(cat out)"
-  grep -qx "compare-outputs: 4 runs, 1 differing" out || fail "summary: $(cat out)"
 }
 
 test_compare_outputs_finds_a_changed_stderr_or_exit_code() {
   wrapper stderr_line '[ "$1" = "'"$SIMPLE"'" ] && [ -z "$dir" ] && echo extra >&2'
   compare ./stderr_line
-  [ "$rc" = 1 ] || fail "stderr: exit $rc, expected 1: $(cat out err)"
+  expect_summary 1 1 "stderr"
   grep -qx "differs: $SIMPLE --threads 2" out || fail "stderr change not reported: $(cat out)"
-  grep -qx "compare-outputs: 4 runs, 1 differing" out || fail "stderr summary: $(cat out)"
 
   wrapper exit_code '[ -z "$dir" ] && rc=3'
   compare ./exit_code
-  [ "$rc" = 1 ] || fail "exit code: exit $rc, expected 1: $(cat out err)"
-  grep -qx "compare-outputs: 4 runs, 2 differing" out || fail "exit code summary: $(cat out)"
+  expect_summary 1 2 "exit code"
 }
 
 test_compare_outputs_blanks_its_scratch_folder() {
   # A message naming the output folder differs by its scratch path only: not a difference.
   wrapper names_folder '[ -n "$dir" ] && echo "wrote $dir" >&2'
-  bash "$COMPARE" ./names_folder ./names_folder > out 2> err
-  rc=$?
-  [ "$rc" = 0 ] || fail "exit $rc, expected 0: $(cat out err)"
-  grep -qx "compare-outputs: 4 runs, 0 differing" out || fail "summary: $(cat out)"
+  compare ./names_folder ./names_folder
+  expect_summary 0 0 "scratch folder"
 }
 
 cli_main

@@ -19,28 +19,14 @@
 #include "parser/parser.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
-#include "passes/tests/test_files.h"
+#include "passes/tests/parse_file.h"
 
 using namespace pir;
 using namespace pir::core;
 
 namespace {
 
-using pir::testing::readFile;
-
-/// Every program of `path`, parsed into `ctx`.
-std::vector<std::unique_ptr<Program>> parseAll(Context& ctx, const std::string& path) {
-  std::string text = readFile(path);
-  REQUIRE(!text.empty());
-  SourceFile src(path, text);
-  DiagnosticEngine diag(&src);
-  auto r = parser::parseFile(ctx, src, diag);
-  INFO(diag.render());
-  REQUIRE(r.isOk());
-  std::vector<std::unique_ptr<Program>> out;
-  for (parser::ParsedProgram& p : r.value()) out.push_back(std::move(p.program));
-  return out;
-}
+using pir::testing::parseAll;
 
 /// Runs `pipeline` on `set`, which must succeed.
 void runOn(ProgramSet& set, const std::string& pipeline) {

@@ -20,25 +20,18 @@
 #include "parser/parser.h"
 #include "passes/pass_manager.h"
 #include "passes/pass_registry.h"
-#include "passes/tests/test_files.h"
+#include "passes/tests/parse_file.h"
 
 using namespace pir;
 using namespace pir::core;
 using namespace pir::passes;
-using pir::testing::readFile;
 
 namespace {
 
 std::unique_ptr<Program> parseOne(Context& ctx, const std::string& path) {
-  std::string text = readFile(path);
-  REQUIRE(!text.empty());
-  SourceFile src(path, text);
-  DiagnosticEngine diag(&src);
-  auto r = parser::parseFile(ctx, src, diag);
-  INFO(diag.render());
-  REQUIRE(r.isOk());
-  REQUIRE(r.value().size() == 1);
-  return std::move(r.value()[0].program);
+  std::vector<std::unique_ptr<Program>> programs = pir::testing::parseAll(ctx, path);
+  REQUIRE(programs.size() == 1);
+  return std::move(programs[0]);
 }
 
 /// Prints and verifies `program` on threads in short runs against one thread.
