@@ -99,7 +99,7 @@ void Operation::setAttributes(Context& ctx, std::span<const NamedAttr> attrs) {
 }
 
 void Operation::setOwnAttributes(Context& ctx, std::span<const NamedAttr> attrs) {
-  std::span<const NamedAttr> list = ctx.arena().copy(attrs);
+  std::span<const NamedAttr> list = ctx.ownAttrList(attrs);
   attrs_ = list.data();
   numAttrs_ = static_cast<uint32_t>(list.size());
 }
