@@ -277,16 +277,16 @@ class OutBuffer {
     return out;
   }
 
-  OutBuffer& operator+=(char c) {
+  [[gnu::always_inline]] OutBuffer& operator+=(char c) {
     if (cur_ == end_) grow(1);
     *cur_++ = c;
     return *this;
   }
-  OutBuffer& operator+=(std::string_view s) {
+  [[gnu::always_inline]] OutBuffer& operator+=(std::string_view s) {
     append(s.data(), s.size());
     return *this;
   }
-  void append(const char* p, size_t n) {
+  [[gnu::always_inline]] void append(const char* p, size_t n) {
     if (static_cast<size_t>(end_ - cur_) < n) grow(n);
     if (n <= 16 && n >= 8) {  // two overlapping words
       std::memcpy(cur_, p, 8);

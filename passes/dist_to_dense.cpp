@@ -78,6 +78,7 @@ class DistToDensePass : public RankProgramPass {
     program_ = named.program.get();
     types_.clear();
     lists_.clear();
+    localized_.clear();
     ops_ = OpInfoCache();  // keyed by this program's interned names
     dataShape_ = program_->context().intern("shape");
     value_ = program_->context().intern("value");
@@ -183,13 +184,21 @@ class DistToDensePass : public RankProgramPass {
              "the shape operand of a distributed pd_op.reshape must come from pd_op.full_int_array to be made local");
       return;
     }
-    auto old = getInt64Array(*full, value_);
-    if (!old || old->size() != shape->dims.size()) {
-      report(*full, "pd_op.full_int_array gives pd_op.reshape " + std::to_string(old ? old->size() : 0) +
-                        " dims for a result of " + std::to_string(shape->dims.size()));
-      return;
+    // Reshapes to one shape mostly read full_int_arrays of one list: each
+    // (list, local type) is localized once, and its list set again.
+    const NamedAttr* global = full->attributes().data();
+    Localized* done = global ? localized_.find(global) : nullptr;
+    if (done && done->type != reshape.result(0)->type()) done = nullptr;
+    const Attribute* local = nullptr;
+    if (!done) {
+      auto old = getInt64Array(*full, value_);
+      if (!old || old->size() != shape->dims.size()) {
+        report(*full, "pd_op.full_int_array gives pd_op.reshape " + std::to_string(old ? old->size() : 0) +
+                          " dims for a result of " + std::to_string(shape->dims.size()));
+        return;
+      }
+      local = spellerLike(full->attr(value_)).int64Array(shape->dims);
     }
-    const Attribute* local = spellerLike(full->attr(value_)).int64Array(shape->dims);
     if (!target->hasOneUse()) {  // others read the global value: this reshape gets its own copy
       const Type* type = target->type();
       Operation* copy =
@@ -200,7 +209,15 @@ class DistToDensePass : public RankProgramPass {
       full = copy;
       stats_.add("full_int_array ops copied");
     }
-    full->setAttr(ctx(), value_, local);
+    if (done) {
+      full->setInternedAttributes(std::span<const NamedAttr>(done->list, done->size));
+    } else {
+      full->setAttr(ctx(), value_, local);
+      if (global) {
+        std::span<const NamedAttr> list = full->attributes();
+        localized_[global] = Localized{reshape.result(0)->type(), list.data(), static_cast<uint32_t>(list.size())};
+      }
+    }
     stats_.add("reshape shapes localized");
   }
 
@@ -211,6 +228,7 @@ class DistToDensePass : public RankProgramPass {
     auto [entry, fresh] = lists_.tryEmplace(key);  // an op with an op_dist_attr: a list, so an address
     if (fresh) {
       std::vector<NamedAttr> attrs;
+      attrs.reserve(op.attributes().size());  // one key out, at most one in (growing it was 1% of split-ranks)
       const OpDistAttr* od = op.distAttr();
       bool keepChunk = od->hasChunkId() && !op.attr(chunkId_);
       for (const NamedAttr& a : op.attributes())
@@ -238,6 +256,13 @@ class DistToDensePass : public RankProgramPass {
     bool clean = false;  // no dist attribute in it
   };
   core::PointerMap<Rewritten> lists_;
+  // A full_int_array's list, localized for a reshape of one local type.
+  struct Localized {
+    const Type* type;
+    const NamedAttr* list;
+    uint32_t size;
+  };
+  core::PointerMap<Localized> localized_;
   OpInfoCache ops_;
   std::string left_;              // the first thing found still distributed
   int64_t distAttrsRemoved_ = 0;  // added to stats_ first and last: a lookup per op costs 5% of the pass

@@ -19,12 +19,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${ASAN_BUILD_DIR:-$root/build-asan}
 scratch=${FUZZ_SCRATCH:-/tmp/pir-fuzz}
-targets=(fuzz_roundtrip fuzz_passes fuzz_pipeline fuzz_executor)
-# Deterministic budget per target, sized so the four take about 2 minutes
+targets=(fuzz_roundtrip fuzz_reading fuzz_passes fuzz_pipeline fuzz_executor)
+# Deterministic budget per target, sized so the five take about 2 minutes
 # together on the 2-core CI machine, inside CI's 30 minutes (the first three
 # were 200k, 200k, 400k before fuzz_executor, which runs about 60 inputs a
-# second, came; soaks are for --long).
+# second, came; fuzz_reading reads each input three times, on threads too;
+# soaks are for --long).
 declare -A runs=([fuzz_roundtrip]=${FUZZ_RUNS_ROUNDTRIP:-100000}
+                 [fuzz_reading]=${FUZZ_RUNS_READING:-12000}
                  [fuzz_passes]=${FUZZ_RUNS_PASSES:-100000}
                  [fuzz_pipeline]=${FUZZ_RUNS_PIPELINE:-200000}
                  [fuzz_executor]=${FUZZ_RUNS_EXECUTOR:-2000})
@@ -57,6 +59,7 @@ status=0
 for t in "${targets[@]}"; do
   bin=$build/app/fuzz/$t
   seeds=$root/testdata/fuzz/${t#fuzz_}
+  [ "$t" = fuzz_reading ] && seeds=$root/testdata/fuzz/roundtrip  # the same texts, read three ways
   work=$scratch/$t
   mkdir -p "$work/corpus" "$work/artifacts"
   rm -rf "$work/artifacts"/*  # a finding of an earlier run is not this run's

@@ -177,6 +177,67 @@ TEST_CASE("dist-to-dense copies a full_int_array another op reads before making 
   CHECK(out.find("\"builtin.shadow_output\" (%2)") != std::string::npos);
 }
 
+TEST_CASE("dist-to-dense localizes full_int_arrays of one list once per local type, and copies a shared one") {
+  // Three full_int_arrays of one list [5,2,4] give the shapes of a sharded reshape, another sharded one (its
+  // full_int_array also read by a shadow_output, so copied) and a replicated one: on rank 1 the first two read
+  // [2,2,4], the third [5,2,4], and the shared full_int_array keeps [5,2,4].
+  const std::string mesh = "mesh_shape:[2],process_ids:[0,1]";
+  const std::string od = "op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},";
+  auto dist = [&](const std::string& dims, const std::string& map) {
+    return "pd_dist.tensor<" + dims + ", " + mesh + ",dims_mappings:[" + map + "]>";
+  };
+  auto data = [&](int id, const std::string& name, const std::string& map) {
+    return "    (%" + std::to_string(id) + R"() = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:")" + name +
+           "\"," + od + "result(0):{" + mesh + ",dims_mappings:[" + map +
+           "]},chunk_id:0},place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[5,8],stop_gradient:[true]} : "
+           "() -> " +
+           dist("5x8xf32", map) + "\n";
+  };
+  auto full = [&](int id) {
+    return "    (%" + std::to_string(id) + R"() = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,)" + od +
+           "result(0):{" + mesh +
+           ",dims_mappings:[-1]},chunk_id:0},place:(pd_op.Place)Place(cpu),stop_gradient:[true],value:[(Int64)5,"
+           "(Int64)2,(Int64)4]} : () -> " +
+           dist("3xi64", "-1") + "\n";
+  };
+  auto reshape = [&](int id, int x, int shape, const std::string& in, const std::string& out) {
+    return "    (%" + std::to_string(id) + R"() = "pd_op.reshape" (%)" + std::to_string(x) + ", %" +
+           std::to_string(shape) + ") {" + od + "operand(0):{" + mesh + ",dims_mappings:[" + in + "]},operand(1):{" +
+           mesh + ",dims_mappings:[-1]},result(0):{" + mesh + ",dims_mappings:[" + out +
+           "]},chunk_id:0},stop_gradient:[false]} : (" + dist("5x8xf32", in) + ", " + dist("3xi64", "-1") + ") -> " +
+           dist("5x2x4xf32", out) + "\n";
+  };
+  auto output = [&](int id, const std::string& name, const std::string& type, const std::string& map) {
+    return R"(    () = "builtin.shadow_output" (%)" + std::to_string(id) + ") {" + od + "operand(0):{" + mesh +
+           ",dims_mappings:[" + map + "]},chunk_id:0},output_name:\"" + name + "\"} : (" + dist(type, map) + ") -> \n";
+  };
+  std::string program = "{\n" + data(0, "x", "0,-1") + data(1, "y", "-1,-1") + full(2) +
+                        reshape(3, 0, 2, "0,-1", "0,-1,-1") + full(4) + reshape(5, 0, 4, "0,-1", "0,-1,-1") + full(6) +
+                        reshape(7, 1, 6, "-1,-1", "-1,-1,-1") + output(3, "a", "5x2x4xf32", "0,-1,-1") +
+                        output(5, "b", "5x2x4xf32", "0,-1,-1") + output(4, "c", "3xi64", "-1") +
+                        output(7, "d", "5x2x4xf32", "-1,-1,-1") + "}\n";
+  Run r(program, "partition-rank{rank=1},dist-to-dense{rank=1}");
+  REQUIRE(r.status.isOk());
+  std::string out = r.printed();
+  auto valueOf = [&](int id) {
+    std::string line = lineWith(out, "(%" + std::to_string(id) + ") = \"pd_op.full_int_array\"");
+    size_t at = line.find("value:");
+    return at == std::string::npos ? line : line.substr(at, line.find('}', at) - at);
+  };
+  CHECK(r.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.data", "pd_op.full_int_array", "pd_op.reshape",
+                                                "pd_op.full_int_array", "pd_op.full_int_array", "pd_op.reshape",
+                                                "pd_op.full_int_array", "pd_op.reshape", "builtin.shadow_output",
+                                                "builtin.shadow_output", "builtin.shadow_output",
+                                                "builtin.shadow_output"});
+  CHECK(valueOf(2) == "value:[(Int64)2,(Int64)2,(Int64)4]");
+  CHECK(valueOf(4) == "value:[(Int64)5,(Int64)2,(Int64)4]");  // read by output "c" too: its copy is made local
+  CHECK(valueOf(5) == "value:[(Int64)2,(Int64)2,(Int64)4]");
+  CHECK(valueOf(7) == "value:[(Int64)5,(Int64)2,(Int64)4]");  // the replicated reshape's
+  CHECK(out.find("\"pd_op.reshape\" (%0, %5)") != std::string::npos);
+  CHECK(out.find("\"pd_op.reshape\" (%1, %7)") != std::string::npos);
+  CHECK(lineWith(out, "output_name:\"c\"").find("(%4)") != std::string::npos);
+}
+
 TEST_CASE("dist-to-dense refuses a distributed reshape whose shape is computed") {
   std::string program = edited(kProgram, R"("pd_op.reshape" (%1, %2))", R"("pd_op.reshape" (%1, %0))");
   program = edited(
