@@ -91,6 +91,8 @@ class Parser {
   static Value* definedIn(const ChunkOut& chunk, std::string_view name, int64_t n);
   /// N of `%N` written the canonical way, or -1.
   static int64_t numberOf(std::string_view name);
+  /// numberOf for a name in the text being read, faster.
+  int64_t numberInText(std::string_view name) const;
   /// The type at `at` (the text is the parser's), read with `hint`; null
   /// after a diagnostic.
   const Type* reparseType(const char* at, const ProcessMesh* hint);

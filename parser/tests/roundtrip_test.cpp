@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "parser/tests/test_util.h"
 
@@ -54,6 +56,55 @@ TEST_CASE("hand-edited numbering is closed up and renumbered in print order", "[
     (%1) = "pd_op.relu" (%0) {} : (tensor<1xf32>) -> tensor<1xf32>
 }
 )");
+}
+
+TEST_CASE("a number is its canonical digits: leading zeros, letters and long numbers make other names",
+          "[parser][printer]") {
+  // Each name is defined once and read by the op after it: a name read as
+  // another's number would be a redefinition, or link the wrong value.
+  // Read with one thread and on threads (names at chunks' starts too).
+  const std::vector<std::string> names = {"%0",
+                                          "%00",
+                                          "%01",
+                                          "%1",
+                                          "%10",
+                                          "%010",
+                                          "%7",
+                                          "%07",
+                                          "%7a",
+                                          "%a7",
+                                          "%12345678",
+                                          "%012345678",
+                                          "%123456789",
+                                          "%1234567890",
+                                          "%99999999",
+                                          "%9_9",
+                                          "%18446744073709551617"};
+  std::string in = "{\n";
+  std::string out = "{\n";
+  for (size_t i = 0; i < names.size(); ++i) {
+    in += "    (" + names[i] + ") = \"a\" () {} : () -> f32\n";
+    in += "    () = \"b\" (" + names[i] + ") {} : (f32) -> \n";
+    out += "    (%" + std::to_string(i) + ") = \"a\" () {} : () -> f32\n";
+    out += "    () = \"b\" (%" + std::to_string(i) + ") {} : (f32) -> \n";
+  }
+  in += "}\n";
+  out += "}\n";
+  REQUIRE(roundTrip(in) == out);
+  for (unsigned threads : {2u, 3u}) {
+    core::Context ctx;
+    core::SourceFile src("input.pir", in);
+    core::DiagnosticEngine diag(&src);
+    parser::ParseOptions o;
+    o.threads = threads;
+    o.chunkBytes = 1;
+    auto parsed = parser::parseFile(ctx, src, diag, o);
+    REQUIRE(parsed);
+    CHECK(core::printProgram(*(*parsed)[0].program) == out);
+  }
+  // The same number spelled the same way is one name.
+  CHECK(errorsOf("{\n    (%12345678) = \"a\" () {} : () -> f32\n    (%12345678) = \"a\" () {} : () -> f32\n}\n")
+            .find("redefinition of value '%12345678'") != std::string::npos);
 }
 
 TEST_CASE("numbers past the dense table's window stay one name each", "[parser][printer]") {
