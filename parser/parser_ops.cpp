@@ -497,9 +497,10 @@ int64_t Parser::numberInText(std::string_view name) const {
   // Up to eight digits read as one word (the SWAR of fast_float's
   // parse_eight_digits_unrolled) where the text has eight bytes from the
   // first digit on: a loop of a digit at a time was 5% of a read.
+  if (name.size() < 2 || name.size() > 9) return numberOf(name);
   const char* p = name.data() + 1;
   size_t n = name.size() - 1;
-  if (name.size() < 2 || n > 8 || p < text_.data() || p + 8 > text_.data() + text_.size()) return numberOf(name);
+  if (p < text_.data() || p + 8 > text_.data() + text_.size()) return numberOf(name);
   if (p[0] == '0') return n == 1 ? 0 : -1;
   uint64_t word;
   std::memcpy(&word, p, 8);
