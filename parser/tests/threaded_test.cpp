@@ -279,6 +279,33 @@ TEST_CASE("the fast path keeps strings, escapes and hints apart") {
   REQUIRE(fast.printed == "\n" + text);
 }
 
+TEST_CASE("the fast path reads op names of every length, and leaves those with an escape to the general path") {
+  // Names of 1 to 24 bytes, plain and with an escaped quote, backslash or
+  // newline at each place (the fast path looks for the name's end eight
+  // bytes at a time); each line three times, so that its tail is memoized
+  // and then read from the memo.
+  std::string text = "{\n";
+  int n = 0;
+  auto line = [&](const std::string& name) {
+    for (int k = 0; k < 3; ++k)
+      text += "    (%" + std::to_string(n++) + ") = \"" + name + "\" () {a:(Int32)1} : () -> builtin.tensor<2xf32>\n";
+  };
+  for (size_t len = 1; len <= 24; ++len) {
+    std::string plain;
+    for (size_t i = 0; i < len; ++i) plain += static_cast<char>('a' + i % 26);
+    line(plain);
+    for (const char* escape : {"\\\"", "\\\\", "\\n"})
+      for (size_t at = 0; at <= len; ++at) line(plain.substr(0, at) + escape + plain.substr(at));
+  }
+  text += "}\n";
+  ParseOptions general;
+  general.fastPath = false;
+  Read fast = readWith(text, ParseOptions{});
+  requireSame(readWith(text, general), fast);
+  REQUIRE(fast.ok);
+  REQUIRE(fast.printed == "\n" + text);
+}
+
 TEST_CASE("a kwarg typed at its first use, in a later chunk, and named values across chunks, read as one thread does",
           "[tsan]") {
   // Kwargs have no type until their first use, and are named, not numbered
