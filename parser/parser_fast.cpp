@@ -217,7 +217,7 @@ Parser::FastOp Parser::tryFastOp(Block& block) {
                              .typeAt = typed ? tailScan_.end - tail.operandTypesFromEnd[i] : nullptr,
                              .type = typed ? tail.operandTypes[i] : nullptr,
                              .opMesh = tail.opMesh,
-                             .number = static_cast<int32_t>(numberOf(operandNames_[i].text))});
+                             .number = static_cast<int32_t>(numberInText(operandNames_[i].text))});
   }
   for (size_t i = 0; i < resultNames_.size(); ++i) defineValue(resultNames_[i], op->result(static_cast<uint32_t>(i)));
   Token typesAt{TokenKind::Colon, false, std::string_view(tailScan_.end - tail.colonFromEnd, 1)};

@@ -1,5 +1,4 @@
 //===- parser_ops.cpp - programs, blocks, operations and values -----------===//
-#include <cstring>
 #include <unordered_set>
 
 #include "core/huge_pages.h"
@@ -310,7 +309,7 @@ bool Parser::parseOp(Block& block) {
                            .typeAt = typed ? operandTypesAt_[i] : nullptr,
                            .type = typed ? operandTypes[i] : nullptr,
                            .opMesh = opMesh,
-                           .number = static_cast<int32_t>(numberOf(operandNames[i].text))});
+                           .number = static_cast<int32_t>(numberInText(operandNames[i].text))});
   }
   for (size_t i = 0; i < resultNames.size(); ++i) defineValue(resultNames[i], op->result(static_cast<uint32_t>(i)));
   if (hasOperandTypes) checkOperandTypes(*op, operandTypes, typesAt, operandNames);
@@ -493,29 +492,6 @@ int64_t Parser::numberOf(std::string_view name) {
   return n;
 }
 
-int64_t Parser::numberInText(std::string_view name) const {
-  // Up to eight digits read as one word (the SWAR of fast_float's
-  // parse_eight_digits_unrolled) where the text has eight bytes from the
-  // first digit on: a loop of a digit at a time was 5% of a read.
-  if (name.size() < 2 || name.size() > 9) return numberOf(name);
-  const char* p = name.data() + 1;
-  size_t n = name.size() - 1;
-  if (p < text_.data() || p + 8 > text_.data() + text_.size()) return numberOf(name);
-  if (p[0] == '0') return n == 1 ? 0 : -1;
-  uint64_t word;
-  std::memcpy(&word, p, 8);
-  // The digits to the last of the eight bytes (the word's high end), '0's before them.
-  unsigned shift = static_cast<unsigned>(8 * (8 - n));
-  constexpr uint64_t kZeros = 0x3030303030303030;
-  if (shift) word = (word << shift) | (kZeros >> (64 - shift));
-  if (((word + 0x4646464646464646) | (word - kZeros)) & 0x8080808080808080) return -1;  // not all digits
-  word -= kZeros;
-  word = word * 10 + (word >> 8);
-  constexpr uint64_t kMask = 0x000000FF000000FF, kMul1 = 0x000F424000000064, kMul2 = 0x0000271000000001;
-  return static_cast<int64_t>(
-      static_cast<uint32_t>((((word & kMask) * kMul1) + (((word >> 16) & kMask) * kMul2)) >> 32));
-}
-
 Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
   if (int64_t n = numberInText(name); n >= 0) {
     // A number that once fell outside the dense table's window lives in
@@ -537,7 +513,10 @@ Parser::ValueEntry* Parser::lookupEntry(std::string_view name, bool create) {
         numbered_.resize(i + 1);
       return &numbered_[i];
     }
-    if (create) numbersInNamed_ = true;
+    // Not in the window: named_ was looked in above, or holds no number
+    // (a chunk's operands defined by earlier chunks all end here).
+    if (!create) return nullptr;
+    numbersInNamed_ = true;
   }
   if (create) return &named_[name];
   auto it = named_.find(name);
