@@ -210,13 +210,10 @@ class DistToDensePass : public RankProgramPass {
       stats_.add("full_int_array ops copied");
     }
     if (done) {
-      full->setInternedAttributes(std::span<const NamedAttr>(done->list, done->size));
+      full->setInternedAttributes(done->list);
     } else {
       full->setAttr(ctx(), value_, local);
-      if (global) {
-        std::span<const NamedAttr> list = full->attributes();
-        localized_[global] = Localized{reshape.result(0)->type(), list.data(), static_cast<uint32_t>(list.size())};
-      }
+      if (global) localized_[global] = Localized{reshape.result(0)->type(), full->attributes()};
     }
     stats_.add("reshape shapes localized");
   }
@@ -259,8 +256,7 @@ class DistToDensePass : public RankProgramPass {
   // A full_int_array's list, localized for a reshape of one local type.
   struct Localized {
     const Type* type;
-    const NamedAttr* list;
-    uint32_t size;
+    std::span<const NamedAttr> list;
   };
   core::PointerMap<Localized> localized_;
   OpInfoCache ops_;

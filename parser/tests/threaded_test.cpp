@@ -104,6 +104,17 @@ void requireSame(const Read& a, const Read& b) {
   REQUIRE(a.diags == b.diags);
 }
 
+/// `text` (one program) read with and without the fast path: the same, and
+/// printed back as it is.
+void requireFastPathReadsAsGeneral(const std::string& text) {
+  ParseOptions general;
+  general.fastPath = false;
+  Read fast = readWith(text, ParseOptions{});
+  requireSame(readWith(text, general), fast);
+  REQUIRE(fast.ok);
+  REQUIRE(fast.printed == "\n" + text);
+}
+
 /// Every .pir file of testdata and of the shared corpus.
 std::vector<std::string> programs() {
   std::vector<std::string> files;
@@ -271,12 +282,7 @@ TEST_CASE("the fast path keeps strings, escapes and hints apart") {
       "    (%6) = \"x.y\" () {a:[\"r\"],b:\"s\"} : () -> builtin.tensor<2xf32>\n"
       "    (%7) = \"x.y\" () {a:[\"r\"],b:\"t\"} : () -> builtin.tensor<2xf32>\n"
       "}\n";
-  ParseOptions general;
-  general.fastPath = false;
-  Read fast = readWith(text, ParseOptions{});
-  requireSame(readWith(text, general), fast);
-  REQUIRE(fast.ok);
-  REQUIRE(fast.printed == "\n" + text);
+  requireFastPathReadsAsGeneral(text);
 }
 
 TEST_CASE("the fast path reads op names of every length, and leaves those with an escape to the general path") {
@@ -298,12 +304,7 @@ TEST_CASE("the fast path reads op names of every length, and leaves those with a
       for (size_t at = 0; at <= len; ++at) line(plain.substr(0, at) + escape + plain.substr(at));
   }
   text += "}\n";
-  ParseOptions general;
-  general.fastPath = false;
-  Read fast = readWith(text, ParseOptions{});
-  requireSame(readWith(text, general), fast);
-  REQUIRE(fast.ok);
-  REQUIRE(fast.printed == "\n" + text);
+  requireFastPathReadsAsGeneral(text);
 }
 
 TEST_CASE("a kwarg typed at its first use, in a later chunk, and named values across chunks, read as one thread does",
