@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <utility>
 #include <vector>
@@ -23,21 +23,39 @@
 
 namespace pir::core {
 
-/// The signature of `op` into `out`: its name (when `withName`), attribute
+/// An op's signature (opSignature's): its words in storage that only
+/// grows, so that writing one is a store a word.
+class OpSignatureKey {
+ public:
+  std::span<const void* const> words() const { return {store_.data(), size_}; }
+  operator std::span<const void* const>() const { return words(); }
+
+ private:
+  friend uint64_t opSignature(const Operation& op, bool withName, OpSignatureKey& key);
+  std::vector<const void*> store_;
+  size_t size_ = 0;
+};
+
+/// The signature of `op` into `key`: its name (when `withName`), attribute
 /// list, operand count and operand and result types (null for a null
-/// operand). Returns its hash.
-inline uint64_t opSignature(const Operation& op, bool withName, std::vector<const void*>& out) {
-  out.clear();
-  if (withName) out.push_back(op.name().data());
-  out.push_back(op.attributes().data());
-  out.push_back(reinterpret_cast<const void*>(uintptr_t{op.numOperands()} << 32 | op.attributes().size()));
-  for (const OpOperand& o : op.operands()) out.push_back(o.get() ? o.get()->type() : nullptr);
-  for (uint32_t i = 0; i < op.numResults(); ++i) out.push_back(op.result(i)->type());
-  uint64_t h = 0x9e3779b97f4a7c15ull ^ out.size();
-  for (const void* p : out) {
-    h = (h ^ reinterpret_cast<uintptr_t>(p)) * 0xff51afd7ed558ccdull;
+/// operand). Returns its hash. Every op printed or verified asks: the words
+/// are hashed as they are written.
+inline uint64_t opSignature(const Operation& op, bool withName, OpSignatureKey& key) {
+  size_t n = size_t{withName} + 2 + op.numOperands() + op.numResults();
+  if (key.store_.size() < n) key.store_.resize(std::max(n, 2 * key.store_.size()));
+  key.size_ = n;
+  const void** p = key.store_.data();
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+  auto put = [&](const void* v) {
+    *p++ = v;
+    h = (h ^ reinterpret_cast<uintptr_t>(v)) * 0xff51afd7ed558ccdull;
     h ^= h >> 32;
-  }
+  };
+  if (withName) put(op.name().data());
+  put(op.attributes().data());
+  put(reinterpret_cast<const void*>(uintptr_t{op.numOperands()} << 32 | op.attributes().size()));
+  for (const OpOperand& o : op.operands()) put(o.get() ? o.get()->type() : nullptr);
+  for (uint32_t i = 0; i < op.numResults(); ++i) put(op.result(i)->type());
   return h;
 }
 
@@ -74,7 +92,11 @@ class SignatureMemo {
     bool operator()(uint32_t e) const {
       size_t at = memo.values_[e].first;
       size_t end = e + 1 < memo.values_.size() ? memo.values_[e + 1].first : memo.keys_.size();
-      return end - at == key.size() && std::memcmp(memo.keys_.data() + at, key.data(), key.size_bytes()) == 0;
+      if (end - at != key.size()) return false;
+      const void* const* kept = memo.keys_.data() + at;
+      for (size_t i = 0; i < key.size(); ++i)  // a few words: no call to memcmp
+        if (kept[i] != key[i]) return false;
+      return true;
     }
   };
   Same same(std::span<const void* const> key) const { return Same{*this, key}; }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/attributes.h"
+#include "core/operation.h"
 #include "core/pointer_map.h"
 #include "core/status.h"
 #include "core/types.h"
@@ -240,13 +241,33 @@ const OpInfo* lookupOp(const Operation& op);
 /// once per op. Keep one no longer than the program's Context.
 class OpInfoCache {
  public:
-  const OpInfo* lookup(const Operation& op);
+  /// Inline: a pass may ask every op (partition-rank, dist-to-dense), and a
+  /// map lookup was 56 instructions an op. A slot chosen by the name's
+  /// address answers most; the map answers the rest and fills the slot.
+  [[gnu::always_inline]] const OpInfo* lookup(const Operation& op) {
+    std::string_view name = op.name();
+    const Recent& r = recent_[slotOf(name.data())];
+    if (r.name && r.name == name.data() && r.size == name.size()) return r.info;
+    return lookupSlow(name);
+  }
 
  private:
+  const OpInfo* lookupSlow(std::string_view name);
+
   struct Answer {
     size_t nameSize;
     const OpInfo* info;
   };
+  struct Recent {
+    const char* name = nullptr;  // an interned name's address (a null one is never kept)
+    size_t size = 0;
+    const OpInfo* info = nullptr;
+  };
+  static constexpr int kRecentBits = 6;
+  static size_t slotOf(const char* name) {  // the top bits of a multiplicative hash
+    return static_cast<size_t>((reinterpret_cast<uintptr_t>(name) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentBits));
+  }
+  Recent recent_[size_t{1} << kRecentBits];
   PointerMap<Answer> byName_;  // by the name's address
 };
 

@@ -836,11 +836,11 @@ const OpInfo* lookupOp(std::string_view name) {
 
 const OpInfo* lookupOp(const Operation& op) { return lookupOp(op.name()); }
 
-const OpInfo* OpInfoCache::lookup(const Operation& op) {
-  std::string_view name = op.name();
+const OpInfo* OpInfoCache::lookupSlow(std::string_view name) {
   if (name.empty()) return lookupOp(name);  // no address to key it by
   auto [answer, fresh] = byName_.tryEmplace(name.data());
   if (fresh || answer->nameSize != name.size()) *answer = {name.size(), lookupOp(name)};
+  recent_[slotOf(name.data())] = {name.data(), name.size(), answer->info};
   return answer->info;
 }
 

@@ -88,12 +88,6 @@ Region& Operation::addRegion(Context& ctx) {
   return *r;
 }
 
-const Attribute* Operation::attr(std::string_view key) const {
-  for (const NamedAttr& a : attributes())
-    if (bytesEqual(a.key, key)) return a.value;
-  return nullptr;
-}
-
 void Operation::setAttributes(Context& ctx, std::span<const NamedAttr> attrs) {
   setInternedAttributes(ctx.attrList(attrs));
 }

@@ -17,6 +17,7 @@
 
 #include "core/arena_vector.h"
 #include "core/attributes.h"
+#include "core/bytes_equal.h"
 #include "core/value.h"
 
 namespace pir::core {
@@ -65,9 +66,15 @@ class Operation {
   /// Shared with every op of the same list (Context::attrList), unless set
   /// by setOwnAttributes. Never changed in place.
   std::span<const NamedAttr> attributes() const { return {attrs_, numAttrs_}; }
-  const Attribute* attr(std::string_view key) const;
+  /// Inline: passes ask every op for a key or two (op_dist_attr, ring_id),
+  /// and with a literal key the compare folds to a length test and a load.
+  [[gnu::always_inline]] const Attribute* attr(std::string_view key) const {
+    for (const NamedAttr& a : attributes())
+      if (bytesEqual(a.key, key)) return a.value;
+    return nullptr;
+  }
   template <class T>
-  const T* attrOf(std::string_view key) const {
+  [[gnu::always_inline]] const T* attrOf(std::string_view key) const {
     const Attribute* a = attr(key);
     return a ? a->dynCast<T>() : nullptr;
   }

@@ -494,7 +494,7 @@ class Verifier {
   std::unordered_set<EntryKey, EntryKeyHash> soundEntries_;
   std::unordered_set<const ProcessMesh*> soundMeshes_;
   SignatureMemo<char> clean_;  // op signatures verifyDist found nothing in
-  std::vector<const void*> signature_;
+  OpSignatureKey signature_;
 };
 
 }  // namespace

@@ -54,9 +54,9 @@ bool isDistAttrKind(const Attribute* a) {
 }
 
 /// What of `op` is still distributed, or nothing: a result, else an
-/// attribute (`attrs`: whether to look at its attributes too).
-std::string distLeftIn(const Operation& op, bool attrs) {
-  for (uint32_t i = 0; i < op.numResults(); ++i)
+/// attribute (`results`, `attrs`: whether to look at them).
+std::string distLeftIn(const Operation& op, bool results, bool attrs) {
+  for (uint32_t i = 0; results && i < op.numResults(); ++i)
     if (isDistType(op.result(i)->type())) return "a result of '" + std::string(op.name()) + "'";
   if (attrs)
     for (const NamedAttr& a : op.attributes())
@@ -89,6 +89,7 @@ class DistToDensePass : public RankProgramPass {
     for (int i = 0; i < embeddings; ++i) stats_.add("vocab-parallel embeddings made c_embedding");
     distAttrsRemoved_ = 0;
     left_.clear();
+    madeDist_ = false;
     convertBlock(program_->body());
     if (distAttrsRemoved_ > 1) stats_.add("op_dist_attr removed", distAttrsRemoved_ - 1);
     if (failed()) return Status::ok();  // reported: the pass fails
@@ -138,9 +139,10 @@ class DistToDensePass : public RankProgramPass {
     } else if (wasDist && op.name() == "pd_op.reshape" && op.numOperands() >= 2) {
       localizeReshape(op);
     }
-    // A list made by dropDistAttr was looked at when it was made.
+    // A list made by dropDistAttr was looked at when it was made, and a
+    // result's type when local() made it.
     bool attrsChecked = op.distAttr() && dropDistAttr(op);
-    if (left_.empty()) left_ = distLeftIn(op, !attrsChecked);
+    if (left_.empty() && (madeDist_ || !attrsChecked)) left_ = distLeftIn(op, madeDist_, !attrsChecked);
   }
 
   /// The dense type of rank R's piece of `t` (`t` itself when it holds no dist type).
@@ -158,6 +160,7 @@ class DistToDensePass : public RankProgramPass {
       for (const Type* e : v->elements()) elems.push_back(local(e));
       out = ctx().vectorType(elems);
     }
+    if (isDistType(out)) madeDist_ = true;  // never, by the above: the ops' results are then looked at
     types_[t] = out;
     return out;
   }
@@ -205,7 +208,7 @@ class DistToDensePass : public RankProgramPass {
           Operation::create(ctx(), full->name(), {}, std::span<const Type* const>(&type, 1), full->attributes());
       reshape.parentBlock()->insertBefore(&reshape, copy);
       reshape.operand(1).set(copy->result(0));
-      if (left_.empty()) left_ = distLeftIn(*copy, true);  // made behind the walk
+      if (left_.empty()) left_ = distLeftIn(*copy, true, true);  // made behind the walk
       full = copy;
       stats_.add("full_int_array ops copied");
     }
@@ -261,6 +264,7 @@ class DistToDensePass : public RankProgramPass {
   core::PointerMap<Localized> localized_;
   OpInfoCache ops_;
   std::string left_;              // the first thing found still distributed
+  bool madeDist_ = false;         // local() gave a dist type (a bug): every result is looked at from then on
   int64_t distAttrsRemoved_ = 0;  // added to stats_ first and last: a lookup per op costs 5% of the pass
 };
 

@@ -48,7 +48,6 @@ class RemoveUnusefulCommPass : public ProgramPass {
     }
     diag_ = &diag;
     failed_ = false;
-    ringId_ = named.program->context().intern("ring_id");
     walkBlock(named.program->body());
     if (failed_) return Status::error("remove-unuseful-comm could not complete");
     return Status::ok();
@@ -66,7 +65,7 @@ class RemoveUnusefulCommPass : public ProgramPass {
   }
 
   void processOp(Operation& op) {
-    const Attribute* ring = op.attr(ringId_);
+    const Attribute* ring = op.attr("ring_id");  // a literal: the compare folds
     if (ring) {
       std::optional<int64_t> id = getInt64(ring);
       const ProcessGroup* group = id && rings_ ? rings_->find(*id) : nullptr;
@@ -100,7 +99,6 @@ class RemoveUnusefulCommPass : public ProgramPass {
   Option<std::string> ringsFile_{this, "rings", "a ranks.yaml whose ring table gives each ring's ranks", ""};
   const RingTable* rings_ = nullptr;  // fileRings_, or split-ranks' result
   RingTable fileRings_;
-  std::string_view ringId_;
   DiagnosticEngine* diag_ = nullptr;
   bool failed_ = false;
 };

@@ -490,3 +490,23 @@ TEST_CASE("an OpInfoCache answers as lookupOp for every op of a program, known o
   CHECK(cache.lookup(*ops[0]) != nullptr);
   CHECK(cache.lookup(*ops[0])->name == "pd_op.matmul");
 }
+
+TEST_CASE("an OpInfoCache answers as lookupOp when names outnumber its recent slots", "[core][op_table]") {
+  // Every name of the table and as many unknown ones, in two orders: names
+  // share the cache's recent slots and push each other out of them, so a
+  // slot answered by address alone, or not refilled, gives a wrong entry.
+  Context ctx;
+  std::vector<Operation*> ops;
+  for (const OpInfo& info : opTable()) {
+    ops.push_back(Operation::create(ctx, info.name, {}, {}, {}));
+    ops.push_back(Operation::create(ctx, "custom." + std::string(info.name), {}, {}, {}));
+  }
+  REQUIRE(ops.size() > 256);
+  OpInfoCache cache;
+  for (int round = 0; round < 3; ++round)
+    for (size_t k = 0; k < ops.size(); ++k) {
+      const Operation* op = ops[round == 1 ? ops.size() - 1 - k : (k * 7) % ops.size()];
+      CAPTURE(op->name(), round);
+      REQUIRE(cache.lookup(*op) == lookupOp(op->name()));
+    }
+}
