@@ -32,7 +32,6 @@
 
 namespace pir::core {
 
-class Operation;
 class Value;
 
 /// How an op's regions print: generically (blocks after the op's
