@@ -239,3 +239,57 @@ TEST_CASE("lower-reshard{planner=cost} rings agree across ranks over a grid of l
     for (const Layout& dst : all)
       if (n++ % 3 == 0) checkAllRanks({5, 7}, src, dst, lowering::Planner::Cost);
 }
+
+namespace {
+
+/// The op names lower-reshard{rank=0} leaves in `text`, one a line, in order.
+std::vector<std::string> loweredOpNames(const std::string& text) {
+  registerAllPasses();
+  Context ctx;
+  SourceFile file("t.pir", text);
+  DiagnosticEngine diag(&file);
+  auto parsed = parser::parseProgram(ctx, file, diag);
+  REQUIRE(parsed.isOk());
+  NamedProgram named("", std::move(parsed.value()));
+  named.rank = 0;
+  auto pass = PassRegistry::instance().create("lower-reshard");
+  REQUIRE(pass);
+  REQUIRE(static_cast<ProgramPass&>(*pass).runOnProgram(named, diag).isOk());
+  CHECK(verifyProgram(*named.program, diag) == 0);
+  std::vector<std::string> names;
+  walk(named.program->body(), [&](const Operation& op) { names.emplace_back(op.name()); });
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("lower-reshard plans each reshard of one operand type by its own result type", "[lower_reshard]") {
+  // One value resharded to three layouts, and the same three reshards each
+  // alone: the plans are found by the reshards' types, so a plan kept for
+  // the operand's type alone would lower all three as the first.
+  std::vector<int64_t> dims{4, 8};
+  Layout src{{2}, {0, 1}, {0, -1}, ""};
+  std::vector<Layout> dsts{{{2}, {0, 1}, {-1, -1}, ""}, {{2}, {0, 1}, {-1, 0}, ""}, {{2}, {0, 1}, {0, -1}, ""}};
+  std::string ts = typeOf(dims, src);
+  std::string text = "{\n    (%0) = \"pd_op.data\" () {stop_gradient:[false]} : () -> " + ts + "\n";
+  std::vector<std::string> alone;
+  for (size_t i = 0; i < dsts.size(); ++i) {
+    std::string td = typeOf(dims, dsts[i]), r = "%" + std::to_string(i + 1);
+    text += "    (" + r + ") = \"dist_op.reshard\" (%0) {} : (" + ts + ") -> " + td + "\n";
+    std::vector<std::string> one = loweredOpNames(programText(dims, src, dsts[i]));
+    one.erase(one.begin());  // pd_op.data
+    one.pop_back();          // builtin.shadow_output
+    alone.insert(alone.end(), one.begin(), one.end());
+  }
+  for (size_t i = 0; i < dsts.size(); ++i) {
+    std::string td = typeOf(dims, dsts[i]), r = "%" + std::to_string(i + 1);
+    text += "    () = \"builtin.shadow_output\" (" + r + ") {output_name:\"out" + std::to_string(i) + "\"} : (" + td +
+            ") -> \n";
+  }
+  text += "}\n";
+  INFO(text);
+  std::vector<std::string> together = loweredOpNames(text);
+  REQUIRE(together.size() == 1 + alone.size() + dsts.size());
+  CHECK(std::vector<std::string>(together.begin() + 1, together.end() - static_cast<long>(dsts.size())) == alone);
+  CHECK(std::count(together.begin(), together.end(), "pd_op.all_gather") == 1);
+}
