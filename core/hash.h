@@ -27,6 +27,13 @@ inline uint64_t hashString(std::string_view s, uint64_t seed = 0xcbf29ce48422232
   return hashBytes(s.data(), s.size(), seed);
 }
 
+/// Fibonacci hashing: the slot of `key` in a table of 2^`bits` (1-63)
+/// slots, from the top bits of key * 2^64 / phi, into which every bit of
+/// the key is mixed (a pointer's low bits alone repeat with its alignment).
+inline size_t fibonacciSlot(uint64_t key, unsigned bits) {
+  return static_cast<size_t>((key * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+}
+
 template <class T>
 uint64_t hashSpan(std::span<const T> s, uint64_t seed) {
   return hashBytes(s.data(), s.size_bytes(), hashMix(seed, s.size()));

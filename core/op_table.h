@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "core/attributes.h"
+#include "core/hash.h"
 #include "core/operation.h"
 #include "core/pointer_map.h"
 #include "core/status.h"
@@ -263,9 +264,7 @@ class OpInfoCache {
     const OpInfo* info = nullptr;
   };
   static constexpr int kRecentBits = 6;
-  static size_t slotOf(const char* name) {  // the top bits of a multiplicative hash
-    return static_cast<size_t>((reinterpret_cast<uintptr_t>(name) * 0x9e3779b97f4a7c15ull) >> (64 - kRecentBits));
-  }
+  static size_t slotOf(const char* name) { return fibonacciSlot(reinterpret_cast<uintptr_t>(name), kRecentBits); }
   Recent recent_[size_t{1} << kRecentBits];
   PointerMap<Answer> byName_;  // by the name's address
 };

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/context.h"
+#include "core/hash.h"
 #include "core/op_runs.h"
 #include "core/op_signature.h"
 #include "core/op_table.h"
@@ -1010,11 +1011,10 @@ int64_t printLocation(const Operation& op) {
   return reportLocation(&op);
 }
 
-constexpr size_t kSpellableSlots = 4096;
+constexpr unsigned kSpellableBits = 12;
+constexpr size_t kSpellableSlots = size_t{1} << kSpellableBits;
 
-size_t spellableSlot(const void* p) {
-  return static_cast<size_t>((reinterpret_cast<uintptr_t>(p) >> 4) * 0x9e3779b97f4a7c15ull >> 52);
-}
+size_t spellableSlot(const void* p) { return fibonacciSlot(reinterpret_cast<uintptr_t>(p) >> 4, kSpellableBits); }
 }  // namespace
 
 PrintableCheck::PrintableCheck(const Program& program)

@@ -33,37 +33,6 @@ namespace {
 
 using namespace pir::core;
 
-/// The plans of this run's reshards by their operand's and result's types.
-/// A dist type fixes what a plan is made from (its attr, dims and element
-/// size; the request is the run's), and types are interned: two addresses
-/// find the answer, where hashing the plan's arguments for PlanMemo was 285
-/// instructions a reshard. A slot is overwritten on a clash, which only
-/// costs PlanMemo's lookup again.
-class PlansByType {
- public:
-  const Result<lowering::ReshardPlan>* find(const Type* in, const Type* out) const {
-    const Slot& s = slots_[slotOf(in, out)];
-    return s.in == in && s.out == out ? s.plan : nullptr;
-  }
-  /// `plan` is PlanMemo's, which stays where it is while the memo lives.
-  void keep(const Type* in, const Type* out, const Result<lowering::ReshardPlan>* plan) {
-    slots_[slotOf(in, out)] = Slot{in, out, plan};
-  }
-
- private:
-  struct Slot {
-    const Type* in = nullptr;
-    const Type* out = nullptr;
-    const Result<lowering::ReshardPlan>* plan = nullptr;
-  };
-  static constexpr int kBits = 8;
-  static size_t slotOf(const Type* in, const Type* out) {
-    uint64_t h = reinterpret_cast<uintptr_t>(in) * 0x9e3779b97f4a7c15ull ^ reinterpret_cast<uintptr_t>(out);
-    return static_cast<size_t>((h * 0xff51afd7ed558ccdull) >> (64 - kBits));
-  }
-  Slot slots_[size_t{1} << kBits];
-};
-
 class LowerReshardPass : public ProgramPass {
  public:
   std::string_view name() const override { return "lower-reshard"; }
@@ -102,12 +71,11 @@ class LowerReshardPass : public ProgramPass {
     DistOpFactory factory(program);
     bool failed = false;
     lowering::PlanMemo memo;           // this program's plans: it repeats a few reshards (no longer than its Context)
-    PlansByType byType;                // and the same by the reshards' types
     lowering::ConstantMemo constants;  // and its helper constants, likewise
     lowering::EmissionMemo emissions;  // and the ops its reshards became, likewise
     lowered_.clear();
     for (Operation* op : reshards)
-      failed = !lowerOne(program, factory, *rings, memo, byType, constants, emissions, rank, *op, diag) || failed;
+      failed = !lowerOne(program, factory, *rings, memo, constants, emissions, rank, *op, diag) || failed;
     for (const auto& [function, count] : lowered_) stats_.add("reshards lowered: " + std::string(function), count);
     if (failed) return Status::error("lower-reshard could not complete");
     return Status::ok();
@@ -115,8 +83,8 @@ class LowerReshardPass : public ProgramPass {
 
  private:
   bool lowerOne(Program& program, DistOpFactory& factory, const ProcessGroupTable& rings, lowering::PlanMemo& memo,
-                PlansByType& byType, lowering::ConstantMemo& constants, lowering::EmissionMemo& emissions, int64_t rank,
-                Operation& op, DiagnosticEngine& diag) {
+                lowering::ConstantMemo& constants, lowering::EmissionMemo& emissions, int64_t rank, Operation& op,
+                DiagnosticEngine& diag) {
     Value* in = op.numOperands() == 1 && op.numResults() == 1 ? op.operandValue(0) : nullptr;
     const TensorDistAttr* src = in ? distAttrOf(in->type()) : nullptr;
     const TensorDistAttr* dst = in ? distAttrOf(op.result(0)->type()) : nullptr;
@@ -124,15 +92,8 @@ class LowerReshardPass : public ProgramPass {
       diag.error(reportLocation(&op), "dist_op.reshard needs one operand and one result, both of dist types");
       return false;
     }
-    const Type* inType = in->type();
-    const Type* outType = op.result(0)->type();
-    const Result<lowering::ReshardPlan>* found = byType.find(inType, outType);
-    if (!found) {
-      found =
-          &memo.plan(program.context(), src, dst, tensorShape(inType)->dims, lowering::requestFor(request_, inType));
-      byType.keep(inType, outType, found);
-    }
-    const Result<lowering::ReshardPlan>& plan = *found;
+    const Result<lowering::ReshardPlan>& plan =
+        memo.planFor(program.context(), in->type(), op.result(0)->type(), request_);
     if (!plan) {
       diag.error(reportLocation(&op), "cannot lower dist_op.reshard: " + plan.status().message());
       return false;

@@ -46,7 +46,7 @@ Result<ProcessGroupTable> planRings(const Program& program, const lowering::Plan
     if (!src || !dst) return;  // lower-reshard reports these where it meets them
     auto dims = tensorShape(in->type())->dims;
     const Result<lowering::ReshardPlan>& plan =
-        memo.plan(program.context(), src, dst, dims, lowering::requestFor(request, in->type()));
+        memo.planFor(program.context(), in->type(), op.result(0)->type(), request);
     if (!plan) {
       status = plan.status();
       return;

@@ -263,6 +263,18 @@ const Result<ReshardPlan>& PlanMemo::plan(Context& ctx, const TensorDistAttr* sr
   return made->second.plan;
 }
 
+const Result<ReshardPlan>& PlanMemo::planFor(Context& ctx, const Type* in, const Type* out, const PlanRequest& base) {
+  ByTypes& slot = byTypes_[core::fibonacciSlot(
+      core::hashMix(reinterpret_cast<uintptr_t>(in), reinterpret_cast<uintptr_t>(out)), kByTypesBits)];
+  if (slot.plan && slot.in == in && slot.out == out && slot.base.planner == base.planner &&
+      slot.base.elementBytes == base.elementBytes && slot.base.model == base.model)
+    return *slot.plan;
+  const Result<ReshardPlan>& made =
+      plan(ctx, distAttrOf(in), distAttrOf(out), tensorShape(in)->dims, requestFor(base, in));
+  slot = ByTypes{in, out, base, &made};
+  return made;
+}
+
 Result<ReshardPlan> planPaddle(Context& ctx, const TensorDistAttr* src, const TensorDistAttr* dst,
                                std::span<const int64_t> dims) {
   if (!src || !dst || !src->mesh() || !dst->mesh()) return Status::error("reshard without dist attrs");

@@ -114,8 +114,24 @@ class PlanMemo {
   const core::Result<ReshardPlan>& plan(core::Context& ctx, const core::TensorDistAttr* src,
                                         const core::TensorDistAttr* dst, std::span<const int64_t> dims,
                                         const PlanRequest& request);
+  /// plan() for a reshard from a value of dist type `in` to one of dist type
+  /// `out`: their attrs, `in`'s dims and requestFor(`base`, `in`). Types are
+  /// interned and fix those arguments, so the answer is also kept in a slot
+  /// by the two types' addresses and `base`: hashing the arguments was 285
+  /// instructions a reshard, and every reshard of a rank asks.
+  const core::Result<ReshardPlan>& planFor(core::Context& ctx, const core::Type* in, const core::Type* out,
+                                           const PlanRequest& base);
 
  private:
+  struct ByTypes {
+    const core::Type* in = nullptr;
+    const core::Type* out = nullptr;
+    PlanRequest base;
+    const core::Result<ReshardPlan>* plan = nullptr;
+  };
+  static constexpr unsigned kByTypesBits = 8;
+  ByTypes byTypes_[size_t{1} << kByTypesBits];  // a slot overwritten on a clash costs plan()'s lookup again
+
   struct Entry {
     const core::TensorDistAttr* src;
     const core::TensorDistAttr* dst;
