@@ -81,6 +81,12 @@ inline constexpr std::array<uint8_t, 256> kByteClass = [] {
   }
   return t;
 }();
+/// Of the eight bytes of `w`, those that are no ASCII digit, as each one's
+/// high bit. A borrow or carry only runs upwards, so a byte can be flagged
+/// falsely only above one flagged truly: the lowest flag is always real.
+constexpr uint64_t nonDigitBytes(uint64_t w) {
+  return ((w + 0x4646464646464646) | (w - 0x3030303030303030)) & 0x8080808080808080;
+}
 inline bool isIdentChar(char c) { return kByteClass[static_cast<unsigned char>(c)] & kIdentByte; }
 /// A byte of a value name after `%` (`%kwarg_linear_1.w_0@GRAD`).
 inline bool isValueIdChar(char c) { return kByteClass[static_cast<unsigned char>(c)] & kValueIdByte; }

@@ -24,15 +24,15 @@ namespace {
 constexpr std::string_view kNullValue = "<<NULL VALUE>>";
 
 /// `%` and a value name; the end of it, or null. A name's digits (most
-/// are `%N`) are skipped eight bytes at a time: the lowest byte flagged as
-/// no digit is a real one, a false flag only ever sits above a real one.
+/// are `%N`) are skipped eight bytes at a time, to the lowest byte flagged
+/// as no digit.
 const char* scanValueId(const char* p, const char* end) {
   if (p == end || *p != '%') return nullptr;
   const char* start = p++;
   for (; end - p >= 8; p += 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    if (uint64_t other = ((w + 0x4646464646464646) | (w - 0x3030303030303030)) & 0x8080808080808080) {
+    if (uint64_t other = nonDigitBytes(w)) {
       p += __builtin_ctzll(other) >> 3;
       break;
     }

@@ -340,7 +340,7 @@ inline int64_t Parser::numberInText(std::string_view name) const {
   unsigned shift = static_cast<unsigned>(8 * (8 - n));
   constexpr uint64_t kZeros = 0x3030303030303030;
   if (shift) word = (word << shift) | (kZeros >> (64 - shift));
-  if (((word + 0x4646464646464646) | (word - kZeros)) & 0x8080808080808080) return -1;  // not all digits
+  if (nonDigitBytes(word)) return -1;
   word -= kZeros;
   word = word * 10 + (word >> 8);
   constexpr uint64_t kMask = 0x000000FF000000FF, kMul1 = 0x000F424000000064, kMul2 = 0x0000271000000001;
