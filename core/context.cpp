@@ -264,9 +264,19 @@ const ProcessMesh* Context::processMesh(std::span<const int64_t> shape, std::spa
              spanEq(e->shape(), shape) && spanEq(e->processIds(), ids) && namesEq(e->dimNames()), ([&] {
                std::vector<std::string_view> names;
                for (std::string_view n : dimNames) names.push_back(intern(n));
-               return objArena.make<ProcessMesh>(h, objArena.copy(shape), objArena.copy(ids),
-                                                 objArena.copy(std::span<const std::string_view>(names)));
+               const ProcessMesh* made =
+                   objArena.make<ProcessMesh>(h, objArena.copy(shape), objArena.copy(ids),
+                                              objArena.copy(std::span<const std::string_view>(names)));
+               MaybeLock listed(meshesLock_, concurrent_);
+               meshes_.push_back(made);
+               return made;
              }()));
+}
+
+std::vector<const ProcessMesh*> Context::processMeshes() const {
+  std::vector<const ProcessMesh*> all;
+  for (const Context* c = this; c; c = c->parent_) all.insert(all.end(), c->meshes_.begin(), c->meshes_.end());
+  return all;
 }
 
 const PlacementsAttr* Context::placementsAttr(std::span<const Placement> placements) {

@@ -149,6 +149,11 @@ class Context {
 
   const ProcessMesh* processMesh(std::span<const int64_t> shape, std::span<const int64_t> ids,
                                  std::span<const std::string_view> dimNames = {});
+  /// Every process mesh interned here and in the Contexts this one was
+  /// made over (not to be asked while threads intern). Each op's and
+  /// value's mesh is one of them: a pass learns from these few, without a
+  /// walk, that no op is on a mesh without some rank.
+  std::vector<const ProcessMesh*> processMeshes() const;
   const PlacementsAttr* placementsAttr(std::span<const Placement> placements);
   const TensorDistAttr* tensorDistAttr(const ProcessMesh* mesh, std::span<const int64_t> dimsMapping,
                                        std::span<const PartialEntry> partial = {},
@@ -202,9 +207,12 @@ class Context {
   // Concurrent interning: each shard's lock guards its part of a table. A
   // type, attribute or list shard's may be held while taking a string
   // shard's, never the reverse, and no two of one table's at once.
-  // scalarsLock_ guards scalars_.
+  // scalarsLock_ guards scalars_, meshesLock_ meshes_ (taken inside an
+  // attribute shard's).
   bool concurrent_ = false;
   SpinLock scalarsLock_;
+  SpinLock meshesLock_;
+  std::vector<const ProcessMesh*> meshes_;  // interned here, in the order made
   std::mutex workersMutex_;
   std::vector<std::unique_ptr<Arena>> workerArenas_;
   std::shared_ptr<SlabPool> workerSlabs_;  // worker arenas' slabs: none faulted in ahead

@@ -8,9 +8,15 @@
 // the list as a result (PassResults) for that copy; lower-reshard walks the
 // program itself when no list is given for it.
 //
+// Going the other way, lower-reshard tells the next pass how many reshards
+// it left (fake reshards of a rank outside a mesh), so partition-rank,
+// whose walk exists to erase them and ops of other ranks, can know there is
+// nothing to erase without walking.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "core/operation.h"
@@ -26,6 +32,13 @@ inline bool isReshard(const core::Operation& op) { return op.name() == "dist_op.
 struct KnownReshards {
   const core::Program* program = nullptr;
   std::vector<core::Operation*> ops;
+};
+
+/// How many reshards lower-reshard left in `program`, for the next pass
+/// only (PassResults::setForNextPass): every other one it lowered.
+struct ReshardsLeft {
+  const core::Program* program = nullptr;
+  size_t count = 0;
 };
 
 }  // namespace pir::passes

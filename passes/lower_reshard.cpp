@@ -9,11 +9,14 @@
 // Ops for other ranks' sub-meshes and fake reshards stay, as in Paddle, for
 // partition-rank to remove. The reshards are found by a walk, or taken
 // from the KnownReshards result its maker gave for the program (split-ranks:
-// passes/known_reshards.h).
+// passes/known_reshards.h); how many reshards it left is told to the next
+// pass (ReshardsLeft). Given split-ranks' planned rings, a ring they lack is
+// an internal error: every rank's rings must be the ring table it hands on.
 //
 //===----------------------------------------------------------------------===//
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/operation.h"
@@ -74,10 +77,18 @@ class LowerReshardPass : public ProgramPass {
     lowering::ConstantMemo constants;  // and its helper constants, likewise
     lowering::EmissionMemo emissions;  // and the ops its reshards became, likewise
     lowered_.clear();
+    left_ = 0;
     for (Operation* op : reshards)
       failed = !lowerOne(program, factory, *rings, memo, constants, emissions, rank, *op, diag) || failed;
     for (const auto& [function, count] : lowered_) stats_.add("reshards lowered: " + std::string(function), count);
     if (failed) return Status::error("lower-reshard could not complete");
+    if (planned && rings->size() != planned->size()) {  // ranks' files would name a ring ranks.yaml lacks
+      std::string ranks;
+      for (int64_t r : rings->groups()[planned->size()].ranks) ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
+      return Status::internal("lower-reshard{rank=" + std::to_string(rank) + "} needed a ring of ranks [" + ranks +
+                              "], which the rings planned over the distributed program lack");
+    }
+    publishForNextPass(ReshardsLeft{&program, left_});
     return Status::ok();
   }
 
@@ -102,13 +113,16 @@ class LowerReshardPass : public ProgramPass {
     lowering::EmissionMemo::Key key{&*plan,          in->type(),          op.result(0)->type(),  op.attributes().data(),
                                     emitter.chunk(), emitter.recvChunk(), emitter.stopGradient()};
     bool recordable = lowering::EmissionMemo::recordable(*plan);
+    Operation* before = op.prevOp();
     Value* v = recordable ? emissions.replay(key, program.context(), op) : nullptr;
     if (!v) {
-      Operation* before = op.prevOp();
       v = in;
       for (const lowering::Step& step : plan->steps) v = emitter.emit(step, v);
       if (recordable) emissions.record(key, before, op, v);
     }
+    // Both make their ops just before `op`: a fake reshard among them stays.
+    for (Operation* made = before ? before->nextOp() : op.parentBlock()->front(); made != &op; made = made->nextOp())
+      left_ += isReshard(*made);
     op.result(0)->replaceAllUsesWith(v);
     op.erase();
     countLowered(plan->function);
@@ -139,6 +153,7 @@ class LowerReshardPass : public ProgramPass {
   lowering::PlanRequest request_;
   std::shared_ptr<lowering::CostModel> model_;
   std::vector<std::pair<std::string_view, int64_t>> lowered_;  // reshards lowered by each plan function
+  size_t left_ = 0;                                            // fake reshards made, which stay
 };
 
 }  // namespace

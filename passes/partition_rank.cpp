@@ -14,11 +14,18 @@
 // would erase it and leave the reader dangling). Each op costs O(1) plus its
 // operands: use lists are intrusive.
 //
+// The walk is skipped when it would erase nothing and report nothing, which
+// split-ranks' ranks of a program on one mesh mostly are: see
+// nothingToErase. At 1M ops a walk of a rank's 2.25M ops is 7% of
+// split-ranks, waiting on memory.
+//
 //===----------------------------------------------------------------------===//
 #include <string>
 
+#include "core/context.h"
 #include "core/mesh_math.h"
 #include "core/op_table.h"
+#include "passes/known_reshards.h"
 #include "passes/pass_registry.h"
 #include "passes/rank_pass.h"
 
@@ -52,10 +59,27 @@ class PartitionRankPass : public RankProgramPass {
 
  private:
   Status runForRank(NamedProgram& named) override {
+    if (nothingToErase(*named.program)) return Status::ok();
     seenMesh_ = nullptr;
     ops_ = OpInfoCache();  // keyed by this program's interned names
     walkBlock(named.program->body());
     return Status::ok();
+  }
+
+  /// Whether the walk would erase nothing and report nothing, known
+  /// without it: lower-reshard, the pass before, left no reshard in the
+  /// program; no op that packs a vec is named in its Context (so there is
+  /// none); and every mesh of its Context holds the rank (so no op is on a
+  /// mesh without it).
+  bool nothingToErase(Program& program) {
+    const ReshardsLeft* left = result<ReshardsLeft>();
+    if (!left || left->program != &program || left->count != 0) return false;
+    Context& ctx = program.context();
+    for (const OpInfo& info : opTable())
+      if (info.has(kPacksVec) && ctx.hasInterned(info.name)) return false;
+    for (const ProcessMesh* mesh : ctx.processMeshes())
+      if (!meshIndexOf(*mesh, rank())) return false;
+    return true;
   }
 
   void walkBlock(Block& block) {

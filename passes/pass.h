@@ -216,6 +216,12 @@ class Pass {
   void publish(T value) {
     if (results_) results_->set(std::move(value));
   }
+  /// Leaves `value` for the next pass only: a fact about the program as
+  /// this pass leaves it (PassResults::setForNextPass).
+  template <class T>
+  void publishForNextPass(T value) {
+    if (results_) results_->setForNextPass(std::move(value));
+  }
   /// What an earlier pass or the caller left of type T, or null.
   template <class T>
   const T* result() const {

@@ -111,6 +111,7 @@ core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine
   for (uint32_t i = 0; i < passes_.size(); ++i) {
     Pass* pass = passes_[i].get();
     std::string name(pass->name());
+    results_.beginPass();
     if (options_.printBeforeAll || options_.printBefore.count(name))
       dumpAll(name, IrDumpPoint::Before, false, programs);
     uint64_t fingerprint = options_.printAfterChange ? structuralFingerprint(programs) : 0;

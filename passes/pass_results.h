@@ -15,6 +15,7 @@
 #include <mutex>
 #include <typeindex>
 #include <utility>
+#include <vector>
 
 namespace pir::passes {
 
@@ -37,7 +38,26 @@ class PassResults {
   template <class T>
   void share(std::shared_ptr<const T> value) {
     std::lock_guard<std::mutex> lock(mutex_);
+    keep(typeid(T));
     byType_[std::type_index(typeid(T))] = std::move(value);
+  }
+  /// Sets the result of type T for the next pass to begin only: a fact
+  /// about the program as the pass setting it left it, which a pass after
+  /// that could have made untrue. beginPass() drops it when the pass after
+  /// the next begins, unless it was set again by then.
+  template <class T>
+  void setForNextPass(T value) {
+    set(std::move(value));
+    std::lock_guard<std::mutex> lock(mutex_);
+    forNext_.emplace_back(typeid(T));
+  }
+  /// Called by the pass manager as each pass begins: drops what was set
+  /// for the pass before it, and shows this one what the last pass set.
+  void beginPass() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const std::type_index& t : forThis_) byType_.erase(t);
+    forThis_ = std::move(forNext_);
+    forNext_.clear();
   }
   /// The result of type T, or null.
   template <class T>
@@ -48,12 +68,19 @@ class PassResults {
   }
 
  private:
+  /// A result set again is kept as now set (for all, or the next pass).
+  void keep(std::type_index t) {
+    std::erase(forThis_, t);
+    std::erase(forNext_, t);
+  }
   std::map<std::type_index, std::shared_ptr<const void>> snapshot() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return byType_;
   }
   mutable std::mutex mutex_;
   std::map<std::type_index, std::shared_ptr<const void>> byType_;
+  std::vector<std::type_index> forNext_;  // set for the pass after the running one
+  std::vector<std::type_index> forThis_;  // set for the running one: dropped as the next begins
 };
 
 }  // namespace pir::passes

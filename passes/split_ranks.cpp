@@ -21,9 +21,12 @@
 // The ring table is planRings over the distributed input, plus the rings
 // `rings=FILE` (a ranks.yaml) gives: those of communication ops the input
 // already holds, whose ranks the text does not say. An op with a `ring_id`
-// the file does not give is a located error. The pass leaves `ranks.yaml`
-// (passes/rank_layout.h) for `--output-dir`, and gives each rank program
-// its stage from it (rankStages). `rank=R` makes rank R's program only.
+// the file does not give is a located error, and lower-reshard fails on a
+// ring the planned ones lack: so every ring id of a rank's program is in the
+// table handed on, which remove-unuseful-comm relies on. The pass leaves
+// `ranks.yaml` (passes/rank_layout.h) for `--output-dir`, and gives each
+// rank program its stage from it (rankStages). `rank=R` makes rank R's
+// program only.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>

@@ -109,3 +109,21 @@ TEST_CASE("children on several threads read one parent at once", "[core][interni
   CHECK(wrong == std::vector<int>(4, 0));
   CHECK(parent.arena().bytesUsed() == parentBytes);
 }
+
+TEST_CASE("a Context lists each process mesh it and its parents hold, once", "[core][interning]") {
+  Context parent;
+  int64_t line[] = {2};
+  int64_t square[] = {2, 2};
+  int64_t pair[] = {0, 1};
+  int64_t four[] = {0, 1, 2, 3};
+  const ProcessMesh* p01 = parent.processMesh(line, pair);
+  CHECK(parent.processMesh(line, pair) == p01);
+  CHECK(parent.processMeshes() == std::vector<const ProcessMesh*>{p01});
+  Context child(&parent, nullptr);
+  CHECK(child.processMesh(line, pair) == p01);  // the parent's: not the child's again
+  const ProcessMesh* grid = child.processMesh(square, four);
+  std::string_view names[] = {"dp", "mp"};
+  const ProcessMesh* named = child.processMesh(square, four, names);
+  CHECK(child.processMeshes() == std::vector<const ProcessMesh*>{grid, named, p01});
+  CHECK(parent.processMeshes() == std::vector<const ProcessMesh*>{p01});
+}

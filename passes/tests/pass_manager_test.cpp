@@ -305,6 +305,54 @@ TEST_CASE("pass results: keyed by type, shared, replaced", "[passes][results]") 
   CHECK(copy.get<double>() == shared.get());
 }
 
+/// Leaves `value` for the next pass only, and an int for all.
+class FactPass : public ProgramPass {
+ public:
+  explicit FactPass(std::string value) : value_(std::move(value)) {}
+  std::string_view name() const override { return "fact"; }
+  std::string_view description() const override { return "leave a fact for the next pass"; }
+  Status runOnProgram(NamedProgram&, DiagnosticEngine&) override {
+    publishForNextPass(value_);
+    publish(7);
+    return Status::ok();
+  }
+
+ private:
+  std::string value_;
+};
+
+/// Notes the string result it finds ("-" for none) and the int's presence.
+class FactReader : public ProgramPass {
+ public:
+  explicit FactReader(std::vector<std::string>& seen) : seen_(seen) {}
+  std::string_view name() const override { return "read-fact"; }
+  std::string_view description() const override { return "note the fact left"; }
+  Status runOnProgram(NamedProgram&, DiagnosticEngine&) override {
+    const std::string* fact = result<std::string>();
+    seen_.push_back((fact ? *fact : std::string("-")) + (result<int>() ? "+int" : ""));
+    return Status::ok();
+  }
+
+ private:
+  std::vector<std::string>& seen_;
+};
+
+TEST_CASE("a result left for the next pass is gone when the pass after it begins", "[passes][results]") {
+  Fixture f(kDense);
+  std::vector<std::string> seen;
+  PassManager pm;
+  pm.addPass(std::make_unique<FactReader>(seen));
+  pm.addPass(std::make_unique<FactPass>("a"));
+  pm.addPass(std::make_unique<FactReader>(seen));
+  pm.addPass(std::make_unique<FactReader>(seen));
+  pm.addPass(std::make_unique<FactPass>("b"));
+  pm.addPass(std::make_unique<FactPass>("c"));
+  pm.addPass(std::make_unique<FactReader>(seen));
+  REQUIRE(pm.run(f.set, f.diag));
+  // The int, left with publish(), stays for every later pass.
+  CHECK(seen == std::vector<std::string>{"-", "a+int", "-+int", "c+int"});
+}
+
 TEST_CASE("split-ranks leaves its layout and pipeline-split its schedule keys as results", "[passes][results]") {
   registerAllPasses();
   std::string text = pir::testing::readFile(PIR_TESTDATA_DIR "/gradient_merge/05_dist_two_stages.pir");

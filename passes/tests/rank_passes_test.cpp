@@ -1,5 +1,6 @@
 //===- rank_passes_test.cpp - partition-rank, dist-to-dense, remove-unuseful-comm -===//
 #include <catch2/catch.hpp>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -42,21 +43,33 @@ struct Run {
   SourceFile src;
   DiagnosticEngine diag;
   ProgramSet set;
+  PassManager pm;
   Status status;
 
-  Run(std::string program, const std::string& pipeline, const RingTable* rings = nullptr)
+  /// `pipeline` run on `program`, after `prepare` (given the pass manager
+  /// and the parsed program) seeded results or added passes ahead of it.
+  Run(std::string program, const std::string& pipeline,
+      const std::function<void(PassManager&, const Program&)>& prepare = {})
       : text(std::move(program)), src("t.pir", text), diag(&src) {
     registerAllPasses();
     auto p = parser::parseProgram(ctx, src, diag);
     REQUIRE(p.isOk());
     REQUIRE(verifyProgram(**p, diag) == 0);
     set.programs.emplace_back("", std::move(p.value()));
+    if (prepare) prepare(pm, *set.programs[0].program);
     std::vector<PassSpec> specs;
     REQUIRE(parsePassPipeline(pipeline, specs, diag));
-    PassManager pm;
     REQUIRE(pm.addPipeline(specs, diag));
-    if (rings) pm.results().set(*rings);  // as split-ranks hands it to remove-unuseful-comm
     status = pm.run(set, diag);
+  }
+  /// With `rings` handed on as split-ranks hands it to remove-unuseful-comm.
+  Run(std::string program, const std::string& pipeline, const RingTable* rings)
+      : Run(std::move(program), pipeline, [rings](PassManager& pm, const Program&) { pm.results().set(*rings); }) {}
+
+  size_t reshards() const {
+    size_t n = 0;
+    walk(set.programs[0].program->body(), [&](const Operation& op) { n += isReshard(op); });
+    return n;
   }
 
   std::string printed() const { return printProgram(*set.programs[0].program); }
@@ -391,29 +404,160 @@ TEST_CASE("a pass manager streams the last splitting pass's pieces to its sink, 
 }
 
 TEST_CASE("lower-reshard lowers the reshards its maker lists for the program, and walks for them otherwise") {
-  registerAllPasses();
   auto lowerWith = [](bool listForThisProgram) {
-    Context ctx;
-    std::string text = kProgram;
-    SourceFile src("t.pir", text);
-    DiagnosticEngine diag(&src);
-    auto p = parser::parseProgram(ctx, src, diag);
-    REQUIRE(p.isOk());
-    ProgramSet set;
-    set.programs.emplace_back("", std::move(p.value()));
-    std::vector<PassSpec> specs;
-    REQUIRE(parsePassPipeline("lower-reshard{rank=0}", specs, diag));
-    PassManager pm;
-    REQUIRE(pm.addPipeline(specs, diag));
     // An empty list: the program's one reshard is left if the list is read.
-    auto known = std::make_shared<KnownReshards>();
-    known->program = listForThisProgram ? set.programs[0].program.get() : nullptr;
-    pm.results().share<KnownReshards>(known);
-    REQUIRE(pm.run(set, diag).isOk());
-    size_t left = 0;
-    walk(set.programs[0].program->body(), [&](const Operation& op) { left += isReshard(op); });
-    return left;
+    Run r(kProgram, "lower-reshard{rank=0}", [&](PassManager& pm, const Program& program) {
+      auto known = std::make_shared<KnownReshards>();
+      known->program = listForThisProgram ? &program : nullptr;
+      pm.results().share<KnownReshards>(known);
+    });
+    REQUIRE(r.status.isOk());
+    return r.reshards();
   };
   CHECK(lowerWith(true) == 1);   // the (empty) list was lowered
   CHECK(lowerWith(false) == 0);  // a list for another program is not trusted: the walk finds the reshard
+}
+
+namespace {
+
+/// `kProgram` without the lines holding any of `drop`.
+std::string without(std::initializer_list<const char*> drop) {
+  std::string out, line;
+  for (size_t at = 0, end; at < std::string(kProgram).size(); at = end + 1) {
+    end = std::string(kProgram).find('\n', at);
+    line = std::string(kProgram).substr(at, end - at);
+    bool keep = true;
+    for (const char* d : drop) keep = keep && line.find(d) == std::string::npos;
+    if (keep) out += line + "\n";
+  }
+  return out;
+}
+const char* kOtherRanksOps = "process_ids:[2,3]},";
+const char* kFakeReshard = "(%5) = \"dist_op.reshard\"";
+const char* kUnusedCombine = "(%6) = \"builtin.combine\"";
+
+/// Tells the next pass that lower-reshard left `count` reshards in the
+/// program it runs on (or, with `thisProgram` false, in another one).
+class TellReshardsLeft : public ProgramPass {
+ public:
+  TellReshardsLeft(size_t count, bool thisProgram) : count_(count), thisProgram_(thisProgram) {}
+  std::string_view name() const override { return "tell-reshards-left"; }
+  std::string_view description() const override { return "leave ReshardsLeft for the next pass"; }
+  Status runOnProgram(NamedProgram& p, DiagnosticEngine&) override {
+    publishForNextPass(ReshardsLeft{thisProgram_ ? p.program.get() : nullptr, count_});
+    return Status::ok();
+  }
+
+ private:
+  size_t count_;
+  bool thisProgram_;
+};
+
+/// Does nothing: a pass between the teller and partition-rank.
+class Idle : public ProgramPass {
+ public:
+  std::string_view name() const override { return "idle"; }
+  std::string_view description() const override { return "do nothing"; }
+  Status runOnProgram(NamedProgram&, DiagnosticEngine&) override { return Status::ok(); }
+};
+
+/// The op names `program` keeps through `first`, then partition-rank{rank=0}.
+std::vector<std::string> partitionedAfter(const std::string& program, std::vector<std::unique_ptr<Pass>> first) {
+  Run r(program, "partition-rank{rank=0}", [&](PassManager& pm, const Program&) {
+    for (auto& pass : first) pm.addPass(std::move(pass));
+  });
+  REQUIRE(r.status.isOk());
+  return r.opNames();
+}
+
+template <class... Passes>
+std::vector<std::unique_ptr<Pass>> ahead(Passes... p) {
+  std::vector<std::unique_ptr<Pass>> out;
+  (out.push_back(std::unique_ptr<Pass>(p)), ...);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("partition-rank skips its walk only when lower-reshard, just before, left no reshard") {
+  // One mesh, [0,1], and a fake reshard: the walk erases it.
+  std::string program = without({kOtherRanksOps, kUnusedCombine});
+  const std::vector<std::string> walked{"pd_op.data", "pd_op.relu", "pd_op.full_int_array", "pd_op.reshape",
+                                        "builtin.shadow_output"};
+  std::vector<std::string> kept = walked;
+  kept.insert(kept.begin() + 4, "dist_op.reshard");
+  CHECK(partitionedAfter(program, {}) == walked);
+  CHECK(partitionedAfter(program, ahead(new TellReshardsLeft(1, true))) == walked);
+  CHECK(partitionedAfter(program, ahead(new TellReshardsLeft(0, false))) == walked);  // told of another program
+  CHECK(partitionedAfter(program, ahead(new TellReshardsLeft(0, true), new Idle)) == walked);  // told too early
+  // Told there is none, it trusts lower-reshard: the one reshard is not looked for.
+  CHECK(partitionedAfter(program, ahead(new TellReshardsLeft(0, true))) == kept);
+}
+
+TEST_CASE("partition-rank walks when its Context names an op packing a vec, or holds a mesh without the rank") {
+  const std::vector<std::string> walked{"pd_op.data", "pd_op.relu", "pd_op.full_int_array", "pd_op.reshape",
+                                        "builtin.shadow_output"};
+  // An unused combine (every mesh holds rank 0).
+  CHECK(partitionedAfter(without({kOtherRanksOps, kFakeReshard}), ahead(new TellReshardsLeft(0, true))) == walked);
+  // Ops on [2,3], no combine.
+  CHECK(partitionedAfter(without({kFakeReshard, kUnusedCombine}), ahead(new TellReshardsLeft(0, true))) == walked);
+  // Neither: nothing to erase, and nothing erased.
+  CHECK(partitionedAfter(without({kOtherRanksOps, kFakeReshard, kUnusedCombine}),
+                         ahead(new TellReshardsLeft(0, true))) == walked);
+}
+
+TEST_CASE("lower-reshard tells the next pass how many reshards it left") {
+  // %5 made a replicate -> shard reshard: a rank off its mesh gets a fake one.
+  const std::string program = edited(
+      kProgram,
+      R"((%5) = "dist_op.reshard" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]},chunk_id:0}} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>) -> pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]>)",
+      R"((%5) = "dist_op.reshard" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0]},chunk_id:0}} : (pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>) -> pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0]>)");
+  auto lower = [&program](int rank) {
+    Run r(program, "lower-reshard{rank=" + std::to_string(rank) + "}");
+    REQUIRE(r.status.isOk());
+    const ReshardsLeft* told = r.pm.results().get<ReshardsLeft>();
+    REQUIRE(told);
+    CHECK(told->program == r.set.programs[0].program.get());
+    CHECK(told->count == r.reshards());
+    return r.reshards();
+  };
+  CHECK(lower(0) == 0);  // rank 0 slices its piece
+  CHECK(lower(2) == 1);  // rank 2, off the mesh [0,1], gets a fake reshard
+}
+
+TEST_CASE("lower-reshard given planned rings fails on a ring they lack") {
+  // kProgram's S(0) -> R reshard gathers on the ring [0,1]; none is planned.
+  Run r(kProgram, "lower-reshard{rank=0}",
+        [](PassManager& pm, const Program&) { pm.results().set(ProcessGroupTable()); });
+  REQUIRE(!r.status);
+  CHECK(r.status.isInternal());
+  CHECK(r.status.message().find("lower-reshard{rank=0} needed a ring of ranks [0, 1], which the rings planned over "
+                                "the distributed program lack") != std::string::npos);
+}
+
+TEST_CASE("remove-unuseful-comm walks when a ring holds one rank or an op is named pd_op.share_data_") {
+  // No share_data_: only the one-rank ring makes the walk worth it.
+  std::string noShare = edited(edited(kDenseComm,
+                                      "    (%4) = \"pd_op.share_data_\" (%3) {} : (builtin.tensor<8x8xf32>) -> "
+                                      "builtin.tensor<8x8xf32>\n",
+                                      ""),
+                               "\"builtin.shadow_output\" (%4)", "\"builtin.shadow_output\" (%3)");
+  RingTable oneRank;
+  REQUIRE(oneRank.add(12, {1}).isOk());
+  REQUIRE(oneRank.add(13, {0, 1}).isOk());
+  Run r(noShare, "remove-unuseful-comm", &oneRank);
+  REQUIRE(r.status.isOk());
+  CHECK(r.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.all_gather", "builtin.shadow_output"});
+  // No one-rank ring: only the share_data_ does.
+  RingTable twoRanks;
+  REQUIRE(twoRanks.add(12, {0, 1}).isOk());
+  REQUIRE(twoRanks.add(13, {0, 1}).isOk());
+  Run s(kDenseComm, "remove-unuseful-comm", &twoRanks);
+  REQUIRE(s.status.isOk());
+  CHECK(s.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.all_reduce", "pd_op.all_gather",
+                                                "pd_op.all_gather", "builtin.shadow_output"});
+  // Neither: the walk is skipped, and the program is as it was.
+  Run t(noShare, "remove-unuseful-comm", &twoRanks);
+  REQUIRE(t.status.isOk());
+  CHECK(t.printed() == noShare);
 }
