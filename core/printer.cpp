@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/context.h"
+#include "core/decimal_counter.h"
 #include "core/hash.h"
 #include "core/op_runs.h"
 #include "core/op_signature.h"
@@ -483,11 +484,15 @@ class ProgramPrinter {
   /// printOtherValue does the rest.
   [[gnu::always_inline]] void printValue(const Value* v) {
     if (v && !runs_ && v->kind() == ValueKind::OpResult) {
+      out_ += '%';
       if (v->printGen != gen_) {
         v->printGen = gen_;
         v->printId = nextResult_++;
+        if (next_.value() != v->printId) next_.reset(v->printId);
+        out_.append(next_.text(), next_.size());
+        next_.next();
+        return;
       }
-      out_ += '%';
       out_.appendInt(v->printId);
       return;
     }
@@ -760,6 +765,7 @@ class ProgramPrinter {
   OpSignatureKey signature_;
   uint32_t gen_;
   uint32_t nextResult_ = 0;
+  DecimalCounter next_;  // nextResult_'s text, when printValue numbers in step with it
   uint32_t nextArg_ = 0;
   bool failed_ = false;
   // Threaded (printProgram's threaded form): runs_ runs numbered values

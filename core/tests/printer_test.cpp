@@ -250,4 +250,19 @@ TEST_CASE("printer: numbers at every count of digits", "[core][printer]") {
     CHECK(text.find(line) != std::string::npos);
   }
   CHECK(text.find("(%1001)") == std::string::npos);
+  // Every line, in order: a number made by counting on from the last
+  // (every carry up to four digits) and its uses, converted each time.
+  Fixture chain;
+  Operation* last = chain.b.create("pd_op.data", {}, std::vector<const Type*>{chain.tensor({2})});
+  for (int i = 0; i < 10000; ++i)
+    last =
+        chain.b.create("pd_op.relu", std::vector<Value*>{last->result(0)}, std::vector<const Type*>{chain.tensor({2})});
+  std::string lines = printProgram(chain.prog);
+  size_t at = lines.find('\n') + 1;
+  for (int n = 0; n <= 10000; ++n) {
+    std::string expected = "    (%" + std::to_string(n) + ") = \"" +
+                           (n ? "pd_op.relu\" (%" + std::to_string(n - 1) + ")" : std::string("pd_op.data\" ()"));
+    REQUIRE(lines.compare(at, expected.size(), expected) == 0);
+    at = lines.find('\n', at) + 1;
+  }
 }
