@@ -35,7 +35,9 @@ struct KnownReshards {
 };
 
 /// How many reshards lower-reshard left in `program`, for the next pass
-/// only (PassResults::setForNextPass): every other one it lowered.
+/// only (PassResults::setForNextPass): the fake ones its lowerings made.
+/// Every other one it lowered, which holds as long as a KnownReshards list
+/// it was given holds every reshard, as its maker promises.
 struct ReshardsLeft {
   const core::Program* program = nullptr;
   size_t count = 0;

@@ -16,8 +16,8 @@
 //
 // The walk is skipped when it would erase nothing and report nothing, which
 // split-ranks' ranks of a program on one mesh mostly are: see
-// nothingToErase. At 1M ops a walk of a rank's 2.25M ops is 7% of
-// split-ranks, waiting on memory.
+// nothingToErase. At 1M ops a walk of a rank's 2.25M ops was 7% of
+// split-ranks' samples, waiting on memory.
 //
 //===----------------------------------------------------------------------===//
 #include <string>

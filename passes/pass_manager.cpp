@@ -108,6 +108,7 @@ core::Status PassManager::failed(const std::string& pass, const core::Status& s)
 }
 
 core::Status PassManager::run(core::ProgramSet& programs, core::DiagnosticEngine& diag) {
+  results_.beginRun();
   for (uint32_t i = 0; i < passes_.size(); ++i) {
     Pass* pass = passes_[i].get();
     std::string name(pass->name());

@@ -22,11 +22,13 @@ namespace pir::passes {
 class PassResults {
  public:
   PassResults() = default;
-  PassResults(const PassResults& other) : byType_(other.snapshot()) {}
+  PassResults(const PassResults& other) { *this = other; }
   PassResults& operator=(const PassResults& other) {
-    auto copy = other.snapshot();
-    std::lock_guard<std::mutex> lock(mutex_);
-    byType_ = std::move(copy);
+    if (this == &other) return *this;
+    std::scoped_lock lock(mutex_, other.mutex_);
+    byType_ = other.byType_;
+    forNext_ = other.forNext_;
+    forThis_ = other.forThis_;
     return *this;
   }
 
@@ -44,7 +46,8 @@ class PassResults {
   /// Sets the result of type T for the next pass to begin only: a fact
   /// about the program as the pass setting it left it, which a pass after
   /// that could have made untrue. beginPass() drops it when the pass after
-  /// the next begins, unless it was set again by then.
+  /// the next begins, unless it was set again by then. A result of type T
+  /// set for all is then the next pass's only.
   template <class T>
   void setForNextPass(T value) {
     set(std::move(value));
@@ -57,6 +60,15 @@ class PassResults {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const std::type_index& t : forThis_) byType_.erase(t);
     forThis_ = std::move(forNext_);
+    forNext_.clear();
+  }
+  /// Called by the pass manager as a run begins: what the last run's
+  /// passes set for a next pass was about programs this run need not see.
+  void beginRun() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const std::type_index& t : forThis_) byType_.erase(t);
+    for (const std::type_index& t : forNext_) byType_.erase(t);
+    forThis_.clear();
     forNext_.clear();
   }
   /// The result of type T, or null.
@@ -72,10 +84,6 @@ class PassResults {
   void keep(std::type_index t) {
     std::erase(forThis_, t);
     std::erase(forNext_, t);
-  }
-  std::map<std::type_index, std::shared_ptr<const void>> snapshot() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return byType_;
   }
   mutable std::mutex mutex_;
   std::map<std::type_index, std::shared_ptr<const void>> byType_;

@@ -69,6 +69,12 @@ inline constexpr std::string_view kRankLayoutName = "ranks.yaml";
 /// The ring table ranks.yaml carries (core/process_group.h).
 using RingTable = core::RingTable;
 
+/// split-ranks' word, beside the RingTable it hands a rank's pipeline, that
+/// the table holds every ring id of the program: it checks the input's, and
+/// lower-reshard fails on a ring the planned ones lack. A table seeded
+/// without it may lack rings the program uses.
+struct RingTableCoversProgram {};
+
 enum class LayoutValueKind { Data, Parameter, ShadowOutput };
 std::string_view layoutValueKindName(LayoutValueKind kind);
 

@@ -16,7 +16,8 @@
 //
 // The walk is skipped when it would replace nothing and report nothing,
 // which split-ranks' ranks mostly are: see nothingToReplace. At 1M ops a
-// walk of a rank's 2.25M ops is 6% of split-ranks, waiting on memory.
+// walk of a rank's 2.25M ops was 6% of split-ranks' samples, waiting on
+// memory.
 //
 //===----------------------------------------------------------------------===//
 #include <string>
@@ -60,12 +61,12 @@ class RemoveUnusefulCommPass : public ProgramPass {
 
  private:
   /// Whether the walk would replace nothing and report nothing, known
-  /// without it: the ring table is split-ranks' (which holds every ring id
-  /// of its ranks' programs: it checks the input's, and lower-reshard fails
-  /// on a ring it did not plan), no ring of it holds one rank, and no op is
-  /// named pd_op.share_data_ in the program's Context (so there is none).
+  /// without it: the ring table is split-ranks', which says it holds every
+  /// ring id of the program (RingTableCoversProgram), no ring of it holds
+  /// one rank, and no op is named pd_op.share_data_ in the program's
+  /// Context (so there is none).
   bool nothingToReplace(Program& program) {
-    if (!rings_ || rings_ == &fileRings_) return false;
+    if (!rings_ || rings_ == &fileRings_ || !result<RingTableCoversProgram>()) return false;
     for (const ProcessGroup& ring : rings_->rings())
       if (ring.ranks.size() == 1) return false;
     return !program.context().hasInterned("pd_op.share_data_");

@@ -264,6 +264,7 @@ class SplitRanksPass : public SplittingPass {
     o.nameFailures = false;
     PassManager pm(o);
     pm.results().share(rings);
+    pm.results().set(RingTableCoversProgram{});  // remove-unuseful-comm may skip its walk
     pm.results().share(planned_);
     pm.results().share<KnownReshards>(std::move(known));  // lower-reshard, first, finds them without a walk
     std::vector<PassSpec> specs;

@@ -351,6 +351,22 @@ TEST_CASE("a result left for the next pass is gone when the pass after it begins
   REQUIRE(pm.run(f.set, f.diag));
   // The int, left with publish(), stays for every later pass.
   CHECK(seen == std::vector<std::string>{"-", "a+int", "-+int", "c+int"});
+  // Run again, the first pass does not get what the last one left for a next pass.
+  PassManager twice;
+  twice.addPass(std::make_unique<FactReader>(seen));
+  twice.addPass(std::make_unique<FactPass>("z"));
+  seen.clear();
+  REQUIRE(twice.run(f.set, f.diag));
+  REQUIRE(twice.run(f.set, f.diag));
+  CHECK(seen == std::vector<std::string>{"-", "-+int"});
+  // A copy keeps a result for the next pass as that: gone once the pass after it begins.
+  PassResults r;
+  r.setForNextPass(std::string("x"));
+  PassResults copy = r;
+  copy.beginPass();
+  REQUIRE(copy.get<std::string>());
+  copy.beginPass();
+  CHECK(copy.get<std::string>() == nullptr);
 }
 
 TEST_CASE("split-ranks leaves its layout and pipeline-split its schedule keys as results", "[passes][results]") {

@@ -508,7 +508,7 @@ TEST_CASE("partition-rank walks when its Context names an op packing a vec, or h
 
 TEST_CASE("lower-reshard tells the next pass how many reshards it left") {
   // %5 made a replicate -> shard reshard: a rank off its mesh gets a fake one.
-  const std::string program = edited(
+  std::string program = edited(
       kProgram,
       R"((%5) = "dist_op.reshard" (%3) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]},chunk_id:0}} : (pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0,-1,-1]>) -> pd_dist.tensor<5x2x4xf32, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1,-1,-1]>)",
       R"((%5) = "dist_op.reshard" (%2) {op_dist_attr:{mesh:{shape:[2],process_ids:[0,1]},operand(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]},result(0):{mesh_shape:[2],process_ids:[0,1],dims_mappings:[0]},chunk_id:0}} : (pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[-1]>) -> pd_dist.tensor<3xi64, mesh_shape:[2],process_ids:[0,1],dims_mappings:[0]>)");
@@ -523,6 +523,10 @@ TEST_CASE("lower-reshard tells the next pass how many reshards it left") {
   };
   CHECK(lower(0) == 0);  // rank 0 slices its piece
   CHECK(lower(2) == 1);  // rank 2, off the mesh [0,1], gets a fake reshard
+  // A second reshard alike is lowered from the first one's record (EmissionMemo): its fake reshard counts too.
+  std::string fake = lineWith(program, "(%5) = \"dist_op.reshard\"");
+  program = edited(program, fake, fake + "\n" + edited(fake, "(%5)", "(%50)"));
+  CHECK(lower(2) == 2);
 }
 
 TEST_CASE("lower-reshard given planned rings fails on a ring they lack") {
@@ -556,8 +560,22 @@ TEST_CASE("remove-unuseful-comm walks when a ring holds one rank or an op is nam
   REQUIRE(s.status.isOk());
   CHECK(s.opNames() == std::vector<std::string>{"pd_op.data", "pd_op.all_reduce", "pd_op.all_gather",
                                                 "pd_op.all_gather", "builtin.shadow_output"});
-  // Neither: the walk is skipped, and the program is as it was.
-  Run t(noShare, "remove-unuseful-comm", &twoRanks);
+  // Neither, and a table split-ranks says covers the program: the walk is
+  // skipped, and the program is as it was.
+  auto coveringTable = [](const RingTable& rings) {
+    return [&rings](PassManager& pm, const Program&) {
+      pm.results().set(rings);
+      pm.results().set(RingTableCoversProgram{});
+    };
+  };
+  Run t(noShare, "remove-unuseful-comm", coveringTable(twoRanks));
   REQUIRE(t.status.isOk());
   CHECK(t.printed() == noShare);
+  // A table seeded without that word is not trusted to hold every ring.
+  RingTable lacking;
+  REQUIRE(lacking.add(13, {0, 1}).isOk());
+  Run seeded(noShare, "remove-unuseful-comm", &lacking);
+  REQUIRE(!seeded.status.isOk());
+  CHECK(seeded.errors().find("t.pir:3:5: error: op 'pd_op.all_reduce' is on ring 12, which the ring table lacks") !=
+        std::string::npos);
 }
