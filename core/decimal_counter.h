@@ -3,7 +3,8 @@
 // The printer numbers an op result when it first prints it, which is most
 // often where the op defines it: the number is the last one plus one. Its
 // text is the last one's with the last digit raised (a carry now and then),
-// not a conversion; converting was half of printing a defined `%N`.
+// not a conversion: converting was 154M of the 270M instructions of
+// printing the result lists of split-ranks' programs at 100k ops.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
