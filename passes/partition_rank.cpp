@@ -59,7 +59,10 @@ class PartitionRankPass : public RankProgramPass {
 
  private:
   Status runForRank(NamedProgram& named) override {
-    if (nothingToErase(*named.program)) return Status::ok();
+    if (nothingToErase(*named.program)) {
+      stats_.add("walks skipped: nothing to erase");
+      return Status::ok();
+    }
     seenMesh_ = nullptr;
     ops_ = OpInfoCache();  // keyed by this program's interned names
     walkBlock(named.program->body());

@@ -53,7 +53,10 @@ class RemoveUnusefulCommPass : public ProgramPass {
     }
     diag_ = &diag;
     failed_ = false;
-    if (nothingToReplace(*named.program)) return Status::ok();
+    if (nothingToReplace(*named.program)) {
+      stats_.add("walks skipped: nothing to replace");
+      return Status::ok();
+    }
     walkBlock(named.program->body());
     if (failed_) return Status::error("remove-unuseful-comm could not complete");
     return Status::ok();

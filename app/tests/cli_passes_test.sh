@@ -54,9 +54,20 @@ test_split_ranks_lists_the_reshards() {
   expect_rc 0
   grep -q "^  (S) $((2 * n)) lower-reshard: reshards listed by the program's maker$" err ||
     fail "not every rank's reshards came from split-ranks' list (want $((2 * n))): $(grep listed err)"
+  # One mesh, no one-rank ring: neither rank pass has anything to do on either rank, and says so.
+  grep -q "^  (S) 2 partition-rank: walks skipped: nothing to erase$" err ||
+    fail "partition-rank walked a rank with nothing to erase: $(grep partition-rank err)"
+  grep -q "^  (S) 2 remove-unuseful-comm: walks skipped: nothing to replace$" err ||
+    fail "remove-unuseful-comm walked a rank with nothing to replace: $(grep remove-unuseful err)"
   run dist.pir '--pass-pipeline=lower-reshard{rank=0}' --pass-statistics
   expect_rc 0
   ! grep -q "listed by" err || fail "lower-reshard alone was given a list"
+  # Two stages on two meshes: each rank has the other stage's ops to erase, so partition-rank walks.
+  run "$TESTDATA/gradient_merge/05_dist_two_stages.pir" --pass-pipeline=apply-partition,split-ranks --pass-statistics \
+    --output-dir stages
+  expect_rc 0
+  grep -q "^  (S) [0-9]* partition-rank: ops of other ranks erased$" err || fail "no op of another rank was erased"
+  ! grep -q "partition-rank: walks skipped" err || fail "partition-rank skipped a rank with ops to erase"
 }
 
 # A 1-to-1 pass after a split runs on every piece.
