@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/operation.h"
+#include "core/prefetch.h"
 #include "core/verifier.h"
 #include "passes/known_reshards.h"
 #include "passes/lowering/cost_model.h"
@@ -78,8 +79,10 @@ class LowerReshardPass : public ProgramPass {
     lowering::EmissionMemo emissions;  // and the ops its reshards became, likewise
     lowered_.clear();
     left_ = 0;
-    for (Operation* op : reshards)
-      failed = !lowerOne(program, factory, *rings, memo, constants, emissions, rank, *op, diag) || failed;
+    for (size_t i = 0; i < reshards.size(); ++i) {
+      fetchAhead(reshards, i);
+      failed = !lowerOne(program, factory, *rings, memo, constants, emissions, rank, *reshards[i], diag) || failed;
+    }
     for (const auto& [function, count] : lowered_) stats_.add("reshards lowered: " + std::string(function), count);
     if (failed) return Status::error("lower-reshard could not complete");
     if (planned && rings->size() != planned->size()) {  // ranks' files would name a ring ranks.yaml lacks
@@ -127,6 +130,27 @@ class LowerReshardPass : public ProgramPass {
     op.erase();
     countLowered(plan->function);
     return true;
+  }
+
+  /// Starts loading, a few reshards ahead of reshards[i], what lowering
+  /// each reads first: the op, its operand, the operand's defining op and
+  /// the result's first user. Copied long before (split-ranks' copy of 1M
+  /// ops), they are out of cache, and the Emitter's constructor waited on
+  /// them. In three steps, each reading only what the one before fetched.
+  static void fetchAhead(const std::vector<Operation*>& reshards, size_t i) {
+    constexpr size_t kOp = 12, kValues = 6, kNeighbours = 3;
+    if (i + kOp < reshards.size()) prefetchOp(reshards[i + kOp]);
+    if (i + kValues < reshards.size()) {
+      const Operation& op = *reshards[i + kValues];
+      if (op.numOperands() > 0 && op.operandValue(0)) prefetch(op.operandValue(0));
+      if (op.numResults() > 0 && op.result(0)->firstUse()) prefetch(op.result(0)->firstUse());
+    }
+    if (i + kNeighbours < reshards.size()) {
+      const Operation& op = *reshards[i + kNeighbours];
+      if (op.numOperands() > 0 && op.operandValue(0) && op.operandValue(0)->definingOp())
+        prefetchOp(op.operandValue(0)->definingOp());
+      if (op.numResults() > 0 && op.result(0)->firstUse()) prefetchOp(op.result(0)->firstUse()->owner());
+    }
   }
 
   /// One more reshard lowered by `function` (a memo's plan's, which
